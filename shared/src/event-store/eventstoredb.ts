@@ -1,0 +1,145 @@
+// EventStoreDB adapter (@eventstore/db-client). Fit for production: many processes, a cluster.
+// The only file that imports the client; it translates the vendor's errors into ours.
+//
+// Global position: the commit position of the event in $all. Without explicit transactions
+// (which this client cannot write), commit positions strictly increase event by event, so one
+// number is enough to resume: we pass it as both commit and prepare position.
+import {
+  ANY,
+  EventStoreDBClient,
+  NO_STREAM,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  type AppendExpectedRevision,
+  type Position,
+} from '@eventstore/db-client';
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type ExpectedRevision,
+  type JsonValue,
+  type RecordedEvent,
+} from './port.ts';
+import type { EventMetadata } from '../events/catalogue.ts';
+
+interface VendorRecorded {
+  id: string;
+  type: string;
+  streamId: string;
+  revision: bigint;
+  created: Date;
+  data: unknown;
+  metadata: unknown;
+  position?: Position;
+}
+
+function toVendorExpected(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'any') return ANY;
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'stream_exists') return STREAM_EXISTS;
+  return BigInt(expected);
+}
+
+function toPosition(position: number): Position {
+  return { commit: BigInt(position), prepare: BigInt(position) };
+}
+
+function toRecorded(event: VendorRecorded, commitPosition: bigint | undefined): RecordedEvent {
+  return {
+    id: event.id,
+    type: event.type,
+    streamId: event.streamId,
+    revision: Number(event.revision),
+    // Reads of a single stream come from the index, which may not know the commit position.
+    position: Number(event.position?.commit ?? commitPosition ?? -1),
+    time: event.created.toISOString(),
+    data: event.data as JsonValue,
+    metadata: event.metadata as EventMetadata,
+  };
+}
+
+function translate(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
+  if (error instanceof WrongExpectedVersionError) {
+    const actual = error.actualVersion === NO_STREAM ? -1 : Number(error.actualVersion);
+    return new WrongExpectedRevisionError(streamId, expected, actual);
+  }
+  return error;
+}
+
+export function openEventStoreDb(connectionString: string): EventStore {
+  const client = EventStoreDBClient.connectionString(connectionString);
+
+  return {
+    async append(streamId, events, { expectedRevision }) {
+      if (events.length === 0) throw new TypeError('an append needs at least one event');
+      try {
+        const result = await client.appendToStream(
+          streamId,
+          events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata })),
+          { expectedRevision: toVendorExpected(expectedRevision) },
+        );
+        // The server answers a repeated append of the same ids with the original result.
+        const revision = Number(result.nextExpectedRevision);
+        return { nextRevision: revision, position: Number(result.position?.commit ?? -1) };
+      } catch (error) {
+        throw translate(error, streamId, expectedRevision);
+      }
+    },
+
+    async readStream(streamId) {
+      const events: RecordedEvent[] = [];
+      try {
+        for await (const resolved of client.readStream(streamId)) {
+          if (resolved.event) events.push(toRecorded(resolved.event as VendorRecorded, resolved.commitPosition));
+        }
+      } catch (error) {
+        if (error instanceof StreamNotFoundError) return [];
+        throw error;
+      }
+      return events;
+    },
+
+    async readAll({ after = 0, limit = 500 } = {}) {
+      const events: RecordedEvent[] = [];
+      const read = client.readAll({ fromPosition: after > 0 ? toPosition(after) : 'start', maxCount: limit + 1 });
+      for await (const resolved of read) {
+        const event = resolved.event as VendorRecorded | undefined;
+        if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) continue;
+        const recorded = toRecorded(event, resolved.commitPosition);
+        if (recorded.position <= after) continue; // reading from a position includes it
+        events.push(recorded);
+        if (events.length === limit) break;
+      }
+      return events;
+    },
+
+    async *subscribeToAll({ after = 0, signal } = {}) {
+      const subscription = client.subscribeToAll({
+        fromPosition: after > 0 ? toPosition(after) : 'start',
+        filter: excludeSystemEvents(),
+      });
+      const stop = () => void subscription.unsubscribe();
+      signal?.addEventListener('abort', stop, { once: true });
+      try {
+        for await (const resolved of subscription) {
+          if (signal?.aborted) return;
+          const event = resolved.event as VendorRecorded | undefined;
+          if (!event) continue;
+          const recorded = toRecorded(event, resolved.commitPosition);
+          if (recorded.position <= after) continue;
+          yield recorded;
+        }
+      } finally {
+        signal?.removeEventListener('abort', stop);
+        await subscription.unsubscribe();
+      }
+    },
+
+    async close() {
+      await client.dispose();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// The event store port: what every adapter (embedded SQLite, EventStoreDB) promises.
+// Streams hold one entity each; the global log orders every event of every stream.
+import type { EventMetadata } from '../events/catalogue.ts';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * What an append expects of the stream:
+ * - `any`: no check;
+ * - `no_stream`: the stream must not exist yet;
+ * - `stream_exists`: the stream must hold at least one event;
+ * - a number: the revision of the stream's last event must be exactly this.
+ */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface NewEvent {
+  /** A UUID. Appending an event whose id is already in the stream writes nothing (idempotence). */
+  id: string;
+  type: string;
+  data: JsonValue;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  streamId: string;
+  revision: number;
+  /** Position in the global log, strictly increasing in commit order; 0 is "before the first". */
+  position: number;
+  time: string;
+  data: JsonValue;
+  metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** Revision of the last event of this append: the stream's revision right after it. */
+  nextRevision: number;
+  /** Global position of the last event of this append (-1 where the server does not say). */
+  position: number;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events after this global position (exclusive); 0 or absent starts at the beginning. */
+  after?: number;
+  /** Ends the subscription: the iterator returns without an error. */
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** The stream's events in revision order; an empty array when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Up to `limit` events of the global log after position `after`, in order. */
+  readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
+  /** Catches up from `after`, then stays live; ordered, gapless and resumable from any position it yielded. */
+  subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  readonly streamId: string;
+  readonly expected: ExpectedRevision;
+  /** -1 when the stream does not exist. */
+  readonly actual: number;
+  constructor(streamId: string, expected: ExpectedRevision, actual: number) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${actual === -1 ? 'no stream' : actual}`);
+    this.name = 'WrongExpectedRevisionError';
+    this.streamId = streamId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+/** An event id that is already in the log somewhere other than where this append would repeat it. */
+export class EventIdReusedError extends Error {
+  readonly eventId: string;
+  constructor(eventId: string, detail: string) {
+    super(`event id ${eventId} is already used: ${detail}`);
+    this.name = 'EventIdReusedError';
+    this.eventId = eventId;
+  }
+}
+
+export function describeExpected(expected: ExpectedRevision): string {
+  return typeof expected === 'number' ? `revision ${expected}` : expected.replace('_', ' ');
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eventStoreContract } from './contract.ts';
+import { openSqliteEventStore } from './sqlite.ts';
+import { EventIdReusedError, type EventStore } from './port.ts';
+import { newId } from '../ids.ts';
+
+eventStoreContract('embedded SQLite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eventide-es-'));
+  const path = join(dir, 'events.db');
+  let store: EventStore = openSqliteEventStore({ path });
+  return {
+    get store() {
+      return store;
+    },
+    async reopen() {
+      await store.close();
+      store = openSqliteEventStore({ path });
+      return store;
+    },
+    async dispose() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+// Stricter than EventStoreDB, which scopes ids to a stream: a global unique id is what lets
+// subscribers drop duplicates by id alone.
+describe('embedded SQLite event store, beyond the contract', () => {
+  const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
+
+  it('refuses an event id that is already used in another stream', async () => {
+    const store = openSqliteEventStore({ path: ':memory:' });
+    const event = { id: newId(), type: 't', data: {}, metadata };
+    await store.append('a', [event], { expectedRevision: 'any' });
+    await expect(store.append('b', [event], { expectedRevision: 'any' })).rejects.toBeInstanceOf(EventIdReusedError);
+    await store.close();
+  });
+
+  it('refuses a partial repeat of an earlier append', async () => {
+    const store = openSqliteEventStore({ path: ':memory:' });
+    const first = { id: newId(), type: 't', data: {}, metadata };
+    await store.append('a', [first], { expectedRevision: 'any' });
+    const mixed = [first, { id: newId(), type: 't', data: {}, metadata }];
+    await expect(store.append('a', mixed, { expectedRevision: 'any' })).rejects.toBeInstanceOf(EventIdReusedError);
+    expect(await store.readStream('a')).toHaveLength(1);
+    await store.close();
+  });
+
+  it('refuses ids that are not UUIDs and empty appends', async () => {
+    const store = openSqliteEventStore({ path: ':memory:' });
+    await expect(store.append('a', [{ id: 'x', type: 't', data: {}, metadata }], { expectedRevision: 'any' })).rejects.toThrow(/UUID/);
+    await expect(store.append('a', [], { expectedRevision: 'any' })).rejects.toThrow(/at least one/);
+    await store.close();
+  });
+});

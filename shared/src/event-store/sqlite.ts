@@ -1,0 +1,256 @@
+// Embedded event store on SQLite (node:sqlite). Fit for production on one node: WAL with
+// synchronous=FULL makes every acknowledged append durable, several processes may share the
+// file, and appends arriving together are group-committed so that they share one fsync.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import {
+  EventIdReusedError,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscribeOptions,
+} from './port.ts';
+import { isUuid } from '../ids.ts';
+
+export interface SqliteEventStoreOptions {
+  /** File path, or ':memory:' for tests that need no durability. */
+  path: string;
+  /** FULL (default) survives power loss; NORMAL survives a process crash only. */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** How often a live subscription looks for appends made by other processes. */
+  pollIntervalMs?: number;
+  clock?: () => Date;
+}
+
+interface EventRow {
+  position: number;
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  time: string;
+}
+
+interface PendingAppend {
+  streamId: string;
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+const READ_PAGE = 500;
+
+export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new DatabaseSync(options.path);
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = ${options.synchronous ?? 'FULL'};
+    PRAGMA busy_timeout = 5000;
+    CREATE TABLE IF NOT EXISTS events (
+      position  INTEGER PRIMARY KEY AUTOINCREMENT,
+      event_id  TEXT    NOT NULL UNIQUE,
+      stream_id TEXT    NOT NULL,
+      revision  INTEGER NOT NULL,
+      type      TEXT    NOT NULL,
+      data      TEXT    NOT NULL,
+      metadata  TEXT    NOT NULL,
+      time      TEXT    NOT NULL,
+      UNIQUE (stream_id, revision)
+    );
+  `);
+  const clock = options.clock ?? (() => new Date());
+  const pollIntervalMs = options.pollIntervalMs ?? 100;
+
+  const sql = {
+    currentRevision: db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream_id = ?'),
+    findEvent: db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
+    insert: db.prepare(
+      'INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    readStream: db.prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY revision'),
+    readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    lastPosition: db.prepare('SELECT COALESCE(MAX(position), 0) AS position FROM events'),
+  };
+
+  let closed = false;
+  let queue: PendingAppend[] = [];
+  let flushScheduled = false;
+  const waiters = new Set<() => void>();
+
+  function currentRevision(streamId: string): number {
+    const row = sql.currentRevision.get(streamId) as { revision: number | null };
+    return row.revision ?? -1;
+  }
+
+  /** A repeat of an earlier append (same ids, same stream, same order) returns its result. */
+  function findDuplicate(streamId: string, events: NewEvent[]): AppendResult | undefined {
+    const found = events.map((e) => sql.findEvent.get(e.id) as { stream_id: string; revision: number; position: number } | undefined);
+    if (found.every((f) => f === undefined)) return undefined;
+    const first = found[0];
+    found.forEach((f, i) => {
+      const event = events[i]!;
+      if (!f || !first) throw new EventIdReusedError(event.id, 'only part of this append was written before');
+      if (f.stream_id !== streamId) throw new EventIdReusedError(event.id, `it belongs to stream ${f.stream_id}`);
+      if (f.revision !== first.revision + i) throw new EventIdReusedError(event.id, 'it was written in another order');
+    });
+    const last = found[found.length - 1]!;
+    return { nextRevision: last.revision, position: Number(last.position) };
+  }
+
+  function appendNow({ streamId, events, expectedRevision }: PendingAppend): AppendResult {
+    const duplicate = findDuplicate(streamId, events);
+    if (duplicate) return duplicate;
+    const current = currentRevision(streamId);
+    const satisfied =
+      expectedRevision === 'any' ||
+      (expectedRevision === 'no_stream' && current === -1) ||
+      (expectedRevision === 'stream_exists' && current >= 0) ||
+      expectedRevision === current;
+    if (!satisfied) throw new WrongExpectedRevisionError(streamId, expectedRevision, current);
+    const time = clock().toISOString();
+    let position = 0;
+    events.forEach((event, i) => {
+      const result = sql.insert.run(
+        event.id,
+        streamId,
+        current + 1 + i,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+        time,
+      );
+      position = Number(result.lastInsertRowid);
+    });
+    return { nextRevision: current + events.length, position };
+  }
+
+  /** Runs every queued append in one transaction; each has its own savepoint so one failure spares the rest. */
+  function flush(): void {
+    flushScheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      for (const pending of batch) {
+        db.exec('SAVEPOINT append');
+        try {
+          outcomes.push({ ok: true, value: appendNow(pending) });
+          db.exec('RELEASE append');
+        } catch (error) {
+          db.exec('ROLLBACK TO append; RELEASE append');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    batch.forEach((pending, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) pending.resolve(outcome.value);
+      else pending.reject(outcome.error);
+    });
+    for (const wake of waiters) wake();
+  }
+
+  function validate(events: NewEvent[]): void {
+    if (events.length === 0) throw new TypeError('an append needs at least one event');
+    for (const event of events) {
+      if (!isUuid(event.id)) throw new TypeError(`event id ${JSON.stringify(event.id)} is not a UUID`);
+    }
+  }
+
+  function readAllSync(after: number, limit: number): RecordedEvent[] {
+    return (sql.readAll.all(after, limit) as unknown as EventRow[]).map(toRecorded);
+  }
+
+  /** Resolves on a local append, after a poll interval (appends by other processes), or on abort. */
+  function nextWake(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        waiters.delete(done);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, pollIntervalMs);
+      waiters.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  return {
+    append(streamId, events, { expectedRevision }) {
+      if (closed) return Promise.reject(new Error('event store is closed'));
+      try {
+        validate(events);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return new Promise((resolve, reject) => {
+        queue.push({ streamId, events, expectedRevision, resolve, reject });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+
+    async readStream(streamId) {
+      return (sql.readStream.all(streamId) as unknown as EventRow[]).map(toRecorded);
+    },
+
+    async readAll({ after = 0, limit = READ_PAGE } = {}) {
+      return readAllSync(after, limit);
+    },
+
+    async *subscribeToAll({ after = 0, signal }: SubscribeOptions = {}) {
+      let position = after;
+      while (!closed && !signal?.aborted) {
+        const page = readAllSync(position, READ_PAGE);
+        for (const event of page) {
+          if (signal?.aborted) return;
+          yield event;
+          position = event.position;
+        }
+        if (page.length < READ_PAGE) {
+          const last = (sql.lastPosition.get() as { position: number }).position;
+          if (last <= position) await nextWake(signal);
+        }
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      flush();
+      closed = true;
+      for (const wake of waiters) wake();
+      db.close();
+    },
+  };
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.type,
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    position: Number(row.position),
+    time: row.time,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+  };
+}

@@ -1,0 +1,110 @@
+// The public event catalogue: the nine `<model>:<action>` names, their payload schemas and
+// the one envelope every consumer sees. Only these events leave the write side.
+import { z } from 'zod';
+
+export const MODELS = ['user', 'order', 'product'] as const;
+export const ACTIONS = ['created', 'updated', 'deleted'] as const;
+export type Model = (typeof MODELS)[number];
+export type Action = (typeof ACTIONS)[number];
+export type EventName = `${Model}:${Action}`;
+
+export const EVENT_NAMES: readonly EventName[] = MODELS.flatMap((model) =>
+  ACTIONS.map((action) => `${model}:${action}` as const),
+);
+
+export function isEventName(value: string): value is EventName {
+  return (EVENT_NAMES as readonly string[]).includes(value);
+}
+
+/** Money in integer minor units (cents), so that no total ever suffers binary rounding. */
+export const money = z.strictObject({
+  amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code in capitals, such as EUR'),
+});
+export type Money = z.infer<typeof money>;
+
+export const ORDER_STATUSES = ['draft', 'placed', 'paid', 'shipped', 'delivered', 'cancelled'] as const;
+export const orderStatus = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof orderStatus>;
+
+const id = z.string().min(1);
+
+const userFields = { name: z.string(), email: z.string() };
+const productFields = {
+  name: z.string(),
+  description: z.string(),
+  price: money,
+  sku: z.string().nullable(),
+  category: z.string().nullable(),
+};
+export const orderLine = z.strictObject({
+  productId: id,
+  quantity: z.number().int().positive(),
+  unitPrice: money,
+});
+export type OrderLine = z.infer<typeof orderLine>;
+
+export const payloadSchemas = {
+  'user:created': z.strictObject({ userId: id, ...userFields }),
+  'user:updated': z.strictObject({ userId: id, changes: z.strictObject(userFields).partial() }),
+  'user:deleted': z.strictObject({ userId: id }),
+  'product:created': z.strictObject({ productId: id, ...productFields }),
+  'product:updated': z.strictObject({ productId: id, changes: z.strictObject(productFields).partial() }),
+  'product:deleted': z.strictObject({ productId: id }),
+  'order:created': z.strictObject({
+    orderId: id,
+    userId: id,
+    lines: z.array(orderLine),
+    status: orderStatus,
+  }),
+  'order:updated': z.strictObject({
+    orderId: id,
+    changes: z.strictObject({ lines: z.array(orderLine), status: orderStatus }).partial(),
+  }),
+  'order:deleted': z.strictObject({ orderId: id }),
+} satisfies Record<EventName, z.ZodType>;
+
+export type PayloadOf<N extends EventName> = z.infer<(typeof payloadSchemas)[N]>;
+
+/** Who caused an event. Sign-in fills `user`; until then requests act as `anonymous`. */
+export const actor = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('anonymous') }),
+  z.strictObject({ type: z.literal('user'), userId: id }),
+  z.strictObject({ type: z.literal('system'), name: z.string() }),
+]);
+export type Actor = z.infer<typeof actor>;
+
+export const eventMetadata = z.object({
+  correlationId: z.string(),
+  causationId: z.string(),
+  actor,
+});
+export type EventMetadata = z.infer<typeof eventMetadata>;
+
+/** What a consumer of a public event receives, whichever transport carried it. */
+export interface EventEnvelope<N extends EventName = EventName> {
+  /** Unique per event; consumers drop duplicates by it. */
+  id: string;
+  type: N;
+  /** `<model>-<entity id>` */
+  streamId: string;
+  /** 0-based position of the event within its stream. */
+  revision: number;
+  /** Position in the global log; strictly increasing in the order events were committed. */
+  position: number;
+  /** ISO 8601 time the event was recorded. */
+  time: string;
+  data: PayloadOf<N>;
+  metadata: EventMetadata;
+}
+
+export type AnyEventEnvelope = { [N in EventName]: EventEnvelope<N> }[EventName];
+
+/** Validates a payload against its name's schema; throws a ZodError naming the bad field. */
+export function parsePayload<N extends EventName>(type: N, data: unknown): PayloadOf<N> {
+  return payloadSchemas[type].parse(data) as PayloadOf<N>;
+}
+
+export function streamIdOf(model: Model, entityId: string): string {
+  return `${model}-${entityId}`;
+}
