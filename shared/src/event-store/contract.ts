@@ -67,6 +67,7 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
           ['b', 1, { n: 2 }],
         ]);
         expect(events[1]!.position).toBe(first.position);
+        expect(events[1]!.time).toBe(first.time);
         expect(events[0]!.position).toBeLessThan(events[1]!.position);
         expect(events[0]!.metadata).toEqual(metadata);
         expect(events[0]!.streamId).toBe(s);

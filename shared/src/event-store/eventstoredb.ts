@@ -81,9 +81,14 @@ export function openEventStoreDb(connectionString: string): EventStore {
           events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata })),
           { expectedRevision: toVendorExpected(expectedRevision) },
         );
-        // The server answers a repeated append of the same ids with the original result.
+        // The server answers a repeated append of the same ids with the original result. It does
+        // not say when it recorded the events, so read the last one back for its time.
         const revision = Number(result.nextExpectedRevision);
-        return { nextRevision: revision, position: Number(result.position?.commit ?? -1) };
+        let time = new Date().toISOString();
+        for await (const resolved of client.readStream(streamId, { fromRevision: result.nextExpectedRevision, maxCount: 1 })) {
+          if (resolved.event) time = resolved.event.created.toISOString();
+        }
+        return { nextRevision: revision, position: Number(result.position?.commit ?? -1), time };
       } catch (error) {
         throw translate(error, streamId, expectedRevision);
       }

@@ -38,6 +38,8 @@ export interface AppendResult {
   nextRevision: number;
   /** Global position of the last event of this append (-1 where the server does not say). */
   position: number;
+  /** When the store recorded the events (ISO 8601): the `time` a read of them will show. */
+  time: string;
 }
 
 export interface SubscribeOptions {

@@ -71,7 +71,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
 
   const sql = {
     currentRevision: db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream_id = ?'),
-    findEvent: db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
+    findEvent: db.prepare('SELECT stream_id, revision, position, time FROM events WHERE event_id = ?'),
     insert: db.prepare(
       'INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
@@ -92,7 +92,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
 
   /** A repeat of an earlier append (same ids, same stream, same order) returns its result. */
   function findDuplicate(streamId: string, events: NewEvent[]): AppendResult | undefined {
-    const found = events.map((e) => sql.findEvent.get(e.id) as { stream_id: string; revision: number; position: number } | undefined);
+    const found = events.map((e) => sql.findEvent.get(e.id) as { stream_id: string; revision: number; position: number; time: string } | undefined);
     if (found.every((f) => f === undefined)) return undefined;
     const first = found[0];
     found.forEach((f, i) => {
@@ -102,7 +102,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       if (f.revision !== first.revision + i) throw new EventIdReusedError(event.id, 'it was written in another order');
     });
     const last = found[found.length - 1]!;
-    return { nextRevision: last.revision, position: Number(last.position) };
+    return { nextRevision: last.revision, position: Number(last.position), time: last.time };
   }
 
   function appendNow({ streamId, events, expectedRevision }: PendingAppend): AppendResult {
@@ -129,7 +129,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       );
       position = Number(result.lastInsertRowid);
     });
-    return { nextRevision: current + events.length, position };
+    return { nextRevision: current + events.length, position, time };
   }
 
   /** Runs every queued append in one transaction; each has its own savepoint so one failure spares the rest. */

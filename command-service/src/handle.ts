@@ -1,0 +1,138 @@
+// Runs one command against one aggregate instance: load its stream, replay the answer of a
+// repeated request, check If-Match, decide, append with the revision it decided on.
+import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
+import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { derivedId, newId } from '@eventide/shared/ids.ts';
+import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import { fold, type Aggregate, type DomainEvent } from './aggregate.ts';
+
+/** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
+export type IfMatch = '*' | number[];
+
+/** A request made with an Idempotency-Key: retries of it land on the same ids. */
+export interface Idempotency {
+  /** The key, already bound to the actor and the target (see idempotency.ts). */
+  scopedKey: string;
+  /** A hash of the request; the same key with another request is refused. */
+  fingerprint: string;
+}
+
+export interface CommandOptions {
+  metadata: Omit<EventMetadata, 'causationId'>;
+  ifMatch?: IfMatch | undefined;
+  idempotency?: Idempotency | undefined;
+}
+
+export interface WriteResult<State> {
+  state: State;
+  /** The stream's revision after the write: the ETag. */
+  revision: number;
+  /** Global position of the write's last event; equal to the previous one when nothing changed. */
+  position: number;
+}
+
+export interface Hooks<State, Event> {
+  /** Between decision and append; may refuse by throwing. Returns what undoes it if the append fails. */
+  beforeAppend?(events: Event[], before: State, commandId: string): Promise<(() => Promise<void>) | void>;
+  /** After a successful append of at least one event. */
+  afterAppend?(events: Event[], before: State, after: State, commandId: string): Promise<void>;
+}
+
+export interface Loaded<State> {
+  streamId: string;
+  events: RecordedEvent[];
+  state: State;
+  revision: number;
+}
+
+export async function load<State, Event extends DomainEvent>(
+  store: EventStore,
+  aggregate: Aggregate<State, unknown, Event>,
+  entityId: string,
+): Promise<Loaded<State>> {
+  const streamId = streamIdOf(aggregate.model, entityId);
+  const events = await store.readStream(streamId);
+  return { streamId, events, state: fold(aggregate, events), revision: events.length - 1 };
+}
+
+export function commandIdOf(idempotency: Idempotency | undefined): string {
+  return idempotency ? derivedId('command', idempotency.scopedKey) : newId();
+}
+
+function eventIdOf(commandId: string, idempotency: Idempotency | undefined, index: number): string {
+  return idempotency ? derivedId('event', commandId, idempotency.fingerprint, String(index)) : newId();
+}
+
+/** The result a repeated request first got, or undefined when this command is new to the stream. */
+function replay<State, Event extends DomainEvent>(
+  aggregate: Aggregate<State, unknown, Event>,
+  loaded: Loaded<State>,
+  commandId: string,
+  idempotency: Idempotency | undefined,
+): WriteResult<State> | undefined {
+  if (!idempotency) return undefined;
+  const caused = loaded.events.filter((e) => e.metadata.causationId === commandId);
+  if (caused.length === 0) return undefined;
+  if (caused[0]!.id !== eventIdOf(commandId, idempotency, 0)) throw problems.idempotencyKeyReused();
+  const last = caused[caused.length - 1]!;
+  return {
+    state: fold(aggregate, loaded.events.slice(0, last.revision + 1)),
+    revision: last.revision,
+    position: last.position,
+  };
+}
+
+function checkIfMatch(ifMatch: IfMatch | undefined, revision: number, what: string): void {
+  if (ifMatch === undefined) return;
+  if (revision < 0) throw problems.preconditionFailed(`${what} does not exist, so it cannot match If-Match`);
+  if (ifMatch !== '*' && !ifMatch.includes(revision)) {
+    throw problems.preconditionFailed(`${what} is at revision "${revision}", not ${ifMatch.map((r) => `"${r}"`).join(', ')}`);
+  }
+}
+
+export async function handle<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  aggregate: Aggregate<State, Command, Event>,
+  entityId: string,
+  command: Command | ((state: State) => Command),
+  options: CommandOptions,
+  hooks: Hooks<State, Event> = {},
+): Promise<WriteResult<State>> {
+  const what = `${aggregate.model} ${entityId}`;
+  const loaded = await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
+  const commandId = commandIdOf(options.idempotency);
+  const repeated = replay(aggregate as Aggregate<State, unknown, Event>, loaded, commandId, options.idempotency);
+  if (repeated) return repeated;
+  checkIfMatch(options.ifMatch, loaded.revision, what);
+
+  const resolved = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;
+  const decided = aggregate.decide(resolved, loaded.state);
+  const lastPosition = loaded.events.at(-1)?.position ?? 0;
+  if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, position: lastPosition };
+
+  const undo = await hooks.beforeAppend?.(decided, loaded.state, commandId);
+  const metadata: EventMetadata = { ...options.metadata, causationId: commandId };
+  let appended;
+  try {
+    appended = await store.append(
+      loaded.streamId,
+      decided.map((e, i) => ({ id: eventIdOf(commandId, options.idempotency, i), type: e.type, data: e.data, metadata })),
+      { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision },
+    );
+  } catch (error) {
+    if (undo) await undo();
+    if (error instanceof WrongExpectedRevisionError) {
+      throw options.ifMatch
+        ? problems.preconditionFailed(`${what} changed while this request was handled`)
+        : problems.conflict(`${what} was changed by another request at the same time; read it again and retry`);
+    }
+    throw error;
+  }
+  const state = decided.reduce(
+    (s, e, i) => aggregate.evolve(s, { ...e, time: appended.time, revision: loaded.revision + 1 + i }),
+    loaded.state,
+  );
+  await hooks.afterAppend?.(decided, loaded.state, state, commandId);
+  return { state, revision: appended.nextRevision, position: appended.position };
+}

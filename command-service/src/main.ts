@@ -1,0 +1,18 @@
+// Starts the command service alone: `npm run start:command`. The composition root: the only
+// place that opens adapters from configuration.
+import { createHttpApp } from '@eventide/shared/http/app.ts';
+import { loadConfig } from '@eventide/shared/config.ts';
+import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { serve } from '@eventide/shared/http/serve.ts';
+import { commandRoutes } from './routes.ts';
+
+const config = loadConfig();
+const log = createLogger({ level: config.LOG_LEVEL, name: 'command-service' });
+const { store, description } = openEventStore(config);
+const app = createHttpApp({
+  log,
+  routers: commandRoutes({ store, bodyLimit: config.BODY_LIMIT }),
+  health: () => ({ eventStore: description }),
+});
+await serve({ app, config, log, onClose: () => store.close() });

@@ -1,0 +1,120 @@
+// User writes: POST, PATCH and DELETE /users, and the versioned POST, PUT and DELETE
+// /v1/users and /v2/users. Thin: parse, build the command, handle, answer.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { readBody } from '@eventide/shared/http/body.ts';
+import { derivedId, newId } from '@eventide/shared/ids.ts';
+import type { Logger } from '@eventide/shared/log.ts';
+import { handle, type Hooks } from '../handle.ts';
+import { metadataOf } from '../http/actor.ts';
+import { entityId, parseIdempotency, parseIfMatch } from '../http/conditions.ts';
+import { respondWrite } from '../http/respond.ts';
+import { deprecatedVersion } from '../http/versioning.ts';
+import type { UserCommand } from './decide.ts';
+import { emailClaims, type EmailClaims } from './email-claim.ts';
+import { known, userV1, userV2 } from './representation.ts';
+import { normalizeEmail, userAggregate, type UserEvent, type UserState } from './user.ts';
+
+const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const email = z.email('must be an email address').max(254, 'must be at most 254 characters');
+const profile = z.strictObject({ name, email });
+const changes = profile.partial().refine((c) => Object.keys(c).length > 0, 'send at least one of: name, email');
+
+export interface UserRoutesDeps {
+  store: EventStore;
+  bodyLimit: number;
+  now?: () => Date;
+}
+
+type Represent = (state: ReturnType<typeof known>) => unknown;
+
+/** Keeps the email claim in step with the user's address: claim before, release after. */
+function emailHooks(claims: EmailClaims, metadata: Omit<EventMetadata, 'causationId'>, log: Logger): Hooks<UserState, UserEvent> {
+  const meta = (commandId: string): EventMetadata => ({ ...metadata, causationId: commandId });
+  return {
+    async beforeAppend(events, before, commandId) {
+      const event = events[0];
+      const wanted = event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
+      if (!event || wanted === undefined) return;
+      if (before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted)) return;
+      const userId = event.data.userId;
+      await claims.claim(wanted, userId, commandId, meta(commandId));
+      return async () => {
+        await claims.release(wanted, userId, commandId, meta(commandId)).catch((err: unknown) => {
+          log.warn({ err }, 'could not release an email claim after a failed append; it frees itself after the grace period');
+        });
+      };
+    },
+    async afterAppend(_events, before, after, commandId) {
+      if (before.status !== 'active') return;
+      const stillHeld = after.status === 'active' && normalizeEmail(after.email) === normalizeEmail(before.email);
+      if (stillHeld) return;
+      await claims.release(before.email, before.userId, commandId, meta(commandId)).catch((err: unknown) => {
+        log.warn({ err }, 'could not release the previous email claim; it frees itself after the grace period');
+      });
+    },
+  };
+}
+
+export function userRoutes({ store, bodyLimit, now }: UserRoutesDeps): Router {
+  const router = new Router();
+  const claims = emailClaims(store, now);
+
+  async function run(ctx: Context, userId: string, command: UserCommand, body: unknown) {
+    const metadata = metadataOf(ctx);
+    const hooks = emailHooks(claims, metadata, ctx.state.log as Logger);
+    return handle(
+      store,
+      userAggregate,
+      userId,
+      command,
+      { metadata, ifMatch: parseIfMatch(ctx), idempotency: parseIdempotency(ctx, metadata.actor, body) },
+      hooks,
+    );
+  }
+
+  const create = (prefix: string, represent: Represent) => async (ctx: Context) => {
+    const body = await readBody(ctx, profile, bodyLimit);
+    const idempotency = parseIdempotency(ctx, metadataOf(ctx).actor, body);
+    const userId = idempotency ? derivedId('entity', idempotency.scopedKey) : newId();
+    const result = await run(ctx, userId, { type: 'CreateUser', userId, profile: body }, body);
+    respondWrite(ctx, result, represent(known(result.state)), { status: 201, location: `${prefix}/users/${userId}` });
+  };
+
+  const change = (represent: Represent) => async (ctx: Context) => {
+    const userId = entityId(ctx, 'userId', 'user');
+    const body = await readBody(ctx, changes, bodyLimit);
+    const result = await run(ctx, userId, { type: 'ChangeUser', changes: body }, body);
+    respondWrite(ctx, result, represent(known(result.state)));
+  };
+
+  const replace = (represent: Represent) => async (ctx: Context) => {
+    const userId = entityId(ctx, 'userId', 'user');
+    const body = await readBody(ctx, profile, bodyLimit);
+    const result = await run(ctx, userId, { type: 'ReplaceUser', profile: body }, body);
+    respondWrite(ctx, result, represent(known(result.state)));
+  };
+
+  const remove = (represent: Represent) => async (ctx: Context) => {
+    const userId = entityId(ctx, 'userId', 'user');
+    const result = await run(ctx, userId, { type: 'DeleteUser' }, null);
+    respondWrite(ctx, result, represent(known(result.state)));
+  };
+
+  router.post('/users', create('', userV2));
+  router.patch('/users/:userId', change(userV2));
+  router.delete('/users/:userId', remove(userV2));
+
+  router.use('/v1/users', deprecatedVersion('/v2'));
+  router.post('/v1/users', create('/v1', userV1));
+  router.put('/v1/users/:userId', replace(userV1));
+  router.delete('/v1/users/:userId', remove(userV1));
+
+  router.post('/v2/users', create('/v2', userV2));
+  router.put('/v2/users/:userId', replace(userV2));
+  router.delete('/v2/users/:userId', remove(userV2));
+  return router;
+}

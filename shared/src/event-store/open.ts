@@ -1,0 +1,15 @@
+// Chooses the event store adapter from configuration: EventStoreDB when its URL is set,
+// otherwise the embedded SQLite file under the data directory.
+import { join } from 'node:path';
+import type { Config } from '../config.ts';
+import { openEventStoreDb } from './eventstoredb.ts';
+import type { EventStore } from './port.ts';
+import { openSqliteEventStore } from './sqlite.ts';
+
+export function openEventStore(config: Config): { store: EventStore; description: string } {
+  if (config.EVENTSTORE_URL) {
+    return { store: openEventStoreDb(config.EVENTSTORE_URL), description: 'EventStoreDB' };
+  }
+  const path = join(config.dataDir, 'events.db');
+  return { store: openSqliteEventStore({ path, synchronous: config.SQLITE_SYNCHRONOUS }), description: `SQLite at ${path}` };
+}

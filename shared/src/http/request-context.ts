@@ -1,0 +1,31 @@
+// Per-request context: a correlation id (taken from the caller when it is sane, else made),
+// a child logger carrying it, and one access-log line per request. Query strings are never
+// logged: they may carry codes and tokens.
+import type { Middleware } from 'koa';
+import { newId } from '../ids.ts';
+import type { Logger } from '../log.ts';
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const CORRELATION_HEADER = 'X-Correlation-Id';
+
+export function requestContext(log: Logger): Middleware {
+  return async (ctx, next) => {
+    const offered = ctx.get(CORRELATION_HEADER) || ctx.get('X-Request-Id');
+    const correlationId = SANE_ID.test(offered) ? offered : newId();
+    ctx.state.correlationId = correlationId;
+    ctx.state.log = log.child({ correlationId });
+    ctx.set(CORRELATION_HEADER, correlationId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const line = {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      };
+      (ctx.state.log as Logger)[ctx.status >= 500 ? 'error' : 'info'](line, 'request');
+    }
+  };
+}

@@ -1,0 +1,38 @@
+// Listens, says where, and shuts down cleanly on SIGINT/SIGTERM: stop accepting, let requests
+// in flight finish, then close adapters so nothing acknowledged is left unflushed.
+import type Koa from 'koa';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+
+export interface ServeOptions {
+  app: Koa;
+  config: Pick<Config, 'PORT' | 'HOST'>;
+  log: Logger;
+  onClose?: () => Promise<void>;
+}
+
+export async function serve({ app, config, log, onClose }: ServeOptions): Promise<Server> {
+  const server = app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  log.info({ port, url: `http://localhost:${port}` }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close();
+    server.closeIdleConnections();
+    await onClose?.();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  return server;
+}
