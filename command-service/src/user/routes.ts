@@ -6,11 +6,10 @@ import { z } from 'zod';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
-import { derivedId, newId } from '@eventide/shared/ids.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { handle, type Hooks } from '../handle.ts';
-import { metadataOf } from '../http/actor.ts';
-import { entityId, parseIdempotency, parseIfMatch } from '../http/conditions.ts';
+import { commandOptions, newEntityId } from '../http/command-options.ts';
+import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
 import { deprecatedVersion } from '../http/versioning.ts';
 import type { UserCommand } from './decide.ts';
@@ -64,22 +63,13 @@ export function userRoutes({ store, bodyLimit, now }: UserRoutesDeps): Router {
   const claims = emailClaims(store, now);
 
   async function run(ctx: Context, userId: string, command: UserCommand, body: unknown) {
-    const metadata = metadataOf(ctx);
-    const hooks = emailHooks(claims, metadata, ctx.state.log as Logger);
-    return handle(
-      store,
-      userAggregate,
-      userId,
-      command,
-      { metadata, ifMatch: parseIfMatch(ctx), idempotency: parseIdempotency(ctx, metadata.actor, body) },
-      hooks,
-    );
+    const options = commandOptions(ctx, body);
+    return handle(store, userAggregate, userId, command, options, emailHooks(claims, options.metadata, ctx.state.log as Logger));
   }
 
   const create = (prefix: string, represent: Represent) => async (ctx: Context) => {
     const body = await readBody(ctx, profile, bodyLimit);
-    const idempotency = parseIdempotency(ctx, metadataOf(ctx).actor, body);
-    const userId = idempotency ? derivedId('entity', idempotency.scopedKey) : newId();
+    const userId = newEntityId(ctx, body);
     const result = await run(ctx, userId, { type: 'CreateUser', userId, profile: body }, body);
     respondWrite(ctx, result, represent(known(result.state)), { status: 201, location: `${prefix}/users/${userId}` });
   };

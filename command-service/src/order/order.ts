@@ -1,0 +1,49 @@
+// The order aggregate: a user's order of product lines, priced when the lines were set, and
+// its status (status.ts).
+import type { OrderLine, OrderStatus } from '@eventide/shared/events/catalogue.ts';
+import type { Aggregate, DomainEvent, Recorded } from '../aggregate.ts';
+import { decide, type OrderCommand } from './decide.ts';
+
+export type OrderEvent = DomainEvent<'order:created' | 'order:updated' | 'order:deleted'>;
+
+interface OrderFields {
+  orderId: string;
+  userId: string;
+  lines: OrderLine[];
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export type OrderState =
+  | { status: 'absent' }
+  | ({ status: OrderStatus } & OrderFields)
+  | ({ status: 'deleted'; deletedAt: string; lastStatus: OrderStatus } & OrderFields);
+
+export type ExistingOrder = Extract<OrderState, { status: OrderStatus }>;
+
+export const initialState: OrderState = { status: 'absent' };
+
+export function isExisting(state: OrderState): state is ExistingOrder {
+  return state.status !== 'absent' && state.status !== 'deleted';
+}
+
+export function evolve(state: OrderState, event: Recorded<OrderEvent>): OrderState {
+  switch (event.type) {
+    case 'order:created':
+      return { ...event.data, createdAt: event.time, updatedAt: event.time, version: event.revision };
+    case 'order:updated':
+      if (!isExisting(state)) return state;
+      return { ...state, ...event.data.changes, updatedAt: event.time, version: event.revision };
+    case 'order:deleted':
+      if (!isExisting(state)) return state;
+      return { ...state, status: 'deleted', lastStatus: state.status, deletedAt: event.time, updatedAt: event.time, version: event.revision };
+  }
+}
+
+export const orderAggregate: Aggregate<OrderState, OrderCommand, OrderEvent> = {
+  model: 'order',
+  initialState,
+  evolve,
+  decide,
+};

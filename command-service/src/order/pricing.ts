@@ -1,0 +1,47 @@
+// Looks up what an order refers to: its user must exist, and each line's product must exist
+// and gives the line its price. A product already on the order keeps the price it was added
+// at; a new one takes the catalogue's current price.
+import type { Money, OrderLine } from '@eventide/shared/events/catalogue.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { isUuid } from '@eventide/shared/ids.ts';
+import { load } from '../handle.ts';
+import { productAggregate } from '../product/product.ts';
+import { userAggregate } from '../user/user.ts';
+import { isExisting, type OrderState } from './order.ts';
+
+export interface RequestedLine {
+  productId: string;
+  quantity: number;
+}
+
+export async function requireCustomer(store: EventStore, userId: string): Promise<void> {
+  const { state } = isUuid(userId) ? await load(store, userAggregate, userId) : { state: { status: 'absent' } };
+  if (state.status === 'absent') throw problems.unprocessable('userId', 'no user has this id');
+  if (state.status === 'deleted') throw problems.unprocessable('userId', 'this user has been deleted');
+}
+
+/** Current catalogue prices of the requested products, refusing unknown or deleted ones. */
+export async function currentPrices(store: EventStore, lines: RequestedLine[]): Promise<Map<string, Money>> {
+  const prices = new Map<string, Money>();
+  await Promise.all(
+    lines.map(async (line, i) => {
+      const field = `lines.${i}.productId`;
+      if (!isUuid(line.productId)) throw problems.unprocessable(field, 'no product has this id');
+      const { state } = await load(store, productAggregate, line.productId);
+      if (state.status === 'absent') throw problems.unprocessable(field, 'no product has this id');
+      if (state.status === 'deleted') throw problems.unprocessable(field, 'this product has been deleted');
+      prices.set(line.productId, state.price);
+    }),
+  );
+  return prices;
+}
+
+export function priceLines(lines: RequestedLine[], prices: Map<string, Money>, order: OrderState): OrderLine[] {
+  const kept = new Map((isExisting(order) ? order.lines : []).map((l) => [l.productId, l.unitPrice]));
+  return lines.map((line) => ({
+    productId: line.productId,
+    quantity: line.quantity,
+    unitPrice: kept.get(line.productId) ?? prices.get(line.productId)!,
+  }));
+}

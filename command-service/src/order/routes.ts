@@ -1,0 +1,102 @@
+// Order writes: POST, PATCH and DELETE /orders, and the versioned POST, PUT and DELETE
+// /v1/orders and /v2/orders.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { orderStatus } from '@eventide/shared/events/catalogue.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { readBody } from '@eventide/shared/http/body.ts';
+import { entityId } from '../http/conditions.ts';
+import { commandOptions, newEntityId } from '../http/command-options.ts';
+import { respondWrite } from '../http/respond.ts';
+import { deprecatedVersion } from '../http/versioning.ts';
+import { handle } from '../handle.ts';
+import type { OrderCommand } from './decide.ts';
+import { orderAggregate, type OrderState } from './order.ts';
+import { currentPrices, priceLines, requireCustomer, type RequestedLine } from './pricing.ts';
+import { orderV1, orderV2 } from './representation.ts';
+
+const MAX_LINES = 100;
+const line = z.strictObject({
+  productId: z.string().min(1, 'must not be empty').max(64).toLowerCase(),
+  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
+});
+const lines = z.array(line).max(MAX_LINES, `an order holds at most ${MAX_LINES} lines`);
+const userId = z.string().min(1, 'must not be empty').max(64).toLowerCase();
+const createBody = z.strictObject({ userId, lines: lines.default([]) });
+const changeBody = z
+  .strictObject({ lines, status: orderStatus })
+  .partial()
+  .refine((c) => Object.keys(c).length > 0, 'send at least one of: lines, status');
+const replaceBody = z.strictObject({ userId, lines, status: orderStatus });
+
+type Represent = (state: OrderState) => unknown;
+
+export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit: number }): Router {
+  const router = new Router();
+
+  async function run(ctx: Context, orderId: string, command: OrderCommand | ((s: OrderState) => OrderCommand), body: unknown) {
+    return handle(store, orderAggregate, orderId, command, commandOptions(ctx, body));
+  }
+
+  /** Lines as the decider wants them: priced, with prices kept for products already ordered. */
+  async function priced(requested: RequestedLine[] | undefined) {
+    const prices = requested ? await currentPrices(store, requested) : undefined;
+    return (order: OrderState) => (requested && prices ? priceLines(requested, prices, order) : undefined);
+  }
+
+  const create = (prefix: string, represent: Represent) => async (ctx: Context) => {
+    const body = await readBody(ctx, createBody, bodyLimit);
+    await requireCustomer(store, body.userId);
+    const price = await priced(body.lines);
+    const orderId = newEntityId(ctx, body);
+    const result = await run(
+      ctx,
+      orderId,
+      (s) => ({ type: 'CreateOrder', orderId, userId: body.userId, lines: price(s) ?? [] }),
+      body,
+    );
+    respondWrite(ctx, result, represent(result.state), { status: 201, location: `${prefix}/orders/${orderId}` });
+  };
+
+  const change = (represent: Represent) => async (ctx: Context) => {
+    const orderId = entityId(ctx, 'orderId', 'order');
+    const body = await readBody(ctx, changeBody, bodyLimit);
+    const price = await priced(body.lines);
+    const result = await run(ctx, orderId, (s) => ({ type: 'ChangeOrder', changes: { lines: price(s), status: body.status } }), body);
+    respondWrite(ctx, result, represent(result.state));
+  };
+
+  const replace = (represent: Represent) => async (ctx: Context) => {
+    const orderId = entityId(ctx, 'orderId', 'order');
+    const body = await readBody(ctx, replaceBody, bodyLimit);
+    const price = await priced(body.lines);
+    const result = await run(
+      ctx,
+      orderId,
+      (s) => ({ type: 'ReplaceOrder', userId: body.userId, lines: price(s) ?? [], status: body.status }),
+      body,
+    );
+    respondWrite(ctx, result, represent(result.state));
+  };
+
+  const remove = (represent: Represent) => async (ctx: Context) => {
+    const orderId = entityId(ctx, 'orderId', 'order');
+    const result = await run(ctx, orderId, { type: 'DeleteOrder' }, null);
+    respondWrite(ctx, result, represent(result.state));
+  };
+
+  router.post('/orders', create('', orderV2));
+  router.patch('/orders/:orderId', change(orderV2));
+  router.delete('/orders/:orderId', remove(orderV2));
+
+  router.use('/v1/orders', deprecatedVersion('/v2'));
+  router.post('/v1/orders', create('/v1', orderV1));
+  router.put('/v1/orders/:orderId', replace(orderV1));
+  router.delete('/v1/orders/:orderId', remove(orderV1));
+
+  router.post('/v2/orders', create('/v2', orderV2));
+  router.put('/v2/orders/:orderId', replace(orderV2));
+  router.delete('/v2/orders/:orderId', remove(orderV2));
+  return router;
+}

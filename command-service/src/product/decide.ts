@@ -1,0 +1,42 @@
+// Product commands and the pure decisions on them.
+import { problems } from '@eventide/shared/http/problem.ts';
+import type { ProductDetails, ProductEvent, ProductState } from './product.ts';
+
+export type ProductCommand =
+  | { type: 'CreateProduct'; productId: string; details: ProductDetails }
+  | { type: 'ChangeProduct'; changes: Partial<ProductDetails> }
+  | { type: 'DeleteProduct' };
+
+type Existing = Extract<ProductState, { status: 'active' }>;
+
+function requireActive(state: ProductState): Existing {
+  if (state.status === 'absent') throw problems.notFound('this product');
+  if (state.status === 'deleted') throw problems.gone('this product');
+  return state;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function decide(command: ProductCommand, state: ProductState): ProductEvent[] {
+  switch (command.type) {
+    case 'CreateProduct':
+      if (state.status !== 'absent') throw problems.conflict(`product ${command.productId} already exists`);
+      return [{ type: 'product:created', data: { productId: command.productId, ...command.details } }];
+    case 'ChangeProduct': {
+      const current = requireActive(state);
+      const changes = Object.fromEntries(
+        Object.entries(command.changes).filter(([key, value]) => !same(value, current[key as keyof ProductDetails])),
+      ) as Partial<ProductDetails>;
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'product:updated', data: { productId: current.productId, changes } }];
+    }
+    case 'DeleteProduct':
+      return [{ type: 'product:deleted', data: { productId: requireActive(state).productId } }];
+    default: {
+      const unknown: never = command;
+      throw new Error(`unknown command ${JSON.stringify(unknown)}`);
+    }
+  }
+}

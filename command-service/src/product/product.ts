@@ -1,0 +1,43 @@
+// The product aggregate: what a catalogue entry holds and how its events evolve it.
+import type { Money } from '@eventide/shared/events/catalogue.ts';
+import type { Aggregate, DomainEvent, Recorded } from '../aggregate.ts';
+import { decide, type ProductCommand } from './decide.ts';
+
+export type ProductEvent = DomainEvent<'product:created' | 'product:updated' | 'product:deleted'>;
+
+export interface ProductDetails {
+  name: string;
+  description: string;
+  price: Money;
+  sku: string | null;
+  category: string | null;
+}
+
+type ProductFields = ProductDetails & { productId: string; createdAt: string; updatedAt: string; version: number };
+
+export type ProductState =
+  | { status: 'absent' }
+  | ({ status: 'active' } & ProductFields)
+  | ({ status: 'deleted'; deletedAt: string } & ProductFields);
+
+export const initialState: ProductState = { status: 'absent' };
+
+export function evolve(state: ProductState, event: Recorded<ProductEvent>): ProductState {
+  switch (event.type) {
+    case 'product:created':
+      return { status: 'active', ...event.data, createdAt: event.time, updatedAt: event.time, version: event.revision };
+    case 'product:updated':
+      if (state.status !== 'active') return state;
+      return { ...state, ...event.data.changes, updatedAt: event.time, version: event.revision };
+    case 'product:deleted':
+      if (state.status !== 'active') return state;
+      return { ...state, status: 'deleted', deletedAt: event.time, updatedAt: event.time, version: event.revision };
+  }
+}
+
+export const productAggregate: Aggregate<ProductState, ProductCommand, ProductEvent> = {
+  model: 'product',
+  initialState,
+  evolve,
+  decide,
+};

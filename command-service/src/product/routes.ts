@@ -1,0 +1,62 @@
+// Product writes: POST /products, PATCH and DELETE /products/{productId}.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { money } from '@eventide/shared/events/catalogue.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { readBody } from '@eventide/shared/http/body.ts';
+import { handle } from '../handle.ts';
+import { commandOptions, newEntityId } from '../http/command-options.ts';
+import { entityId } from '../http/conditions.ts';
+import { respondWrite } from '../http/respond.ts';
+import type { ProductCommand } from './decide.ts';
+import { productAggregate } from './product.ts';
+import { productView } from './representation.ts';
+
+const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+const details = {
+  name: text(200).min(1, 'must not be empty'),
+  description: text(5000),
+  price: money,
+  sku: text(64).min(1, 'must not be empty').nullable(),
+  category: text(100).min(1, 'must not be empty').nullable(),
+};
+const createBody = z.strictObject({
+  ...details,
+  description: details.description.default(''),
+  sku: details.sku.default(null),
+  category: details.category.default(null),
+});
+const changeBody = z
+  .strictObject(details)
+  .partial()
+  .refine((c) => Object.keys(c).length > 0, `send at least one of: ${Object.keys(details).join(', ')}`);
+
+export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit: number }): Router {
+  const router = new Router();
+
+  async function run(ctx: Context, productId: string, command: ProductCommand, body: unknown) {
+    return handle(store, productAggregate, productId, command, commandOptions(ctx, body));
+  }
+
+  router.post('/products', async (ctx) => {
+    const body = await readBody(ctx, createBody, bodyLimit);
+    const productId = newEntityId(ctx, body);
+    const result = await run(ctx, productId, { type: 'CreateProduct', productId, details: body }, body);
+    respondWrite(ctx, result, productView(result.state), { status: 201, location: `/products/${productId}` });
+  });
+
+  router.patch('/products/:productId', async (ctx) => {
+    const productId = entityId(ctx, 'productId', 'product');
+    const body = await readBody(ctx, changeBody, bodyLimit);
+    const result = await run(ctx, productId, { type: 'ChangeProduct', changes: body }, body);
+    respondWrite(ctx, result, productView(result.state));
+  });
+
+  router.delete('/products/:productId', async (ctx) => {
+    const productId = entityId(ctx, 'productId', 'product');
+    const result = await run(ctx, productId, { type: 'DeleteProduct' }, null);
+    respondWrite(ctx, result, productView(result.state));
+  });
+  return router;
+}
