@@ -1,0 +1,44 @@
+import { describe, it } from 'vitest';
+import { deciderSpec } from '../testing/given.ts';
+import { productAggregate, type ProductDetails, type ProductEvent } from './product.ts';
+
+const given = deciderSpec(productAggregate);
+const productId = '5d0b1c38-43a9-4f0e-9d6a-0f5f8a2b9c11';
+const details: ProductDetails = {
+  name: 'Kettle',
+  description: 'Boils water',
+  price: { amount: 2999, currency: 'EUR' },
+  sku: 'K-1',
+  category: null,
+};
+const created: ProductEvent = { type: 'product:created', data: { productId, ...details } };
+const deleted: ProductEvent = { type: 'product:deleted', data: { productId } };
+
+describe('product decider', () => {
+  describe('CreateProduct', () => {
+    it('creates a product', () => given().when({ type: 'CreateProduct', productId, details }).then([created]));
+    it('refuses when the product exists', () =>
+      given(created).when({ type: 'CreateProduct', productId, details }).thenRefuses(409, /already exists/));
+  });
+
+  describe('ChangeProduct', () => {
+    it('records only the fields that change, comparing prices by value', () =>
+      given(created)
+        .when({ type: 'ChangeProduct', changes: { price: { amount: 2999, currency: 'EUR' }, category: 'Kitchen' } })
+        .then([{ type: 'product:updated', data: { productId, changes: { category: 'Kitchen' } } }]));
+    it('records a new price', () =>
+      given(created)
+        .when({ type: 'ChangeProduct', changes: { price: { amount: 2499, currency: 'EUR' } } })
+        .then([{ type: 'product:updated', data: { productId, changes: { price: { amount: 2499, currency: 'EUR' } } } }]));
+    it('records nothing when nothing changes', () => given(created).when({ type: 'ChangeProduct', changes: { name: 'Kettle' } }).thenNothing());
+    it('refuses an unknown product', () => given().when({ type: 'ChangeProduct', changes: { name: 'x' } }).thenRefuses(404, /does not exist/));
+    it('refuses a deleted product', () =>
+      given(created, deleted).when({ type: 'ChangeProduct', changes: { name: 'x' } }).thenRefuses(410, /deleted/));
+  });
+
+  describe('DeleteProduct', () => {
+    it('deletes a product', () => given(created).when({ type: 'DeleteProduct' }).then([deleted]));
+    it('refuses an unknown product', () => given().when({ type: 'DeleteProduct' }).thenRefuses(404, /does not exist/));
+    it('refuses a product deleted already', () => given(created, deleted).when({ type: 'DeleteProduct' }).thenRefuses(410, /deleted/));
+  });
+});

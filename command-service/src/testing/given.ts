@@ -1,0 +1,39 @@
+// given(events).when(command).then(events) for deciders: the spec style of every aggregate test.
+import { expect } from 'vitest';
+import { AppError } from '@eventide/shared/http/problem.ts';
+import type { Aggregate, DomainEvent, Recorded } from '../aggregate.ts';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+export function deciderSpec<State, Command, Event extends DomainEvent>(aggregate: Aggregate<State, Command, Event>) {
+  return (...history: Event[]) => {
+    const state = history.reduce(
+      (s, e, i) => aggregate.evolve(s, { ...e, time: new Date(T0 + i * 1000).toISOString(), revision: i } as Recorded<Event>),
+      aggregate.initialState,
+    );
+    return {
+      state,
+      when: (command: Command) => {
+        const run = () => aggregate.decide(command, state);
+        return {
+          then: (expected: Event[]) => expect(run()).toEqual(expected),
+          thenNothing: () => expect(run()).toEqual([]),
+          /** The decider refuses with this status and a message matching `detail`. */
+          thenRefuses: (status: number, detail: RegExp, field?: string) => {
+            let error: unknown;
+            try {
+              run();
+            } catch (caught) {
+              error = caught;
+            }
+            expect(error, 'the decider should refuse').toBeInstanceOf(AppError);
+            const appError = error as AppError;
+            expect(appError.status).toBe(status);
+            expect(appError.message).toMatch(detail);
+            if (field) expect(appError.errors?.map((e) => e.field)).toContain(field);
+          },
+        };
+      },
+    };
+  };
+}
