@@ -52,19 +52,19 @@ export const problems = {
     new AppError(409, { type: 'conflict', title: 'Conflict with the current state', detail, ...(errors ? { errors } : {}) }),
   preconditionFailed: (detail: string) =>
     new AppError(412, { type: 'precondition-failed', title: 'Precondition failed', detail, errors: field('If-Match', detail) }),
-  unsupportedMediaType: (detail: string) =>
+  unsupportedMediaType: (message: string) =>
     new AppError(415, {
       type: 'unsupported-media-type',
       title: 'Unsupported media type',
-      detail,
-      errors: field('Content-Type', detail),
+      detail: `Content-Type: ${message}`,
+      errors: field('Content-Type', message),
       headers: { 'Accept-Patch': 'application/json', 'Accept-Post': 'application/json' },
     }),
   tooLarge: (limit: number) =>
     new AppError(413, {
       type: 'too-large',
       title: 'Request body too large',
-      detail: `the body is larger than ${limit} bytes`,
+      detail: `(body): larger than the limit of ${limit} bytes`,
       errors: field('(body)', `larger than ${limit} bytes`),
     }),
   idempotencyKeyReused: () =>
