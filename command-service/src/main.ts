@@ -1,10 +1,10 @@
 // Starts the command service alone: `npm run start:command`. The composition root: the only
 // place that opens adapters from configuration.
-import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
-import { createLogger } from '@eventide/shared/log.ts';
+import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { serve } from '@eventide/shared/http/serve.ts';
+import { createLogger } from '@eventide/shared/log.ts';
 import { commandRoutes } from './routes.ts';
 
 const config = loadConfig();

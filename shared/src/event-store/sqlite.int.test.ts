@@ -57,3 +57,16 @@ describe('embedded SQLite event store, beyond the contract', () => {
     await store.close();
   });
 });
+
+describe('embedded SQLite event store, id reuse inside a new append', () => {
+  it('refuses an append whose later event id is already in the log, writing none of it', async () => {
+    const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
+    const store = openSqliteEventStore({ path: ':memory:' });
+    const old = { id: newId(), type: 't', data: {}, metadata };
+    await store.append('a', [old], { expectedRevision: 'any' });
+    const fresh = { id: newId(), type: 't', data: {}, metadata };
+    await expect(store.append('b', [fresh, old], { expectedRevision: 'any' })).rejects.toBeInstanceOf(EventIdReusedError);
+    expect(await store.readStream('b')).toEqual([]);
+    await store.close();
+  });
+});

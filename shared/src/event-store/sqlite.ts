@@ -90,14 +90,19 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     return row.revision ?? -1;
   }
 
-  /** A repeat of an earlier append (same ids, same stream, same order) returns its result. */
+  type Found = { stream_id: string; revision: number; position: number; time: string } | undefined;
+
+  /**
+   * A repeat of an earlier append (same ids, same stream, same order) returns its result. Only
+   * the first id is looked up: if it is new, a reused id further on trips the unique index.
+   */
   function findDuplicate(streamId: string, events: NewEvent[]): AppendResult | undefined {
-    const found = events.map((e) => sql.findEvent.get(e.id) as { stream_id: string; revision: number; position: number; time: string } | undefined);
-    if (found.every((f) => f === undefined)) return undefined;
-    const first = found[0];
+    const first = sql.findEvent.get(events[0]!.id) as Found;
+    if (!first) return undefined;
+    const found = events.map((e, i) => (i === 0 ? first : (sql.findEvent.get(e.id) as Found)));
     found.forEach((f, i) => {
       const event = events[i]!;
-      if (!f || !first) throw new EventIdReusedError(event.id, 'only part of this append was written before');
+      if (!f) throw new EventIdReusedError(event.id, 'only part of this append was written before');
       if (f.stream_id !== streamId) throw new EventIdReusedError(event.id, `it belongs to stream ${f.stream_id}`);
       if (f.revision !== first.revision + i) throw new EventIdReusedError(event.id, 'it was written in another order');
     });
@@ -118,16 +123,23 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     const time = clock().toISOString();
     let position = 0;
     events.forEach((event, i) => {
-      const result = sql.insert.run(
-        event.id,
-        streamId,
-        current + 1 + i,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-        time,
-      );
-      position = Number(result.lastInsertRowid);
+      try {
+        const result = sql.insert.run(
+          event.id,
+          streamId,
+          current + 1 + i,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+          time,
+        );
+        position = Number(result.lastInsertRowid);
+      } catch (error) {
+        if (String((error as Error).message).includes('events.event_id')) {
+          throw new EventIdReusedError(event.id, 'it is already in the log');
+        }
+        throw error;
+      }
     });
     return { nextRevision: current + events.length, position, time };
   }

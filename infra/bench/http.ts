@@ -1,0 +1,59 @@
+// POST /users requests per second through the whole stack (validation, email claim, two
+// durable appends) against a bare Koa JSON handler, both loaded by autocannon from this process.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startService } from '../test/process.ts';
+
+export interface HttpResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function load(name: string, url: string, seconds: number, connections: number): Promise<HttpResult> {
+  let n = 0;
+  const result = await autocannon({
+    url: `${url}/users`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: 'Bench', email: `bench-${process.pid}-${n++}@example.com` }) }),
+      },
+    ],
+  });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+async function startBareKoa(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./servers/bare-koa.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+export async function benchHttp(dataDir: string, seconds: number, synchronous: string): Promise<{ ours: HttpResult; floor: HttpResult }> {
+  const connections = 32;
+  const bare = await startBareKoa();
+  const floor = await load('bare Koa JSON handler', bare.url, seconds, connections);
+  bare.stop();
+  const service = await startService({ DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous });
+  const ours = await load(`POST /users (SQLite synchronous=${synchronous})`, service.url, seconds, connections);
+  await service.stop();
+  return { ours, floor };
+}
