@@ -1,6 +1,11 @@
 // Embedded event store on SQLite (node:sqlite). Fit for production on one node: WAL with
 // synchronous=FULL makes every acknowledged append durable, several processes may share the
 // file, and appends arriving together are group-committed so that they share one fsync.
+//
+// The commit runs on the caller's thread, so its fsync holds the event loop for that long.
+// A writer thread was tried and measured (2026-11-20): the message round trip cost more than
+// the fsync it hid on this hardware (single appends 3.6x slower, 32 concurrent appenders 4x
+// slower), so the commit stays here. Revisit on disks whose fsync takes milliseconds.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
