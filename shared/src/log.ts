@@ -29,6 +29,7 @@ export function createLogger(options: { level?: string; name?: string; destinati
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination ?? process.stdout,
+    // sonic-boom on fd 1, asynchronous: a log line never waits on the terminal or pipe reader.
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }

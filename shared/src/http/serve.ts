@@ -30,6 +30,8 @@ export async function serve({ app, config, log, onClose }: ServeOptions): Promis
     server.close();
     server.closeIdleConnections();
     await onClose?.();
+    // The logger writes asynchronously: flush it, or the last lines are lost with the process.
+    await new Promise<void>((resolve) => log.flush(() => resolve()));
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

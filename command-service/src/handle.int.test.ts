@@ -1,0 +1,78 @@
+// handle() when another writer gets in between its read and its append: never a silent
+// overwrite, but 409 (unconditional) or 412 (If-Match), and nothing of its own written.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { AppError } from '@eventide/shared/http/problem.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { handle } from './handle.ts';
+import { productAggregate } from './product/product.ts';
+
+const metadata = { correlationId: 'c', actor: { type: 'anonymous' as const } };
+let dir: string;
+let store: EventStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'eventide-handle-'));
+  store = openSqliteEventStore({ path: join(dir, 'events.db') });
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A store on which another writer changes the stream right after handle() has read it. */
+function racing(inner: EventStore): EventStore {
+  let raced = false;
+  return {
+    ...inner,
+    async readStream(streamId) {
+      const events = await inner.readStream(streamId);
+      if (!raced && events.length > 0) {
+        raced = true;
+        const data = { productId: streamId.slice('product-'.length), changes: { name: 'Theirs' } };
+        await inner.append(streamId, [{ id: newId(), type: 'product:updated', data, metadata: { ...metadata, causationId: 'other' } }], {
+          expectedRevision: events.length - 1,
+        });
+      }
+      return events;
+    },
+  };
+}
+
+async function createProduct(): Promise<string> {
+  const productId = newId();
+  const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, sku: null, category: null };
+  await handle(store, productAggregate, productId, { type: 'CreateProduct', productId, details }, { metadata });
+  return productId;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('handle() under a concurrent write', () => {
+  it('answers 409 without If-Match and writes nothing of its own', async () => {
+    const productId = await createProduct();
+    const error = await refusal(
+      handle(racing(store), productAggregate, productId, { type: 'ChangeProduct', changes: { name: 'Ours' } }, { metadata }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(/changed by another request at the same time/);
+    const events = await store.readStream(`product-${productId}`);
+    expect(events.map((e) => (e.data as { changes?: { name: string } }).changes?.name)).toEqual([undefined, 'Theirs']);
+  });
+
+  it('answers 412 with If-Match', async () => {
+    const productId = await createProduct();
+    const error = await refusal(
+      handle(racing(store), productAggregate, productId, { type: 'ChangeProduct', changes: { name: 'Ours' } }, { metadata, ifMatch: [0] }),
+    );
+    expect(error.status).toBe(412);
+    expect(await store.readStream(`product-${productId}`)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,58 @@
+// The shared HTTP stack: one JSON log line per request with its correlation id, and defects
+// answered as a bare 500 problem while the stack goes to the log only.
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../log.ts';
+import { createHttpApp } from './app.ts';
+
+const lines: Array<Record<string, unknown>> = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, callback) {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    callback();
+  },
+});
+
+let url: string;
+let close: () => void;
+beforeAll(async () => {
+  const router = new Router();
+  router.get('/boom', () => {
+    throw new Error('database password is hunter2');
+  });
+  const app = createHttpApp({ log: createLogger({ destination: capture }), routers: [router] });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(() => close());
+
+describe('shared HTTP stack', () => {
+  it('logs one JSON line per request carrying the correlation id it answers with', async () => {
+    const response = await fetch(`${url}/health?token=secret-in-query`, { headers: { 'X-Correlation-Id': 'corr-42' } });
+    expect(response.headers.get('x-correlation-id')).toBe('corr-42');
+    const line = lines.find((l) => l.correlationId === 'corr-42');
+    expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/health', status: 200, level: 'info' });
+    expect(JSON.stringify(lines)).not.toContain('secret-in-query');
+  });
+
+  it('makes its own correlation id when the offered one is not sane', async () => {
+    const response = await fetch(`${url}/health`, { headers: { 'X-Correlation-Id': 'bad id with spaces' } });
+    expect(response.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a defect with a bare 500 problem and logs the stack under the correlation id', async () => {
+    const response = await fetch(`${url}/boom`, { headers: { 'X-Correlation-Id': 'corr-boom' } });
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    const text = await response.text();
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('at ');
+    expect(JSON.parse(text)).toMatchObject({ status: 500, type: '/problems/internal', correlationId: 'corr-boom' });
+    const logged = lines.find((l) => l.correlationId === 'corr-boom' && l.level === 'error' && l.err);
+    expect((logged!.err as { stack: string }).stack).toContain('hunter2');
+  });
+});
