@@ -1,6 +1,7 @@
 // What every aggregate folder provides, and how its state is rebuilt from its stream.
 import type { EventName, Model, PayloadOf } from '@eventide/shared/events/catalogue.ts';
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
 
 /** A decided public event, before the store gives it an id, a revision and a position. */
 export type DomainEvent<N extends EventName = EventName> = { [K in N]: { type: K; data: PayloadOf<K> } }[N];
@@ -27,4 +28,11 @@ export function fold<State, Event extends DomainEvent>(
     },
     aggregate.initialState,
   );
+}
+
+/** The state of an entity that exists and is not deleted; 404 or 410 otherwise. */
+export function requireLive<State extends { status: string }>(state: State, what: string): Exclude<State, { status: 'absent' | 'deleted' }> {
+  if (state.status === 'absent') throw problems.notFound(what);
+  if (state.status === 'deleted') throw problems.gone(what);
+  return state as Exclude<State, { status: 'absent' | 'deleted' }>;
 }

@@ -2,7 +2,8 @@
 // products up, so deciding needs nothing but the command and the state.
 import type { OrderLine, OrderStatus } from '@eventide/shared/events/catalogue.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
-import { isExisting, type ExistingOrder, type OrderEvent, type OrderState } from './order.ts';
+import { requireLive } from '../aggregate.ts';
+import type { ExistingOrder, OrderEvent, OrderState } from './order.ts';
 import { DELETABLE, transitionRefusal } from './status.ts';
 
 export type OrderCommand =
@@ -11,12 +12,7 @@ export type OrderCommand =
   | { type: 'ReplaceOrder'; userId: string; lines: OrderLine[]; status: OrderStatus }
   | { type: 'DeleteOrder' };
 
-function requireExisting(state: OrderState): ExistingOrder {
-  if (state.status === 'absent') throw problems.notFound('this order');
-  if (state.status === 'deleted') throw problems.gone('this order');
-  if (!isExisting(state)) throw new Error('unreachable');
-  return state;
-}
+const requireExisting = (state: OrderState): ExistingOrder => requireLive(state, 'this order');
 
 /** One line per product, one currency per order. */
 function checkLines(lines: OrderLine[]): void {

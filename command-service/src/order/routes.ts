@@ -9,7 +9,7 @@ import { readBody } from '@eventide/shared/http/body.ts';
 import { entityId } from '../http/conditions.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
-import { deprecatedVersion } from '../http/versioning.ts';
+import { mountVersioned } from '../http/versioning.ts';
 import { handle } from '../handle.ts';
 import type { OrderCommand } from './decide.ts';
 import { orderAggregate, type OrderState } from './order.ts';
@@ -60,7 +60,7 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
   };
 
   const change = (represent: Represent) => async (ctx: Context) => {
-    const orderId = entityId(ctx, 'orderId', 'order');
+    const orderId = entityId(ctx, 'id', 'order');
     const body = await readBody(ctx, changeBody, bodyLimit);
     const price = await priced(body.lines);
     const result = await run(ctx, orderId, (s) => ({ type: 'ChangeOrder', changes: { lines: price(s), status: body.status } }), body);
@@ -68,7 +68,7 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
   };
 
   const replace = (represent: Represent) => async (ctx: Context) => {
-    const orderId = entityId(ctx, 'orderId', 'order');
+    const orderId = entityId(ctx, 'id', 'order');
     const body = await readBody(ctx, replaceBody, bodyLimit);
     const price = await priced(body.lines);
     const result = await run(
@@ -81,22 +81,11 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
   };
 
   const remove = (represent: Represent) => async (ctx: Context) => {
-    const orderId = entityId(ctx, 'orderId', 'order');
+    const orderId = entityId(ctx, 'id', 'order');
     const result = await run(ctx, orderId, { type: 'DeleteOrder' }, null);
     respondWrite(ctx, result, represent(result.state));
   };
 
-  router.post('/orders', create('', orderV2));
-  router.patch('/orders/:orderId', change(orderV2));
-  router.delete('/orders/:orderId', remove(orderV2));
-
-  router.use('/v1/orders', deprecatedVersion('/v2'));
-  router.post('/v1/orders', create('/v1', orderV1));
-  router.put('/v1/orders/:orderId', replace(orderV1));
-  router.delete('/v1/orders/:orderId', remove(orderV1));
-
-  router.post('/v2/orders', create('/v2', orderV2));
-  router.put('/v2/orders/:orderId', replace(orderV2));
-  router.delete('/v2/orders/:orderId', remove(orderV2));
+  mountVersioned(router, 'orders', { create, change, replace, remove }, { v1: orderV1, v2: orderV2 });
   return router;
 }

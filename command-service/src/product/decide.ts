@@ -1,5 +1,6 @@
 // Product commands and the pure decisions on them.
 import { problems } from '@eventide/shared/http/problem.ts';
+import { requireLive } from '../aggregate.ts';
 import type { ProductDetails, ProductEvent, ProductState } from './product.ts';
 
 export type ProductCommand =
@@ -9,11 +10,7 @@ export type ProductCommand =
 
 type Existing = Extract<ProductState, { status: 'active' }>;
 
-function requireActive(state: ProductState): Existing {
-  if (state.status === 'absent') throw problems.notFound('this product');
-  if (state.status === 'deleted') throw problems.gone('this product');
-  return state;
-}
+const requireActive = (state: ProductState): Existing => requireLive(state, 'this product');
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -46,15 +46,15 @@ export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLim
     respondWrite(ctx, result, productView(result.state), { status: 201, location: `/products/${productId}` });
   });
 
-  router.patch('/products/:productId', async (ctx) => {
-    const productId = entityId(ctx, 'productId', 'product');
+  router.patch('/products/:id', async (ctx) => {
+    const productId = entityId(ctx, 'id', 'product');
     const body = await readBody(ctx, changeBody, bodyLimit);
     const result = await run(ctx, productId, { type: 'ChangeProduct', changes: body }, body);
     respondWrite(ctx, result, productView(result.state));
   });
 
-  router.delete('/products/:productId', async (ctx) => {
-    const productId = entityId(ctx, 'productId', 'product');
+  router.delete('/products/:id', async (ctx) => {
+    const productId = entityId(ctx, 'id', 'product');
     const result = await run(ctx, productId, { type: 'DeleteProduct' }, null);
     respondWrite(ctx, result, productView(result.state));
   });

@@ -1,5 +1,6 @@
 // User commands and the pure decisions on them.
 import { problems } from '@eventide/shared/http/problem.ts';
+import { requireLive } from '../aggregate.ts';
 import type { UserEvent, UserState } from './user.ts';
 
 export interface UserProfile {
@@ -15,11 +16,7 @@ export type UserCommand =
 
 type Existing = Extract<UserState, { status: 'active' }>;
 
-function requireActive(state: UserState): Existing {
-  if (state.status === 'absent') throw problems.notFound('this user');
-  if (state.status === 'deleted') throw problems.gone('this user');
-  return state;
-}
+const requireActive = (state: UserState): Existing => requireLive(state, 'this user');
 
 /** Only the fields that really change; an empty result means nothing to record. */
 function changedFields(current: Existing, wanted: Partial<UserProfile>): Partial<UserProfile> {

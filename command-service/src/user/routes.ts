@@ -11,7 +11,7 @@ import { handle, type Hooks } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
-import { deprecatedVersion } from '../http/versioning.ts';
+import { mountVersioned } from '../http/versioning.ts';
 import type { UserCommand } from './decide.ts';
 import { emailClaims, type EmailClaims } from './email-claim.ts';
 import { known, userV1, userV2 } from './representation.ts';
@@ -75,36 +75,25 @@ export function userRoutes({ store, bodyLimit, now }: UserRoutesDeps): Router {
   };
 
   const change = (represent: Represent) => async (ctx: Context) => {
-    const userId = entityId(ctx, 'userId', 'user');
+    const userId = entityId(ctx, 'id', 'user');
     const body = await readBody(ctx, changes, bodyLimit);
     const result = await run(ctx, userId, { type: 'ChangeUser', changes: body }, body);
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
   const replace = (represent: Represent) => async (ctx: Context) => {
-    const userId = entityId(ctx, 'userId', 'user');
+    const userId = entityId(ctx, 'id', 'user');
     const body = await readBody(ctx, profile, bodyLimit);
     const result = await run(ctx, userId, { type: 'ReplaceUser', profile: body }, body);
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
   const remove = (represent: Represent) => async (ctx: Context) => {
-    const userId = entityId(ctx, 'userId', 'user');
+    const userId = entityId(ctx, 'id', 'user');
     const result = await run(ctx, userId, { type: 'DeleteUser' }, null);
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
-  router.post('/users', create('', userV2));
-  router.patch('/users/:userId', change(userV2));
-  router.delete('/users/:userId', remove(userV2));
-
-  router.use('/v1/users', deprecatedVersion('/v2'));
-  router.post('/v1/users', create('/v1', userV1));
-  router.put('/v1/users/:userId', replace(userV1));
-  router.delete('/v1/users/:userId', remove(userV1));
-
-  router.post('/v2/users', create('/v2', userV2));
-  router.put('/v2/users/:userId', replace(userV2));
-  router.delete('/v2/users/:userId', remove(userV2));
+  mountVersioned(router, 'users', { create, change, replace, remove }, { v1: userV1, v2: userV2 });
   return router;
 }
