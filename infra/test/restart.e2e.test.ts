@@ -58,3 +58,39 @@ describe('restart', () => {
     }
   });
 });
+
+describe('graceful shutdown', () => {
+  it('answers no write with a 5xx when stopped mid-load, and keeps every write it answered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-term-'));
+    try {
+      const service = await startService({ DATA_DIR: dir });
+      let answeredSoFar = 0;
+      const inFlight = Array.from({ length: 200 }, (_, i) =>
+        post(service.url, '/users', { name: 'T', email: `term-${i}@example.com` }).then((reply) => {
+          answeredSoFar++;
+          return reply;
+        }),
+      );
+      const all = Promise.allSettled(inFlight);
+      // Stop while the server is busy: some answered, the rest in flight or not yet sent.
+      const deadline = Date.now() + 20_000;
+      while (answeredSoFar < 10 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+      await service.stop();
+      const settled = await all;
+      const answered = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      // Every request either got its 201 or was never accepted; none got a 5xx.
+      expect(answered.length).toBeGreaterThanOrEqual(10);
+      for (const reply of answered) expect(reply.status).toBe(201);
+      const again = await startService({ DATA_DIR: dir });
+      try {
+        for (const reply of answered) {
+          expect((await post(again.url, '/users', { name: 'Copy', email: reply.body.email })).status).toBe(409);
+        }
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

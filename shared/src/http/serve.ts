@@ -6,6 +6,9 @@ import type { Server } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 
+/** How long shutdown waits for requests in flight. */
+const DRAIN_MS = 10_000;
+
 export interface ServeOptions {
   app: Koa;
   config: Pick<Config, 'PORT' | 'HOST'>;
@@ -27,8 +30,13 @@ export async function serve({ app, config, log, onClose }: ServeOptions): Promis
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    server.close();
+    // Requests in flight finish (bounded), so that their appends are answered before the
+    // store closes; idle keep-alive connections are closed at once.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    const bound = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+    await Promise.race([drained, bound]);
+    server.closeAllConnections();
     await onClose?.();
     // The logger writes asynchronously: flush it, or the last lines are lost with the process.
     await new Promise<void>((resolve) => log.flush(() => resolve()));
