@@ -33,10 +33,8 @@ export interface WriteResult<State> {
 }
 
 export interface Hooks<State, Event> {
-  /** Between decision and append; may refuse by throwing. Returns what undoes it if the append fails. */
-  beforeAppend?(events: Event[], before: State, commandId: string): Promise<(() => Promise<void>) | void>;
-  /** After a successful append of at least one event. */
-  afterAppend?(events: Event[], before: State, after: State, commandId: string): Promise<void>;
+  /** Between decision and append, for what must hold across streams; may refuse by throwing. */
+  beforeAppend?(events: Event[], before: State, commandId: string): Promise<void>;
 }
 
 export interface Loaded<State> {
@@ -111,7 +109,7 @@ export async function handle<State, Command, Event extends DomainEvent>(
   const lastPosition = loaded.events.at(-1)?.position ?? 0;
   if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, position: lastPosition };
 
-  const undo = await hooks.beforeAppend?.(decided, loaded.state, commandId);
+  await hooks.beforeAppend?.(decided, loaded.state, commandId);
   const metadata: EventMetadata = { ...options.metadata, causationId: commandId };
   let appended;
   try {
@@ -121,7 +119,6 @@ export async function handle<State, Command, Event extends DomainEvent>(
       { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision },
     );
   } catch (error) {
-    if (undo) await undo();
     if (error instanceof WrongExpectedRevisionError) {
       throw options.ifMatch
         ? problems.preconditionFailed(`${what} changed while this request was handled`)
@@ -133,6 +130,5 @@ export async function handle<State, Command, Event extends DomainEvent>(
     (s, e, i) => aggregate.evolve(s, { ...e, time: appended.time, revision: loaded.revision + 1 + i }),
     loaded.state,
   );
-  await hooks.afterAppend?.(decided, loaded.state, state, commandId);
   return { state, revision: appended.nextRevision, position: appended.position };
 }

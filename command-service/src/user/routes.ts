@@ -6,7 +6,6 @@ import { z } from 'zod';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
-import type { Logger } from '@eventide/shared/log.ts';
 import { handle, type Hooks } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
@@ -30,30 +29,15 @@ export interface UserRoutesDeps {
 
 type Represent = (state: ReturnType<typeof known>) => unknown;
 
-/** Keeps the email claim in step with the user's address: claim before, release after. */
-function emailHooks(claims: EmailClaims, metadata: Omit<EventMetadata, 'causationId'>, log: Logger): Hooks<UserState, UserEvent> {
-  const meta = (commandId: string): EventMetadata => ({ ...metadata, causationId: commandId });
+/** Claims a new address before the user's event is appended (email-claim.ts says why no release). */
+function emailHook(claims: EmailClaims, metadata: Omit<EventMetadata, 'causationId'>): Hooks<UserState, UserEvent> {
   return {
     async beforeAppend(events, before, commandId) {
       const event = events[0];
       const wanted = event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
       if (!event || wanted === undefined) return;
       if (before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted)) return;
-      const userId = event.data.userId;
-      await claims.claim(wanted, userId, commandId, meta(commandId));
-      return async () => {
-        await claims.release(wanted, userId, commandId, meta(commandId)).catch((err: unknown) => {
-          log.warn({ err }, 'could not release an email claim after a failed append; it frees itself after the grace period');
-        });
-      };
-    },
-    async afterAppend(_events, before, after, commandId) {
-      if (before.status !== 'active') return;
-      const stillHeld = after.status === 'active' && normalizeEmail(after.email) === normalizeEmail(before.email);
-      if (stillHeld) return;
-      await claims.release(before.email, before.userId, commandId, meta(commandId)).catch((err: unknown) => {
-        log.warn({ err }, 'could not release the previous email claim; it frees itself after the grace period');
-      });
+      await claims.claim(wanted, event.data.userId, commandId, { ...metadata, causationId: commandId });
     },
   };
 }
@@ -64,7 +48,7 @@ export function userRoutes({ store, bodyLimit, now }: UserRoutesDeps): Router {
 
   async function run(ctx: Context, userId: string, command: UserCommand, body: unknown) {
     const options = commandOptions(ctx, body);
-    return handle(store, userAggregate, userId, command, options, emailHooks(claims, options.metadata, ctx.state.log as Logger));
+    return handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata));
   }
 
   const create = (prefix: string, represent: Represent) => async (ctx: Context) => {

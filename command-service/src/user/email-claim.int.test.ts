@@ -1,0 +1,107 @@
+// The email claim rules, on the embedded store with a clock the test moves.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { AppError } from '@eventide/shared/http/problem.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { CLAIM_GRACE_MS, claimStreamId, emailClaims, type EmailClaims } from './email-claim.ts';
+
+const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
+let dir: string;
+let store: EventStore;
+let clock: number;
+let claims: EmailClaims;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'eventide-claims-'));
+  clock = Date.parse('2026-11-20T12:00:00Z');
+  store = openSqliteEventStore({ path: join(dir, 'events.db'), clock: () => new Date(clock) });
+  claims = emailClaims(store, () => new Date(clock));
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function userEvent(userId: string, type: string, data: Record<string, unknown>) {
+  await store.append(`user-${userId}`, [{ id: newId(), type, data: { userId, ...data }, metadata }], { expectedRevision: 'any' });
+}
+
+/** What POST /users does: claim, then record the user. */
+async function createUser(email: string): Promise<string> {
+  const userId = newId();
+  await claims.claim(email, userId, newId(), metadata);
+  await userEvent(userId, 'user:created', { name: 'U', email });
+  return userId;
+}
+
+async function outcome(promise: Promise<void>): Promise<'claimed' | number> {
+  try {
+    await promise;
+    return 'claimed';
+  } catch (error) {
+    if (error instanceof AppError) return error.status;
+    throw error;
+  }
+}
+
+describe('email claims', () => {
+  it('gives a free address to exactly one of two racing users', async () => {
+    const results = await Promise.all([
+      outcome(claims.claim('x@example.com', newId(), newId(), metadata)),
+      outcome(claims.claim('X@Example.com', newId(), newId(), metadata)),
+    ]);
+    expect(results.sort()).toEqual([409, 'claimed']);
+  });
+
+  it('binds while its holder holds the address, however old it is', async () => {
+    await createUser('held@example.com');
+    clock += 10 * CLAIM_GRACE_MS;
+    expect(await outcome(claims.claim('held@example.com', newId(), newId(), metadata))).toBe(409);
+  });
+
+  it('binds a claim in flight for the grace period, then frees it', async () => {
+    await claims.claim('flight@example.com', newId(), newId(), metadata); // its user never recorded
+    expect(await outcome(claims.claim('flight@example.com', newId(), newId(), metadata))).toBe(409);
+    clock += CLAIM_GRACE_MS;
+    expect(await outcome(claims.claim('flight@example.com', newId(), newId(), metadata))).toBe('claimed');
+  });
+
+  it('frees the old address when its holder moves to another, at once', async () => {
+    const a = await createUser('old@example.com');
+    await claims.claim('new@example.com', a, newId(), metadata);
+    await userEvent(a, 'user:updated', { changes: { email: 'new@example.com' } });
+    expect(await outcome(claims.claim('old@example.com', newId(), newId(), metadata))).toBe('claimed');
+    expect(await outcome(claims.claim('new@example.com', newId(), newId(), metadata))).toBe(409);
+  });
+
+  it('frees the address of a deleted user, at once', async () => {
+    const a = await createUser('deleted@example.com');
+    await userEvent(a, 'user:deleted', {});
+    expect(await outcome(claims.claim('deleted@example.com', newId(), newId(), metadata))).toBe('claimed');
+  });
+
+  it('serialises a holder taking an address back with another user taking it', async () => {
+    const a = await createUser('back@example.com');
+    await claims.claim('away@example.com', a, newId(), metadata);
+    await userEvent(a, 'user:updated', { changes: { email: 'away@example.com' } });
+    clock += 2 * CLAIM_GRACE_MS; // no claim here is in flight any more
+    // `a` moves back while `b` takes the address it left: only one may end up with it.
+    const results = await Promise.all([
+      outcome(claims.claim('back@example.com', a, newId(), metadata)),
+      outcome(claims.claim('back@example.com', newId(), newId(), metadata)),
+    ]);
+    expect(results.sort()).toEqual([409, 'claimed']);
+  });
+
+  it('writes nothing more when a command retries its claim', async () => {
+    const userId = newId();
+    const commandId = newId();
+    await claims.claim('retry@example.com', userId, commandId, metadata);
+    await claims.claim('retry@example.com', userId, commandId, metadata);
+    expect(await store.readStream(claimStreamId('retry@example.com'))).toHaveLength(1);
+  });
+});
