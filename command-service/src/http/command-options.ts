@@ -11,7 +11,6 @@ export function commandOptions(ctx: Context, body: unknown): CommandOptions {
 }
 
 /** The id of an entity a POST creates: derived from the Idempotency-Key, so a retry finds it. */
-export function newEntityId(ctx: Context, body: unknown): string {
-  const idempotency = parseIdempotency(ctx, metadataOf(ctx).actor, body);
-  return idempotency ? derivedId('entity', idempotency.scopedKey) : newId();
+export function newEntityId(options: CommandOptions): string {
+  return options.idempotency ? derivedId('entity', options.idempotency.scopedKey) : newId();
 }

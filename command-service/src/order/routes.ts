@@ -10,7 +10,7 @@ import { entityId } from '../http/conditions.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
 import { mountVersioned } from '../http/versioning.ts';
-import { handle } from '../handle.ts';
+import { handle, type CommandOptions } from '../handle.ts';
 import type { OrderCommand } from './decide.ts';
 import { orderAggregate, type OrderState } from './order.ts';
 import { currentPrices, priceLines, requireCustomer, type RequestedLine } from './pricing.ts';
@@ -35,8 +35,8 @@ type Represent = (state: OrderState) => unknown;
 export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit: number }): Router {
   const router = new Router();
 
-  async function run(ctx: Context, orderId: string, command: OrderCommand | ((s: OrderState) => OrderCommand), body: unknown) {
-    return handle(store, orderAggregate, orderId, command, commandOptions(ctx, body));
+  async function run(orderId: string, command: OrderCommand | ((s: OrderState) => OrderCommand), options: CommandOptions) {
+    return handle(store, orderAggregate, orderId, command, options);
   }
 
   /** Lines as the decider wants them: priced, with prices kept for products already ordered. */
@@ -49,13 +49,9 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
     const body = await readBody(ctx, createBody, bodyLimit);
     await requireCustomer(store, body.userId);
     const price = await priced(body.lines);
-    const orderId = newEntityId(ctx, body);
-    const result = await run(
-      ctx,
-      orderId,
-      (s) => ({ type: 'CreateOrder', orderId, userId: body.userId, lines: price(s) ?? [] }),
-      body,
-    );
+    const options = commandOptions(ctx, body);
+    const orderId = newEntityId(options);
+    const result = await run(orderId, (s) => ({ type: 'CreateOrder', orderId, userId: body.userId, lines: price(s) ?? [] }), options);
     respondWrite(ctx, result, represent(result.state), { status: 201, location: `${prefix}/orders/${orderId}` });
   };
 
@@ -63,7 +59,8 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
     const orderId = entityId(ctx, 'id', 'order');
     const body = await readBody(ctx, changeBody, bodyLimit);
     const price = await priced(body.lines);
-    const result = await run(ctx, orderId, (s) => ({ type: 'ChangeOrder', changes: { lines: price(s), status: body.status } }), body);
+    const command = (s: OrderState): OrderCommand => ({ type: 'ChangeOrder', changes: { lines: price(s), status: body.status } });
+    const result = await run(orderId, command, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(result.state));
   };
 
@@ -71,18 +68,14 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
     const orderId = entityId(ctx, 'id', 'order');
     const body = await readBody(ctx, replaceBody, bodyLimit);
     const price = await priced(body.lines);
-    const result = await run(
-      ctx,
-      orderId,
-      (s) => ({ type: 'ReplaceOrder', userId: body.userId, lines: price(s) ?? [], status: body.status }),
-      body,
-    );
+    const command = (s: OrderState): OrderCommand => ({ type: 'ReplaceOrder', userId: body.userId, lines: price(s) ?? [], status: body.status });
+    const result = await run(orderId, command, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(result.state));
   };
 
   const remove = (represent: Represent) => async (ctx: Context) => {
     const orderId = entityId(ctx, 'id', 'order');
-    const result = await run(ctx, orderId, { type: 'DeleteOrder' }, null);
+    const result = await run(orderId, { type: 'DeleteOrder' }, commandOptions(ctx, null));
     respondWrite(ctx, result, represent(result.state));
   };
 

@@ -1,11 +1,10 @@
 // Product writes: POST /products, PATCH and DELETE /products/{productId}.
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { money } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
-import { handle } from '../handle.ts';
+import { handle, type CommandOptions } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
@@ -35,27 +34,28 @@ const changeBody = z
 export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit: number }): Router {
   const router = new Router();
 
-  async function run(ctx: Context, productId: string, command: ProductCommand, body: unknown) {
-    return handle(store, productAggregate, productId, command, commandOptions(ctx, body));
+  async function run(productId: string, command: ProductCommand, options: CommandOptions) {
+    return handle(store, productAggregate, productId, command, options);
   }
 
   router.post('/products', async (ctx) => {
     const body = await readBody(ctx, createBody, bodyLimit);
-    const productId = newEntityId(ctx, body);
-    const result = await run(ctx, productId, { type: 'CreateProduct', productId, details: body }, body);
+    const options = commandOptions(ctx, body);
+    const productId = newEntityId(options);
+    const result = await run(productId, { type: 'CreateProduct', productId, details: body }, options);
     respondWrite(ctx, result, productView(result.state), { status: 201, location: `/products/${productId}` });
   });
 
   router.patch('/products/:id', async (ctx) => {
     const productId = entityId(ctx, 'id', 'product');
     const body = await readBody(ctx, changeBody, bodyLimit);
-    const result = await run(ctx, productId, { type: 'ChangeProduct', changes: body }, body);
+    const result = await run(productId, { type: 'ChangeProduct', changes: body }, commandOptions(ctx, body));
     respondWrite(ctx, result, productView(result.state));
   });
 
   router.delete('/products/:id', async (ctx) => {
     const productId = entityId(ctx, 'id', 'product');
-    const result = await run(ctx, productId, { type: 'DeleteProduct' }, null);
+    const result = await run(productId, { type: 'DeleteProduct' }, commandOptions(ctx, null));
     respondWrite(ctx, result, productView(result.state));
   });
   return router;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
-import { handle, type Hooks } from '../handle.ts';
+import { handle, type CommandOptions, type Hooks } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
@@ -46,35 +46,35 @@ export function userRoutes({ store, bodyLimit, now }: UserRoutesDeps): Router {
   const router = new Router();
   const claims = emailClaims(store, now);
 
-  async function run(ctx: Context, userId: string, command: UserCommand, body: unknown) {
-    const options = commandOptions(ctx, body);
+  async function run(userId: string, command: UserCommand, options: CommandOptions) {
     return handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata));
   }
 
   const create = (prefix: string, represent: Represent) => async (ctx: Context) => {
     const body = await readBody(ctx, profile, bodyLimit);
-    const userId = newEntityId(ctx, body);
-    const result = await run(ctx, userId, { type: 'CreateUser', userId, profile: body }, body);
+    const options = commandOptions(ctx, body);
+    const userId = newEntityId(options);
+    const result = await run(userId, { type: 'CreateUser', userId, profile: body }, options);
     respondWrite(ctx, result, represent(known(result.state)), { status: 201, location: `${prefix}/users/${userId}` });
   };
 
   const change = (represent: Represent) => async (ctx: Context) => {
     const userId = entityId(ctx, 'id', 'user');
     const body = await readBody(ctx, changes, bodyLimit);
-    const result = await run(ctx, userId, { type: 'ChangeUser', changes: body }, body);
+    const result = await run(userId, { type: 'ChangeUser', changes: body }, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
   const replace = (represent: Represent) => async (ctx: Context) => {
     const userId = entityId(ctx, 'id', 'user');
     const body = await readBody(ctx, profile, bodyLimit);
-    const result = await run(ctx, userId, { type: 'ReplaceUser', profile: body }, body);
+    const result = await run(userId, { type: 'ReplaceUser', profile: body }, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
   const remove = (represent: Represent) => async (ctx: Context) => {
     const userId = entityId(ctx, 'id', 'user');
-    const result = await run(ctx, userId, { type: 'DeleteUser' }, null);
+    const result = await run(userId, { type: 'DeleteUser' }, commandOptions(ctx, null));
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
