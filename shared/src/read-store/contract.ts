@@ -1,0 +1,162 @@
+// The contract every ReadStore adapter passes.
+import { describe, expect, it } from 'vitest';
+import type { ReadDocument, ReadStore } from './port.ts';
+
+export interface ReadStoreHarness {
+  store: ReadStore;
+  dispose: () => Promise<void>;
+}
+
+let seqCounter = 1;
+function doc(id: string, fields: ReadDocument['fields'], options: Partial<ReadDocument> = {}): ReadDocument {
+  return { id, version: 0, seq: seqCounter++, deleted: false, fields, ...options };
+}
+
+function product(id: string, name: string, description = '', extra: ReadDocument['fields'] = {}) {
+  return doc(id, { productId: id, name, description, ...extra });
+}
+
+export function readStoreContract(name: string, open: () => Promise<ReadStoreHarness>): void {
+  describe(`ReadStore contract: ${name}`, () => {
+    async function withStore(body: (store: ReadStore) => Promise<void>): Promise<void> {
+      const harness = await open();
+      try {
+        await body(harness.store);
+      } finally {
+        await harness.dispose();
+      }
+    }
+
+    const cp = (position: number) => ({ name: 'test', position });
+
+    it('inserts a document once: a replayed insert changes nothing', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        await writer.write([{ collection: 'users', doc: doc('u1', { name: 'Ann' }), expectedVersion: null }], cp(1));
+        await writer.write([{ collection: 'users', doc: doc('u1', { name: 'Replay' }), expectedVersion: null }], cp(1));
+        expect((await store.get('users', 'u1'))?.fields).toEqual({ name: 'Ann' });
+      }));
+
+    it('applies an update only on the version just before it', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const created = doc('u2', { name: 'v0' });
+        await writer.write([{ collection: 'users', doc: created, expectedVersion: null }], cp(1));
+        const v1 = { ...created, version: 1, fields: { name: 'v1' } };
+        await writer.write([{ collection: 'users', doc: v1, expectedVersion: 0 }], cp(2));
+        await writer.write([{ collection: 'users', doc: { ...created, version: 1, fields: { name: 'replayed' } }, expectedVersion: 0 }], cp(2));
+        await writer.write([{ collection: 'users', doc: { ...created, version: 3, fields: { name: 'gap' } }, expectedVersion: 2 }], cp(3));
+        expect(await store.get('users', 'u2')).toMatchObject({ version: 1, fields: { name: 'v1' } });
+      }));
+
+    it('moves the checkpoint with the data, never backwards', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        expect(await writer.checkpoint('test')).toBe(0);
+        await writer.write([{ collection: 'users', doc: doc('u3', {}), expectedVersion: null }], cp(7));
+        expect(await writer.checkpoint('test')).toBe(7);
+        await writer.write([], cp(5));
+        expect(await writer.checkpoint('test')).toBe(7);
+        expect(await writer.checkpoint('other')).toBe(0);
+      }));
+
+    it('finds documents by id, tombstones included', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const a = doc('a', { n: 1 });
+        await writer.write(
+          [
+            { collection: 'orders', doc: a, expectedVersion: null },
+            { collection: 'orders', doc: doc('b', { n: 2 }), expectedVersion: null },
+          ],
+          cp(1),
+        );
+        await writer.write([{ collection: 'orders', doc: { ...a, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
+        const found = await writer.getMany('orders', ['a', 'b', 'missing']);
+        expect([...found.keys()].sort()).toEqual(['a', 'b']);
+        expect(found.get('a')!.deleted).toBe(true);
+        expect((await store.get('orders', 'a'))?.deleted).toBe(true);
+        expect(await store.get('orders', 'missing')).toBeUndefined();
+      }));
+
+    it('lists live documents newest first, by offset with a total, and by keyset', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const docs = Array.from({ length: 7 }, (_, i) => doc(`p${i}`, { i }));
+        await writer.write(docs.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })), cp(1));
+        await writer.write([{ collection: 'products', doc: { ...docs[3]!, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
+        const first = await store.list('products', { limit: 4, offset: 0 });
+        expect(first.items.map((d) => d.id)).toEqual(['p6', 'p5', 'p4', 'p2']);
+        expect(first.total).toBe(6);
+        const second = await store.list('products', { limit: 4, offset: 4 });
+        expect(second.items.map((d) => d.id)).toEqual(['p1', 'p0']);
+        const keyset = await store.list('products', { limit: 2, beforeSeq: first.items[2]!.seq });
+        expect(keyset.items.map((d) => d.id)).toEqual(['p2', 'p1']);
+      }));
+
+    it('filters lists by the fields a collection allows', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        await writer.write(
+          [
+            { collection: 'orders', doc: doc('o1', { userId: 'u1', status: 'draft' }), expectedVersion: null },
+            { collection: 'orders', doc: doc('o2', { userId: 'u1', status: 'paid' }), expectedVersion: null },
+            { collection: 'orders', doc: doc('o3', { userId: 'u2', status: 'paid' }), expectedVersion: null },
+          ],
+          cp(1),
+        );
+        const byUser = await store.list('orders', { limit: 10, filter: { userId: 'u1' } });
+        expect(byUser.items.map((d) => d.id)).toEqual(['o2', 'o1']);
+        const both = await store.list('orders', { limit: 10, filter: { userId: 'u1', status: 'paid' } });
+        expect(both.items.map((d) => d.id)).toEqual(['o2']);
+        expect(both.total).toBe(1);
+        await expect(store.list('orders', { limit: 10, filter: { email: 'x' } })).rejects.toThrow(/cannot be filtered/);
+      }));
+
+    it('searches products by relevance, literally, and keeps the index in step', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const kettle = product('k', 'Electric kettle', 'Boils water fast');
+        const pot = product('t', 'Tea pot', 'Pairs well with a kettle');
+        const gone = product('g', 'Kettle descaler', 'Removes scale');
+        await writer.write(
+          [kettle, pot, gone].map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
+          cp(1),
+        );
+        await writer.write([{ collection: 'products', doc: { ...gone, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
+        const hits = await store.search('kettle', 10);
+        expect(hits.map((h) => h.doc.id)).toEqual(['k', 't']);
+        expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+        expect((await store.search('ELECTRIC', 10)).map((h) => h.doc.id)).toEqual(['k']);
+        expect((await store.search('kett', 10)).map((h) => h.doc.id).sort()).toEqual(['k', 't']);
+        // Query syntax and regular expressions are only words and punctuation here.
+        expect((await store.search('(a+)+$', 10)).map((h) => h.doc.id)).toEqual(['t']); // the word "a"
+        expect(await store.search('.*', 10)).toEqual([]);
+        expect(await store.search('.* OR kettle"', 10)).toEqual([]);
+        expect(await store.search('{"$regex": ".*"}', 10)).toEqual([]);
+        await writer.write(
+          [{ collection: 'products', doc: { ...kettle, version: 1, fields: { ...kettle.fields, name: 'Electric jug' } }, expectedVersion: 0 }],
+          cp(3),
+        );
+        expect((await store.search('electric', 10)).map((h) => h.doc.fields.name)).toEqual(['Electric jug']);
+      }));
+
+    it('rebuilds into a fresh generation and swaps it in', () =>
+      withStore(async (store) => {
+        const live = await store.activeGeneration();
+        await store.writer(live).write([{ collection: 'users', doc: doc('old', { v: 'old' }), expectedVersion: null }], cp(9));
+        const fresh = await store.createGeneration();
+        expect(fresh).not.toBe(live);
+        const writer = store.writer(fresh);
+        expect(await writer.checkpoint('test')).toBe(0);
+        await writer.write([{ collection: 'users', doc: doc('new', { v: 'new' }), expectedVersion: null }], cp(4));
+        expect(await store.get('users', 'new')).toBeUndefined();
+        expect(await store.get('users', 'old')).toBeDefined();
+        await store.promote(fresh);
+        expect(await store.activeGeneration()).toBe(fresh);
+        expect(await store.get('users', 'new')).toBeDefined();
+        expect(await store.get('users', 'old')).toBeUndefined();
+        expect((await store.list('users', { limit: 10, offset: 0 })).items.map((d) => d.id)).toEqual(['new']);
+      }));
+  });
+}

@@ -1,0 +1,86 @@
+// The read-store port: the read models the projector maintains and the query service serves.
+//
+// Idempotence lives in the documents, not in the checkpoint: every document carries the
+// revision of the last event applied to it, and a write states the version it expects to
+// replace, so an event replayed after a crash changes nothing. Deleted entities stay as
+// tombstones for the same reason. The checkpoint only says where to resume.
+//
+// A generation is one complete set of read models. A rebuild fills a fresh generation while
+// the active one goes on serving, then promotes it in one step.
+import type { JsonValue } from '../event-store/port.ts';
+
+export type Collection = 'users' | 'products' | 'orders';
+export const COLLECTIONS: readonly Collection[] = ['users', 'products', 'orders'];
+
+/** Fields that lists can filter on by equality, per collection. */
+export const FILTERABLE: Readonly<Record<Collection, readonly string[]>> = {
+  users: [],
+  products: ['category'],
+  orders: ['userId', 'status'],
+};
+
+export interface ReadDocument {
+  id: string;
+  /** Stream revision of the last event applied. */
+  version: number;
+  /** Global position of the entity's created event: lists are ordered by it, newest first. */
+  seq: number;
+  deleted: boolean;
+  fields: Record<string, JsonValue>;
+}
+
+export interface DocumentWrite {
+  collection: Collection;
+  doc: ReadDocument;
+  /** The version the stored document must have, or null when it must not exist yet. */
+  expectedVersion: number | null;
+}
+
+export interface ListQuery {
+  filter?: Record<string, string>;
+  limit: number;
+  /** Offset paging: skip this many. */
+  offset?: number;
+  /** Keyset paging: only documents with a smaller seq than this. */
+  beforeSeq?: number;
+}
+
+export interface ListResult {
+  items: ReadDocument[];
+  /** Total of live documents matching the filter (offset paging only). */
+  total?: number;
+}
+
+export interface SearchHit {
+  doc: ReadDocument;
+  /** Higher is more relevant; comparable within one result only. */
+  score: number;
+}
+
+export interface ReadModelWriter {
+  readonly generation: number;
+  getMany(collection: Collection, ids: string[]): Promise<Map<string, ReadDocument>>;
+  /**
+   * Applies the writes whose expected version matches (the rest are stale replays and are
+   * skipped), then moves the checkpoint; atomically where the engine allows.
+   */
+  write(writes: DocumentWrite[], checkpoint: { name: string; position: number }): Promise<void>;
+  checkpoint(name: string): Promise<number>;
+}
+
+export interface ReadStore {
+  activeGeneration(): Promise<number>;
+  /** A fresh, empty generation for a rebuild, not served until promoted. */
+  createGeneration(): Promise<number>;
+  /** Makes the generation the one queries read, and drops the one it replaces. */
+  promote(generation: number): Promise<void>;
+  writer(generation: number): ReadModelWriter;
+
+  /** Reads of the active generation; tombstones included, so that callers can answer 410. */
+  get(collection: Collection, id: string): Promise<ReadDocument | undefined>;
+  /** Live documents, newest first. */
+  list(collection: Collection, query: ListQuery): Promise<ListResult>;
+  /** Live products by relevance to the words of `text`, matched literally. */
+  search(text: string, limit: number): Promise<SearchHit[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,238 @@
+// Embedded read store on SQLite (node:sqlite), with FTS5 for product search. Fit for production
+// on one node. synchronous=NORMAL is enough: documents and checkpoint commit together, so a
+// power cut loses both at once and the projector replays from the older checkpoint.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import {
+  COLLECTIONS,
+  FILTERABLE,
+  type Collection,
+  type DocumentWrite,
+  type ListQuery,
+  type ReadDocument,
+  type ReadModelWriter,
+  type ReadStore,
+} from './port.ts';
+import { ftsQuery, searchTerms } from './search-terms.ts';
+
+interface Row {
+  id: string;
+  version: number;
+  seq: number;
+  deleted: number;
+  body: string;
+}
+
+const column = (field: string) => `f_${field}`;
+const table = (collection: string, generation: number) => `${collection}_g${generation}`;
+
+function schema(generation: number): string {
+  const tables = COLLECTIONS.map((collection) => {
+    const name = table(collection, generation);
+    const filters = FILTERABLE[collection];
+    const generated = filters.map((f) => `, ${column(f)} TEXT GENERATED ALWAYS AS (json_extract(body, '$.${f}')) VIRTUAL`).join('');
+    const indexes = filters.map((f) => `CREATE INDEX IF NOT EXISTS ${name}_${f} ON ${name} (${column(f)}, deleted, seq);`).join('\n');
+    return `
+      CREATE TABLE IF NOT EXISTS ${name} (
+        id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE,
+        deleted INTEGER NOT NULL, body TEXT NOT NULL${generated});
+      CREATE INDEX IF NOT EXISTS ${name}_live ON ${name} (deleted, seq);
+      ${indexes}`;
+  });
+  return `${tables.join('\n')}
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
+      USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);`;
+}
+
+function toDocument(row: Row): ReadDocument {
+  return { id: row.id, version: Number(row.version), seq: Number(row.seq), deleted: row.deleted === 1, fields: JSON.parse(row.body) };
+}
+
+export function openSqliteReadStore(path: string): ReadStore {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA busy_timeout = 5000;
+    CREATE TABLE IF NOT EXISTS read_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    INSERT OR IGNORE INTO read_meta (key, value) VALUES ('active_generation', 1), ('last_generation', 1);
+  `);
+  db.exec(schema(1));
+
+  const statements = new Map<string, StatementSync>();
+  const prepare = (sql: string): StatementSync => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const meta = (key: string) => Number((prepare('SELECT value FROM read_meta WHERE key = ?').get(key) as { value: number }).value);
+  const active = () => meta('active_generation');
+
+  /** Runs a read on the active generation; once more if a promotion dropped its tables meanwhile. */
+  function onActive<T>(read: (generation: number) => T): T {
+    try {
+      return read(active());
+    } catch (error) {
+      if (!String((error as Error).message).includes('no such table')) throw error;
+      statements.clear();
+      return read(active());
+    }
+  }
+
+  function transaction<T>(body: () => T): T {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = body();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  function writer(generation: number): ReadModelWriter {
+    const checkpoints = table('checkpoints', generation);
+    const fts = table('products_fts', generation);
+
+    function apply({ collection, doc, expectedVersion }: DocumentWrite): void {
+      const name = table(collection, generation);
+      const stored = prepare(`SELECT version FROM ${name} WHERE id = ?`).get(doc.id) as { version: number } | undefined;
+      const applies = expectedVersion === null ? stored === undefined : stored?.version === expectedVersion;
+      if (!applies) return;
+      prepare(
+        `INSERT INTO ${name} (id, version, seq, deleted, body) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
+      ).run(doc.id, doc.version, doc.seq, doc.deleted ? 1 : 0, JSON.stringify(doc.fields));
+      if (collection === 'products') {
+        prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(doc.seq);
+        if (!doc.deleted) {
+          prepare(`INSERT INTO ${fts} (rowid, name, description) VALUES (?, ?, ?)`).run(
+            doc.seq,
+            String(doc.fields.name ?? ''),
+            String(doc.fields.description ?? ''),
+          );
+        }
+      }
+    }
+
+    return {
+      generation,
+      async getMany(collection, ids) {
+        const found = new Map<string, ReadDocument>();
+        const select = prepare(`SELECT * FROM ${table(collection, generation)} WHERE id = ?`);
+        for (const id of new Set(ids)) {
+          const row = select.get(id) as Row | undefined;
+          if (row) found.set(id, toDocument(row));
+        }
+        return found;
+      },
+      async write(writes, checkpoint) {
+        transaction(() => {
+          for (const write of writes) apply(write);
+          prepare(
+            `INSERT INTO ${checkpoints} (name, position) VALUES (?, ?)
+             ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)`,
+          ).run(checkpoint.name, checkpoint.position);
+        });
+      },
+      async checkpoint(name) {
+        const row = prepare(`SELECT position FROM ${checkpoints} WHERE name = ?`).get(name) as { position: number } | undefined;
+        return Number(row?.position ?? 0);
+      },
+    };
+  }
+
+  return {
+    async activeGeneration() {
+      return active();
+    },
+
+    async createGeneration() {
+      return transaction(() => {
+        const generation = meta('last_generation') + 1;
+        prepare("UPDATE read_meta SET value = ? WHERE key = 'last_generation'").run(generation);
+        db.exec(schema(generation));
+        return generation;
+      });
+    },
+
+    async promote(generation) {
+      const previous = transaction(() => {
+        const old = active();
+        prepare("UPDATE read_meta SET value = ? WHERE key = 'active_generation'").run(generation);
+        return old;
+      });
+      if (previous === generation) return;
+      statements.clear();
+      transaction(() => {
+        for (const name of [...COLLECTIONS, 'products_fts', 'checkpoints']) db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
+      });
+    },
+
+    writer,
+
+    async get(collection, id) {
+      return onActive((g) => {
+        const row = prepare(`SELECT * FROM ${table(collection, g)} WHERE id = ?`).get(id) as Row | undefined;
+        return row ? toDocument(row) : undefined;
+      });
+    },
+
+    async list(collection: Collection, query: ListQuery) {
+      return onActive((g) => {
+        const name = table(collection, g);
+        const conditions = ['deleted = 0'];
+        const params: Array<string | number> = [];
+        for (const [field, value] of Object.entries(query.filter ?? {})) {
+          if (!FILTERABLE[collection].includes(field)) throw new TypeError(`${collection} cannot be filtered by ${field}`);
+          conditions.push(`${column(field)} = ?`);
+          params.push(value);
+        }
+        const where = conditions.join(' AND ');
+        if (query.beforeSeq !== undefined) {
+          const rows = prepare(`SELECT * FROM ${name} WHERE ${where} AND seq < ? ORDER BY seq DESC LIMIT ?`).all(
+            ...params,
+            query.beforeSeq,
+            query.limit,
+          ) as unknown as Row[];
+          return { items: rows.map(toDocument) };
+        }
+        const rows = prepare(`SELECT * FROM ${name} WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(
+          ...params,
+          query.limit,
+          query.offset ?? 0,
+        ) as unknown as Row[];
+        const total = (prepare(`SELECT COUNT(*) AS n FROM ${name} WHERE ${where}`).get(...params) as { n: number }).n;
+        return { items: rows.map(toDocument), total: Number(total) };
+      });
+    },
+
+    async search(text, limit) {
+      const terms = searchTerms(text);
+      if (terms.length === 0) return [];
+      return onActive((g) => {
+        const fts = table('products_fts', g);
+        // Name matches weigh five times description matches.
+        const rows = prepare(
+          `SELECT p.*, bm25(${fts}, 5.0, 1.0) AS rank FROM ${fts}
+           JOIN ${table('products', g)} AS p ON p.seq = ${fts}.rowid
+           WHERE ${fts} MATCH ? AND p.deleted = 0 ORDER BY rank LIMIT ?`,
+        ).all(ftsQuery(terms), limit) as unknown as Array<Row & { rank: number }>;
+        // bm25 is lower for better matches; turn it into "higher is better".
+        return rows.map((row) => ({ doc: toDocument(row), score: -row.rank }));
+      });
+    },
+
+    async close() {
+      statements.clear();
+      db.close();
+    },
+  };
+}
