@@ -4,8 +4,13 @@
 const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_TERMS = 8;
 
+/** Lower case, accents removed (as FTS5's remove_diacritics does), so both engines agree. */
+export function words(text: string): string[] {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(WORD) ?? [];
+}
+
 export function searchTerms(text: string): string[] {
-  return (text.normalize('NFKC').toLowerCase().match(WORD) ?? []).slice(0, MAX_TERMS);
+  return words(text).slice(0, MAX_TERMS);
 }
 
 /** An FTS5 MATCH expression: all terms must appear; the last may be a prefix. */

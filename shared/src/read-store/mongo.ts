@@ -1,0 +1,211 @@
+// MongoDB read store (the mongodb driver). Fit for production: many query processes, one
+// projector. The only file that imports the driver. Indexes are created at start-up.
+//
+// Documents are written unordered in bulk, each conditional on the version it replaces, then the
+// checkpoint: no transaction is needed (or a replica set), because a replay after a crash
+// between the two finds every document already at its version and changes nothing.
+//
+// Search: plain MongoDB's $text cannot match a prefix, which search-as-you-type needs, so each
+// product carries `tokens` (its words, as the query is split) under a multikey index. A query
+// takes the products holding every term, the last as a prefix (an anchored, escaped regex, which
+// uses the index), and ranks at most SEARCH_CANDIDATES of them here: name matches weigh five
+// times description matches, as in the SQLite adapter.
+import { MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
+import {
+  COLLECTIONS,
+  FILTERABLE,
+  type Collection,
+  type ListQuery,
+  type ReadDocument,
+  type ReadModelWriter,
+  type ReadStore,
+} from './port.ts';
+import { searchTerms, words } from './search-terms.ts';
+
+const SEARCH_CANDIDATES = 1000;
+const DUPLICATE_KEY = 11000;
+
+interface StoredDocument extends Document {
+  _id: string;
+  version: number;
+  seq: number;
+  deleted: boolean;
+  fields: Record<string, unknown>;
+  tokens?: string[];
+}
+
+const name = (collection: string, generation: number) => `${collection}_g${generation}`;
+
+function toDocument(stored: StoredDocument): ReadDocument {
+  return { id: stored._id, version: stored.version, seq: stored.seq, deleted: stored.deleted, fields: stored.fields as ReadDocument['fields'] };
+}
+
+function toStored(collection: Collection, doc: ReadDocument): StoredDocument {
+  const stored: StoredDocument = { _id: doc.id, version: doc.version, seq: doc.seq, deleted: doc.deleted, fields: doc.fields };
+  if (collection === 'products') {
+    stored.tokens = [...new Set(words(`${String(doc.fields.name ?? '')} ${String(doc.fields.description ?? '')}`))];
+  }
+  return stored;
+}
+
+function onlyDuplicateKeys(error: unknown): boolean {
+  if (!(error instanceof MongoBulkWriteError)) return false;
+  const errors = ([] as Array<{ code?: number }>).concat(error.writeErrors as never);
+  return errors.length > 0 && errors.every((e) => e.code === DUPLICATE_KEY);
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function relevance(doc: ReadDocument, terms: string[]): number {
+  const count = (text: unknown, term: string, last: boolean) =>
+    words(String(text ?? '')).filter((w) => (last ? w.startsWith(term) : w === term)).length;
+  return terms.reduce((score, term, i) => {
+    const last = i === terms.length - 1;
+    return score + 5 * count(doc.fields.name, term, last) + count(doc.fields.description, term, last);
+  }, 0);
+}
+
+async function ensureGeneration(db: Db, generation: number): Promise<void> {
+  for (const collection of COLLECTIONS) {
+    const c = db.collection<StoredDocument>(name(collection, generation));
+    await c.createIndex({ seq: 1 }, { unique: true });
+    await c.createIndex({ deleted: 1, seq: -1 });
+    for (const field of FILTERABLE[collection]) await c.createIndex({ [`fields.${field}`]: 1, deleted: 1, seq: -1 });
+    if (collection === 'products') await c.createIndex({ tokens: 1 });
+  }
+}
+
+export async function openMongoReadStore(url: string): Promise<ReadStore> {
+  const client = new MongoClient(url);
+  await client.connect();
+  const db = client.db();
+  const meta = db.collection<{ _id: string; value: number }>('read_meta');
+  await meta.updateOne({ _id: 'active_generation' }, { $setOnInsert: { value: 1 } }, { upsert: true });
+  await meta.updateOne({ _id: 'last_generation' }, { $setOnInsert: { value: 1 } }, { upsert: true });
+  const readMeta = async (key: string) => (await meta.findOne({ _id: key }))!.value;
+  await ensureGeneration(db, await readMeta('active_generation'));
+
+  const documents = (collection: string, generation: number) => db.collection<StoredDocument>(name(collection, generation));
+  const checkpoints = (generation: number) => db.collection<{ _id: string; position: number }>(name('checkpoints', generation));
+
+  function writer(generation: number): ReadModelWriter {
+    return {
+      generation,
+      async getMany(collection, ids) {
+        const found = await documents(collection, generation).find({ _id: { $in: [...new Set(ids)] } }).toArray();
+        return new Map(found.map((stored) => [stored._id, toDocument(stored)]));
+      },
+      async write(writes, checkpoint) {
+        for (const collection of COLLECTIONS) {
+          const operations: AnyBulkWriteOperation<StoredDocument>[] = writes
+            .filter((w) => w.collection === collection)
+            .map((w) =>
+              w.expectedVersion === null
+                ? { insertOne: { document: toStored(collection, w.doc) } }
+                : { replaceOne: { filter: { _id: w.doc.id, version: w.expectedVersion }, replacement: toStored(collection, w.doc) } },
+            );
+          if (operations.length === 0) continue;
+          try {
+            await documents(collection, generation).bulkWrite(operations, { ordered: false });
+          } catch (error) {
+            // An insert of a document that exists already is a replay: skip it, as the contract says.
+            if (!onlyDuplicateKeys(error)) throw error;
+          }
+        }
+        await checkpoints(generation).updateOne({ _id: checkpoint.name }, { $max: { position: checkpoint.position } }, { upsert: true });
+      },
+      async checkpoint(checkpointName) {
+        return (await checkpoints(generation).findOne({ _id: checkpointName }))?.position ?? 0;
+      },
+    };
+  }
+
+  return {
+    activeGeneration: () => readMeta('active_generation'),
+
+    async createGeneration() {
+      const updated = await meta.findOneAndUpdate({ _id: 'last_generation' }, { $inc: { value: 1 } }, { returnDocument: 'after' });
+      const generation = updated!.value;
+      await ensureGeneration(db, generation);
+      return generation;
+    },
+
+    async promote(generation) {
+      const previous = await readMeta('active_generation');
+      await meta.updateOne({ _id: 'active_generation' }, { $set: { value: generation } });
+      if (previous === generation) return;
+      for (const collection of [...COLLECTIONS, 'checkpoints']) {
+        await db
+          .collection(name(collection, previous))
+          .drop()
+          .catch((error: unknown) => {
+            if (!(error instanceof MongoServerError && error.codeName === 'NamespaceNotFound')) throw error;
+          });
+      }
+    },
+
+    writer,
+
+    async get(collection, id) {
+      const stored = await documents(collection, await readMeta('active_generation')).findOne({ _id: id });
+      return stored ? toDocument(stored) : undefined;
+    },
+
+    async list(collection: Collection, query: ListQuery) {
+      const filter: Document = { deleted: false };
+      for (const [field, value] of Object.entries(query.filter ?? {})) {
+        if (!FILTERABLE[collection].includes(field)) throw new TypeError(`${collection} cannot be filtered by ${field}`);
+        // A string, never an object: values arrive already validated, this keeps operators out regardless.
+        filter[`fields.${field}`] = String(value);
+      }
+      const c = documents(collection, await readMeta('active_generation'));
+      if (query.beforeSeq !== undefined) {
+        const items = await c.find({ ...filter, seq: { $lt: query.beforeSeq } }).sort({ seq: -1 }).limit(query.limit).toArray();
+        return { items: items.map(toDocument) };
+      }
+      const [items, total] = await Promise.all([
+        c.find(filter).sort({ seq: -1 }).skip(query.offset ?? 0).limit(query.limit).toArray(),
+        c.countDocuments(filter),
+      ]);
+      return { items: items.map(toDocument), total };
+    },
+
+    async search(text, limit) {
+      const terms = searchTerms(text);
+      if (terms.length === 0) return [];
+      const exact = terms.slice(0, -1);
+      const prefix = terms[terms.length - 1]!;
+      const candidates = await documents('products', await readMeta('active_generation'))
+        .find({
+          deleted: false,
+          $and: [...(exact.length ? [{ tokens: { $all: exact } }] : []), { tokens: { $regex: `^${escapeRegex(prefix)}` } }],
+        })
+        .sort({ seq: -1 })
+        .limit(SEARCH_CANDIDATES)
+        .toArray();
+      return candidates
+        .map((stored) => {
+          const doc = toDocument(stored);
+          return { doc, score: relevance(doc, terms) };
+        })
+        .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
+        .slice(0, limit);
+    },
+
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** Drops the database a URL names: for test suites that made one of their own. */
+export async function dropMongoDatabase(url: string): Promise<void> {
+  const client = new MongoClient(url);
+  try {
+    await client.db().dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
