@@ -1,0 +1,85 @@
+// Follows the event store from its checkpoint and keeps the read models. Resumes after any
+// failure with bounded, jittered backoff; switches to a new generation when a rebuild promotes
+// one (even from another process), resuming from that generation's checkpoint.
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { Collection, ReadDocument, ReadModelWriter, ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { Logger } from '@eventide/shared/log.ts';
+import { batches } from './batches.ts';
+import { projectBatch, targetOf } from './projection.ts';
+import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
+
+export const CHECKPOINT = 'read-models';
+const BATCH = 500;
+const BACKOFF_MS = { first: 100, max: 10_000 };
+
+export interface Projector {
+  /** The global position the read models have reached. */
+  position(): number;
+  /** Called after every batch that moved the position. */
+  onProgress(listener: (position: number) => void): () => void;
+  stop(): Promise<void>;
+}
+
+/** Applies one batch: load the touched documents, project, write them with the checkpoint. */
+export async function applyBatch(writer: ReadModelWriter, events: RecordedEvent[], log?: Logger): Promise<void> {
+  const ids = new Map<Collection, string[]>();
+  for (const event of events) {
+    const target = targetOf(event);
+    if (target) ids.set(target.collection, [...(ids.get(target.collection) ?? []), target.id]);
+  }
+  const stored = new Map<Collection, Map<string, ReadDocument>>();
+  for (const [collection, list] of ids) stored.set(collection, await writer.getMany(collection, list));
+  const outcome = projectBatch(events, (collection, id) => stored.get(collection)?.get(id));
+  for (const gap of outcome.gaps) {
+    log?.error({ streamId: gap.streamId, revision: gap.revision }, 'event arrived before the one it follows; the read model has lost data: rebuild it');
+  }
+  await writer.write(outcome.writes, { name: CHECKPOINT, position: events[events.length - 1]!.position });
+}
+
+export function startProjector({ eventStore, readStore, log }: { eventStore: EventStore; readStore: ReadStore; log: Logger }): Projector {
+  const controller = new AbortController();
+  const listeners = new Set<(position: number) => void>();
+  let position = 0;
+
+  async function follow(generation: number): Promise<'switched' | 'stopped'> {
+    const writer = readStore.writer(generation);
+    position = await writer.checkpoint(CHECKPOINT);
+    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal: controller.signal }), BATCH)) {
+      if ((await readStore.activeGeneration()) !== generation) return 'switched';
+      await applyBatch(writer, batch, log);
+      position = batch[batch.length - 1]!.position;
+      for (const listener of listeners) listener(position);
+    }
+    return 'stopped';
+  }
+
+  const running = (async () => {
+    let failures = 0;
+    while (!controller.signal.aborted) {
+      try {
+        const generation = await readStore.activeGeneration();
+        const outcome = await follow(generation);
+        failures = 0;
+        if (outcome === 'switched') log.info({ generation: await readStore.activeGeneration() }, 'projector: following the promoted generation');
+      } catch (error) {
+        if (controller.signal.aborted) break;
+        failures++;
+        const delay = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        log.error({ err: error, retryInMs: Math.round(delay) }, 'projector failed; resuming from its checkpoint');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  })();
+
+  return {
+    position: () => position,
+    onProgress(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async stop() {
+      controller.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Valid event histories for projection tests, made by the write side's own deciders from a list
+// of steps, so that every history is one the command service could have written.
+import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import { AppError } from '@eventide/shared/http/problem.ts';
+import { fold, type Aggregate, type DomainEvent } from '@eventide/command-service/src/aggregate.ts';
+import { orderAggregate } from '@eventide/command-service/src/order/order.ts';
+import { productAggregate } from '@eventide/command-service/src/product/product.ts';
+import { userAggregate } from '@eventide/command-service/src/user/user.ts';
+import { ORDER_STATUSES } from '@eventide/shared/events/catalogue.ts';
+
+export type Kind = 'user' | 'product' | 'order';
+export interface Step {
+  kind: Kind;
+  entity: number;
+  op: 'create' | 'change' | 'delete';
+  seed: number;
+}
+
+const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
+export const entityId = (kind: Kind, n: number) => `${{ user: 'a', product: 'b', order: 'c' }[kind]}0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function command(step: Step): unknown {
+  const id = entityId(step.kind, step.entity);
+  const s = step.seed;
+  switch (step.kind) {
+    case 'user':
+      if (step.op === 'create') return { type: 'CreateUser', userId: id, profile: { name: `User ${s}`, email: `u${step.entity}@example.com` } };
+      if (step.op === 'change') return { type: 'ChangeUser', changes: { name: `User ${s}` } };
+      return { type: 'DeleteUser' };
+    case 'product':
+      if (step.op === 'create') {
+        const details = { name: `Kettle ${s}`, description: `Model ${s}`, price: { amount: s, currency: 'EUR' }, sku: null, category: s % 2 ? 'Kitchen' : null };
+        return { type: 'CreateProduct', productId: id, details };
+      }
+      if (step.op === 'change') return { type: 'ChangeProduct', changes: { price: { amount: s + 1, currency: 'EUR' } } };
+      return { type: 'DeleteProduct' };
+    case 'order':
+      if (step.op === 'create') {
+        const line = { productId: entityId('product', 0), quantity: 1 + (s % 3), unitPrice: { amount: 100, currency: 'EUR' } };
+        return { type: 'CreateOrder', orderId: id, userId: entityId('user', s % 2), lines: s % 2 ? [line] : [] };
+      }
+      if (step.op === 'change') return { type: 'ChangeOrder', changes: { status: ORDER_STATUSES[s % ORDER_STATUSES.length] } };
+      return { type: 'DeleteOrder' };
+  }
+}
+
+const AGGREGATES: Record<Kind, Aggregate<unknown, unknown, DomainEvent>> = {
+  user: userAggregate as never,
+  product: productAggregate as never,
+  order: orderAggregate as never,
+};
+
+/** The events the steps produce; refused steps (such as an illegal transition) produce none. */
+export function historyOf(steps: Step[], start = Date.parse('2026-01-01T00:00:00Z')): RecordedEvent[] {
+  const streams = new Map<string, RecordedEvent[]>();
+  const log: RecordedEvent[] = [];
+  for (const step of steps) {
+    const streamId = `${step.kind}-${entityId(step.kind, step.entity)}`;
+    const stream = streams.get(streamId) ?? [];
+    const aggregate = AGGREGATES[step.kind];
+    let decided: DomainEvent[];
+    try {
+      decided = aggregate.decide(command(step), fold(aggregate, stream));
+    } catch (error) {
+      if (error instanceof AppError) continue;
+      throw error;
+    }
+    for (const event of decided) {
+      const recorded: RecordedEvent = {
+        id: crypto.randomUUID(),
+        type: event.type,
+        streamId,
+        revision: stream.length,
+        position: log.length + 1,
+        time: new Date(start + log.length * 1000).toISOString(),
+        data: event.data as never,
+        metadata,
+      };
+      stream.push(recorded);
+      log.push(recorded);
+    }
+    streams.set(streamId, stream);
+  }
+  return log;
+}
