@@ -1,12 +1,16 @@
 // The one entry point of `npm start`: every service on one base URL (PORT, default 3000),
 // data under DATA_DIR (default ./data), on the embedded adapters unless engine URLs are set.
-// Services join here as they are built; each can also start alone from its own main.ts.
+// Each service can also start alone from its own main.ts.
 import { loadConfig, ConfigError } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
 import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { serve } from '@eventide/shared/http/serve.ts';
 import { createLogger } from '@eventide/shared/log.ts';
+import { openReadStore } from '@eventide/shared/read-store/open.ts';
 import { commandRoutes } from '@eventide/command-service/src/routes.ts';
+import { queryRoutes } from '@eventide/query-service/src/routes.ts';
+import { queryDeps } from '@eventide/query-service/src/wire.ts';
+import { startProjector } from '@eventide/projector/src/projector.ts';
 
 let config;
 try {
@@ -17,12 +21,25 @@ try {
   process.exit(2);
 }
 const log = createLogger({ level: config.LOG_LEVEL, name: 'eventide' });
-const { store, description } = openEventStore(config);
-log.info({ eventStore: description, dataDir: config.dataDir }, 'starting');
+const eventStore = openEventStore(config);
+const readStore = await openReadStore(config);
+log.info({ eventStore: eventStore.description, readStore: readStore.description, dataDir: config.dataDir }, 'starting');
 
+const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, log });
 const app = createHttpApp({
   log,
-  routers: [...commandRoutes({ store, bodyLimit: config.BODY_LIMIT })],
-  health: () => ({ eventStore: description }),
+  routers: [
+    ...commandRoutes({ store: eventStore.store, bodyLimit: config.BODY_LIMIT }),
+    ...queryRoutes(queryDeps(config, readStore.store, (listener) => projector.onProgress(listener))),
+  ],
+  health: () => ({ eventStore: eventStore.description, readStore: readStore.description, projectedTo: projector.position() }),
 });
-await serve({ app, config, log, onClose: () => store.close() });
+await serve({
+  app,
+  config,
+  log,
+  onClose: async () => {
+    await projector.stop();
+    await Promise.all([readStore.store.close(), eventStore.store.close()]);
+  },
+});

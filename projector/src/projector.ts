@@ -2,13 +2,13 @@
 // failure with bounded, jittered backoff; switches to a new generation when a rebuild promotes
 // one (even from another process), resuming from that generation's checkpoint.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { Collection, ReadDocument, ReadModelWriter, ReadStore } from '@eventide/shared/read-store/port.ts';
+import { READ_MODELS_CHECKPOINT, type Collection, type ReadDocument, type ReadModelWriter, type ReadStore } from '@eventide/shared/read-store/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { batches } from './batches.ts';
 import { projectBatch, targetOf } from './projection.ts';
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
 
-export const CHECKPOINT = 'read-models';
+export const CHECKPOINT = READ_MODELS_CHECKPOINT;
 const BATCH = 500;
 const BACKOFF_MS = { first: 100, max: 10_000 };
 

@@ -12,6 +12,10 @@ const schema = z.object({
   EVENTSTORE_URL: z.string().min(1).optional(),
   /** FULL survives power loss (default); NORMAL only a process crash, for a faster disk-bound append. */
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
+  /** MongoDB URL for the read models, e.g. mongodb://localhost:27017/eventide; unset: embedded SQLite. */
+  MONGO_URL: z.string().min(1).optional(),
+  /** Signs list cursors (32+ characters); unset: a random secret kept in DATA_DIR/cursor-secret. */
+  CURSOR_SECRET: z.string().min(32, 'use at least 32 characters').optional(),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 });

@@ -25,7 +25,9 @@ export function requestContext(log: Logger): Middleware {
         status: ctx.status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
       };
-      (ctx.state.log as Logger)[ctx.status >= 500 ? 'error' : 'info'](line, 'request');
+      // 503 is a planned answer (a read that could not wait long enough), not a failure.
+      const level = ctx.status >= 500 && ctx.status !== 503 ? 'error' : ctx.status === 503 ? 'warn' : 'info';
+      (ctx.state.log as Logger)[level](line, 'request');
     }
   };
 }

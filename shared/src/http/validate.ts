@@ -13,7 +13,8 @@ export function fieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ field: fieldName(prefix, [...issue.path, key]), message: 'is not a known field' }));
     }
-    return [{ field: fieldName(prefix, issue.path), message: issue.message }];
+    const missing = issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
+    return [{ field: fieldName(prefix, issue.path), message: missing ? 'is required' : issue.message }];
   });
 }
 

@@ -9,6 +9,9 @@
 // the active one goes on serving, then promotes it in one step.
 import type { JsonValue } from '../event-store/port.ts';
 
+/** The checkpoint the projector keeps and reads wait on. */
+export const READ_MODELS_CHECKPOINT = 'read-models';
+
 export type Collection = 'users' | 'products' | 'orders';
 export const COLLECTIONS: readonly Collection[] = ['users', 'products', 'orders'];
 

@@ -1,0 +1,74 @@
+// Read-your-writes. A write answers with Event-Position; a read that sends it back as
+// Wait-For-Position waits, for a bounded time (Prefer: wait=<seconds>, default 5, at most 10),
+// until the read models have reached it, or answers 503 with where they are. A read that does
+// not ask never waits. Every read says where the read models were in Read-Position.
+import type { Middleware } from 'koa';
+import { AppError, problems } from '@eventide/shared/http/problem.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
+
+export const WAIT_HEADER = 'Wait-For-Position';
+export const READ_POSITION_HEADER = 'Read-Position';
+const DEFAULT_WAIT_S = 5;
+const MAX_WAIT_S = 10;
+const POLL_MS = 10;
+
+export interface Progress {
+  current(): Promise<number>;
+  /** Resolves with the position reached once it is at least `position`, or at the deadline. */
+  waitFor(position: number, timeoutMs: number): Promise<number>;
+}
+
+/** `subscribe`, where the projector runs in this process, wakes waiters at once; others poll. */
+export function progressOf(readStore: ReadStore, subscribe?: (listener: () => void) => () => void): Progress {
+  const current = async () => readStore.writer(await readStore.activeGeneration()).checkpoint(READ_MODELS_CHECKPOINT);
+  return {
+    current,
+    async waitFor(position, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const reached = await current();
+        if (reached >= position || Date.now() >= deadline) return reached;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            unsubscribe?.();
+            resolve();
+          };
+          const timer = setTimeout(done, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+          const unsubscribe = subscribe?.(done);
+        });
+      }
+    },
+  };
+}
+
+function waitSeconds(prefer: string): number {
+  const match = /(?:^|[,;\s])wait=(\d+)/i.exec(prefer);
+  return match ? Math.min(MAX_WAIT_S, Number(match[1])) : DEFAULT_WAIT_S;
+}
+
+export function readConsistency(progress: Progress): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const asked = ctx.get(WAIT_HEADER);
+    let reached: number;
+    if (asked) {
+      if (!/^\d{1,15}$/.test(asked)) throw problems.invalidField(WAIT_HEADER, 'must be a position as given in Event-Position');
+      const position = Number(asked);
+      reached = await progress.waitFor(position, waitSeconds(ctx.get('Prefer')) * 1000);
+      if (reached < position) {
+        throw new AppError(503, {
+          type: 'not-yet-consistent',
+          title: 'Not caught up yet',
+          detail: `${WAIT_HEADER}: the read models are at position ${reached}, not yet ${position}; retry shortly`,
+          errors: [{ field: WAIT_HEADER, message: `not reached yet (at ${reached})` }],
+          headers: { 'Retry-After': '1', [READ_POSITION_HEADER]: String(reached) },
+        });
+      }
+    } else {
+      reached = await progress.current();
+    }
+    ctx.set(READ_POSITION_HEADER, String(reached));
+    await next();
+  };
+}

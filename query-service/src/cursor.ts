@@ -1,0 +1,35 @@
+// Opaque, tamper-evident cursors: the position in a list (a document's seq), signed with
+// HMAC-SHA256 under the service's secret. A client cannot read one, make one, or change one.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { problems } from '@eventide/shared/http/problem.ts';
+
+const VERSION = 1;
+
+export interface Cursors {
+  encode(list: string, seq: number): string;
+  /** The seq a cursor continues from, or a 400 naming `field` when it is garbled or forged. */
+  decode(list: string, token: string, field: string): number;
+}
+
+export function cursors(secret: Buffer): Cursors {
+  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
+  return {
+    encode(list, seq) {
+      // The list's name is signed too: a cursor of one list is refused by another.
+      const payload = JSON.stringify([VERSION, list, seq]);
+      return `${Buffer.from(payload).toString('base64url')}.${sign(payload).toString('base64url')}`;
+    },
+    decode(list, token, field) {
+      const refuse = () => problems.invalidField(field, 'is not a cursor this service gave out; start again from the first page');
+      const [body, mac, extra] = token.split('.');
+      if (!body || !mac || extra !== undefined || token.length > 200) throw refuse();
+      const payload = Buffer.from(body, 'base64url').toString();
+      const expected = sign(payload);
+      const given = Buffer.from(mac, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refuse();
+      const parsed: unknown = JSON.parse(payload);
+      if (!Array.isArray(parsed) || parsed[0] !== VERSION || parsed[1] !== list || !Number.isSafeInteger(parsed[2])) throw refuse();
+      return parsed[2] as number;
+    },
+  };
+}

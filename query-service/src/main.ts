@@ -1,0 +1,15 @@
+// Starts the query service alone: `npm run start:query`. Reads what a projector (in another
+// process: `npm run start:projector`) keeps up to date.
+import { loadConfig } from '@eventide/shared/config.ts';
+import { createHttpApp } from '@eventide/shared/http/app.ts';
+import { serve } from '@eventide/shared/http/serve.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { openReadStore } from '@eventide/shared/read-store/open.ts';
+import { queryRoutes } from './routes.ts';
+import { queryDeps } from './wire.ts';
+
+const config = loadConfig();
+const log = createLogger({ level: config.LOG_LEVEL, name: 'query-service' });
+const { store, description } = await openReadStore(config);
+const app = createHttpApp({ log, routers: queryRoutes(queryDeps(config, store)), health: () => ({ readStore: description }) });
+await serve({ app, config, log, onClose: () => store.close() });

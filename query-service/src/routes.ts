@@ -1,0 +1,13 @@
+// Every read route of the query service, for its own main and for the combined entry point.
+import type Router from '@koa/router';
+import { orderReadRoutes } from './routes/orders.ts';
+import { productReadRoutes } from './routes/products.ts';
+import { searchRoutes } from './routes/search.ts';
+import { userReadRoutes } from './routes/users.ts';
+import type { QueryDeps } from './routes/context.ts';
+
+export type { QueryDeps };
+
+export function queryRoutes(deps: QueryDeps): Router[] {
+  return [userReadRoutes(deps), productReadRoutes(deps), orderReadRoutes(deps), searchRoutes(deps)];
+}

@@ -1,0 +1,39 @@
+// What every read route needs, and the helpers they share.
+import type { Context, Middleware } from 'koa';
+import type Router from '@koa/router';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { isUuid } from '@eventide/shared/ids.ts';
+import type { Collection, ReadDocument, ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { Cursors } from '../cursor.ts';
+import { readConsistency, type Progress } from '../consistency.ts';
+
+export interface QueryDeps {
+  readStore: ReadStore;
+  cursors: Cursors;
+  progress: Progress;
+}
+
+export type Render = (fields: ReadDocument['fields']) => unknown;
+
+/** A GET route that honours Wait-For-Position and reports Read-Position. */
+export function reader(router: Router, progress: Progress) {
+  const consistency: Middleware = readConsistency(progress);
+  return (path: string, handler: (ctx: Context) => Promise<void>) => router.get(path, consistency, handler);
+}
+
+/** One entity by id: 404 when it never existed, 410 when it was deleted. */
+export async function findOne(readStore: ReadStore, collection: Collection, ctx: Context, what: string): Promise<ReadDocument> {
+  const id = String((ctx.params as Record<string, string>).id ?? '');
+  if (!isUuid(id)) throw problems.notFound(`${what} ${JSON.stringify(id.slice(0, 64))}`);
+  const doc = await readStore.get(collection, id.toLowerCase());
+  if (!doc) throw problems.notFound(`${what} ${id}`);
+  if (doc.deleted) throw problems.gone(`${what} ${id}`);
+  return doc;
+}
+
+export interface OffsetPage<T> {
+  items: T[];
+  page: number;
+  limit: number;
+  total: number;
+}

@@ -1,0 +1,43 @@
+// GET /orders (offset pages, filtered by user and status), /orders/{id}, and /v1, /v2.
+import Router from '@koa/router';
+import { z } from 'zod';
+import { orderStatus } from '@eventide/shared/events/catalogue.ts';
+import { orderV1, orderV2 } from '@eventide/command-service/src/order/representation.ts';
+import type { OrderState } from '@eventide/command-service/src/order/order.ts';
+import { deprecatedVersion } from '@eventide/command-service/src/http/versioning.ts';
+import { DEFAULT_LIMIT, limit, page, parseQuery } from '../params.ts';
+import { findOne, reader, type QueryDeps, type Render } from './context.ts';
+
+const listQuery = z.strictObject({
+  page: page.optional(),
+  limit: limit.optional(),
+  userId: z.uuid('userId must be a user id').toLowerCase().optional(),
+  status: orderStatus.optional(),
+});
+const v1: Render = (f) => orderV1(f as unknown as OrderState);
+const v2: Render = (f) => orderV2(f as unknown as OrderState);
+
+export function orderReadRoutes({ readStore, progress }: QueryDeps): Router {
+  const router = new Router();
+  const get = reader(router, progress);
+  router.use('/v1/orders', deprecatedVersion('/v2'));
+
+  for (const [prefix, render] of [['', v2], ['/v2', v2], ['/v1', v1]] as const) {
+    get(`${prefix}/orders`, async (ctx) => {
+      const query = parseQuery(ctx, listQuery);
+      const p = query.page ?? 1;
+      const l = query.limit ?? DEFAULT_LIMIT;
+      const filter: Record<string, string> = {};
+      if (query.userId) filter.userId = query.userId;
+      if (query.status) filter.status = query.status;
+      const result = await readStore.list('orders', { limit: l, offset: (p - 1) * l, filter });
+      ctx.body = { items: result.items.map((d) => render(d.fields)), page: p, limit: l, total: result.total ?? 0 };
+    });
+    get(`${prefix}/orders/:id`, async (ctx) => {
+      const doc = await findOne(readStore, 'orders', ctx, 'order');
+      ctx.set('ETag', `"${doc.version}"`);
+      ctx.body = render(doc.fields);
+    });
+  }
+  return router;
+}

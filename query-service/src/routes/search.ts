@@ -1,0 +1,35 @@
+// GET /search?q: products ranked by relevance over name and description. q is matched
+// literally, word by word (the last word also as a prefix); fewer than 3 characters is a 400.
+import Router from '@koa/router';
+import { z } from 'zod';
+import { productView } from '@eventide/command-service/src/product/representation.ts';
+import type { ProductState } from '@eventide/command-service/src/product/product.ts';
+import { parseQuery } from '../params.ts';
+import { reader, type QueryDeps } from './context.ts';
+
+export const SEARCH_MIN = 3;
+export const SEARCH_MAX_LIMIT = 50;
+
+const searchQuery = z.strictObject({
+  q: z
+    .string()
+    .transform((q) => q.trim())
+    .refine((q) => [...q].length >= SEARCH_MIN, `q must be at least ${SEARCH_MIN} characters, so that a search narrows something down`)
+    .refine((q) => q.length <= 200, 'q must be at most 200 characters'),
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]?$/, 'limit must be a positive whole number')
+    .transform(Number)
+    .refine((n) => n <= SEARCH_MAX_LIMIT, `limit must be at most ${SEARCH_MAX_LIMIT}`)
+    .optional(),
+});
+
+export function searchRoutes({ readStore, progress }: QueryDeps): Router {
+  const router = new Router();
+  reader(router, progress)('/search', async (ctx) => {
+    const query = parseQuery(ctx, searchQuery);
+    const hits = await readStore.search(query.q, query.limit ?? 20);
+    ctx.body = { q: query.q, items: hits.map((h) => ({ ...productView(h.doc.fields as unknown as ProductState), score: h.score })) };
+  });
+  return router;
+}
