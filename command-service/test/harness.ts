@@ -9,13 +9,10 @@ import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger } from '@eventide/shared/log.ts';
+import { jsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
 import { commandRoutes } from '../src/routes.ts';
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  body: any;
-}
+export type { Reply } from '@eventide/shared/testing/json-client.ts';
 
 export interface TestApp {
   url: string;
@@ -37,27 +34,12 @@ export async function startTestApp(options: { bodyLimit?: number } = {}): Promis
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  async function raw(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Reply> {
-    const response = await fetch(url + path, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, headers: response.headers, body: parsed };
-  }
-
+  const client = jsonClient(url);
   return {
     url,
     store,
-    request: (method, path, body, headers = {}) =>
-      raw(method, path, body === undefined ? undefined : JSON.stringify(body), {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      }),
-    raw,
+    request: client.request,
+    raw: (method, path, body, headers) => client.raw(method, path, body, headers),
     async eventCount() {
       let count = 0;
       let after = 0;

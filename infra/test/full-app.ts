@@ -1,0 +1,67 @@
+// The whole system in-process on the embedded adapters: command and query routes, projector.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@eventide/shared/config.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
+import { createHttpApp } from '@eventide/shared/http/app.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
+import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { commandRoutes } from '@eventide/command-service/src/routes.ts';
+import { queryRoutes } from '@eventide/query-service/src/routes.ts';
+import { queryDeps } from '@eventide/query-service/src/wire.ts';
+import { startProjector, type Projector } from '@eventide/projector/src/projector.ts';
+
+export interface FullApp extends JsonClient {
+  url: string;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  projector: Projector;
+  /** Writes, then waits for the read side to reach the write: read-your-writes. */
+  write(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; position: number }>;
+  close(): Promise<void>;
+}
+
+export async function startFullApp(): Promise<FullApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'eventide-full-'));
+  const config = loadConfig({ DATA_DIR: dir });
+  const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
+  const readStore = openSqliteReadStore(join(dir, 'read.db'));
+  const log = createLogger({ level: 'silent' });
+  const projector = startProjector({ eventStore, readStore, log });
+  const app = createHttpApp({
+    log,
+    routers: [
+      ...commandRoutes({ store: eventStore, bodyLimit: 64 * 1024 }),
+      ...queryRoutes(queryDeps(config, readStore, (listener) => projector.onProgress(listener))),
+    ],
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = jsonClient(url);
+  return {
+    url,
+    eventStore,
+    readStore,
+    projector,
+    ...client,
+    async write(method, path, body) {
+      const reply = await client.request(method, path, body);
+      return { status: reply.status, body: reply.body, position: Number(reply.headers.get('event-position')) };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await projector.stop();
+      await readStore.close();
+      await eventStore.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
