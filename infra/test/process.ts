@@ -4,7 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const ROOT = new URL('../../', import.meta.url);
+/** The entry points a test can start: the combined one, or a service alone. */
+export const ENTRY = {
+  all: fileURLToPath(new URL('infra/src/main.ts', ROOT)),
+  projector: fileURLToPath(new URL('projector/src/main.ts', ROOT)),
+} as const;
 
 export interface RunningService {
   url: string;
@@ -30,10 +35,25 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-export async function startService(env: Record<string, string>, timeoutMs = 20_000): Promise<RunningService> {
+export async function startService(env: Record<string, string>, entry: string = ENTRY.all, timeoutMs = 20_000): Promise<RunningService> {
+  const service = await spawnService(env, entry);
+  const deadline = Date.now() + timeoutMs;
+  while (!(await healthy(service.url))) {
+    if (service.exitCode() !== undefined) throw new Error(`service exited with ${service.exitCode()}: ${service.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`service not healthy within ${timeoutMs} ms: ${service.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return service;
+}
+
+/** Starts the process and returns at once, before it is ready: for tests that kill it early. */
+export async function spawnService(
+  env: Record<string, string>,
+  entry: string = ENTRY.all,
+): Promise<RunningService & { exitCode(): number | null | undefined; stderr(): string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [entry], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -46,15 +66,11 @@ export async function startService(env: Record<string, string>, timeoutMs = 20_0
       resolve();
     }),
   );
-  const deadline = Date.now() + timeoutMs;
-  while (!(await healthy(url))) {
-    if (exitCode !== undefined) throw new Error(`service exited with ${exitCode}: ${stderr.join('')}`);
-    if (Date.now() > deadline) throw new Error(`service not healthy within ${timeoutMs} ms: ${stderr.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
   return {
     url,
     child,
+    exitCode: () => exitCode,
+    stderr: () => stderr.join(''),
     async kill() {
       child.kill('SIGKILL');
       await exited;
