@@ -46,7 +46,13 @@ export function startProjector({ eventStore, readStore, log }: { eventStore: Eve
     position = await writer.checkpoint(CHECKPOINT);
     for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal: controller.signal }), BATCH)) {
       if ((await readStore.activeGeneration()) !== generation) return 'switched';
-      await applyBatch(writer, batch, log);
+      try {
+        await applyBatch(writer, batch, log);
+      } catch (error) {
+        // A rebuild may have promoted a new generation and dropped this one under us.
+        if ((await readStore.activeGeneration()) !== generation) return 'switched';
+        throw error;
+      }
       position = batch[batch.length - 1]!.position;
       for (const listener of listeners) listener(position);
     }

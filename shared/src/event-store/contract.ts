@@ -178,6 +178,12 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
         expect(firstPage[0]!.position).toBeGreaterThan(start.position);
       }));
 
+    it('says where the head of the log is', () =>
+      withStore(async ({ store }) => {
+        const appended = await store.append(stream(), [event(), event()], { expectedRevision: 'no_stream' });
+        expect(await store.head()).toBeGreaterThanOrEqual(appended.position);
+      }));
+
     it('subscribes: catches up, then delivers live appends, in order', () =>
       withStore(async ({ store }) => {
         const s = stream();

@@ -121,6 +121,19 @@ export function openEventStoreDb(connectionString: string): EventStore {
       return events;
     },
 
+    async head() {
+      // The last of our events; past a run of system events, the log's end is as good a bound.
+      let end = 0;
+      for await (const resolved of client.readAll({ fromPosition: 'end', direction: 'backwards', maxCount: 50 })) {
+        const event = resolved.event as VendorRecorded | undefined;
+        if (!event) continue;
+        const position = Number(event.position?.commit ?? 0);
+        if (!event.type.startsWith('$') && !event.streamId.startsWith('$')) return position;
+        end ||= position;
+      }
+      return end;
+    },
+
     async *subscribeToAll({ after = 0, signal } = {}) {
       const subscription = client.subscribeToAll({
         fromPosition: after > 0 ? toPosition(after) : 'start',

@@ -55,6 +55,8 @@ export interface EventStore {
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /** Up to `limit` events of the global log after position `after`, in order. */
   readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
+  /** The position of the last event in the log; 0 when it is empty. */
+  head(): Promise<number>;
   /** Catches up from `after`, then stays live; ordered, gapless and resumable from any position it yielded. */
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
   close(): Promise<void>;

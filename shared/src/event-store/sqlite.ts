@@ -233,6 +233,10 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       return readAllSync(after, limit);
     },
 
+    async head() {
+      return (sql.lastPosition.get() as { position: number }).position;
+    },
+
     async *subscribeToAll({ after = 0, signal }: SubscribeOptions = {}) {
       let position = after;
       while (!closed && !signal?.aborted) {

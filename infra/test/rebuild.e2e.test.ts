@@ -1,0 +1,59 @@
+// A rebuild replays into a fresh generation while queries go on being served, shows progress,
+// swaps the new generation in, and loses no write made while it ran.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { rebuild, type RebuildProgress } from '@eventide/projector/src/rebuild.ts';
+import { startFullApp, type FullApp } from './full-app.ts';
+
+let app: FullApp;
+beforeAll(async () => {
+  app = await startFullApp();
+});
+afterAll(() => app.close());
+
+const product = (i: number) => ({ name: `Rebuild ${i}`, description: 'kettle', price: { amount: i, currency: 'EUR' } });
+
+it('swaps in a rebuilt generation while serving queries and taking writes', async () => {
+  let last = 0;
+  for (let i = 0; i < 1500; i += 50) {
+    const replies = await Promise.all(Array.from({ length: 50 }, (_, j) => app.write('POST', '/products', product(i + j))));
+    last = Math.max(last, ...replies.map((r) => r.position));
+  }
+  const before = await app.request('GET', '/products?page=1&limit=100', undefined, { 'Wait-For-Position': String(last) });
+  const generation = await app.readStore.activeGeneration();
+
+  let rebuilding = true;
+  const statuses: number[] = [];
+  const readers = (async () => {
+    while (rebuilding) {
+      for (const path of ['/api/products?limit=5', '/search?q=kettle', `/products/${before.body.items[0].productId}`]) {
+        statuses.push((await app.request('GET', path)).status);
+      }
+    }
+  })();
+  const duringWrites: number[] = [];
+  const writers = (async () => {
+    for (let i = 0; rebuilding && i < 200; i++) duringWrites.push((await app.write('POST', '/products', product(10_000 + i))).position);
+  })();
+  const progress: RebuildProgress[] = [];
+  const done = await rebuild({ eventStore: app.eventStore, readStore: app.readStore, onProgress: (p) => progress.push(p) });
+  rebuilding = false;
+  await Promise.all([readers, writers]);
+
+  expect(done.generation).not.toBe(generation);
+  expect(await app.readStore.activeGeneration()).toBe(done.generation);
+  expect(statuses.length).toBeGreaterThan(0);
+  expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  expect(progress.length).toBeGreaterThan(1);
+  for (let i = 1; i < progress.length; i++) expect(progress[i]!.position).toBeGreaterThan(progress[i - 1]!.position);
+  expect(done.position).toBeGreaterThanOrEqual(last);
+
+  // Writes made during and after the rebuild all reach the new generation.
+  const after = await app.write('POST', '/products', product(99_999));
+  const lastWrite = Math.max(after.position, ...duringWrites);
+  const all = await app.request('GET', '/products?page=1&limit=1', undefined, { 'Wait-For-Position': String(lastWrite) });
+  expect(all.status).toBe(200);
+  expect(all.body.total).toBe(1500 + duringWrites.length + 1);
+  const same = await app.request('GET', '/products?page=2&limit=100');
+  expect(same.body.items.length).toBe(100);
+  expect(await app.request('GET', `/products/${after.body.productId}`)).toMatchObject({ status: 200, body: after.body });
+});

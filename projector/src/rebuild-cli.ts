@@ -1,0 +1,30 @@
+// `npm run rebuild`: rebuilds the read models of the configured stores, printing progress. Safe
+// while the services run: they go on serving the old generation until the new one is promoted.
+import { loadConfig } from '@eventide/shared/config.ts';
+import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { openReadStore } from '@eventide/shared/read-store/open.ts';
+import { rebuild } from './rebuild.ts';
+
+const config = loadConfig();
+const log = createLogger({ level: config.LOG_LEVEL, name: 'rebuild' });
+const eventStore = openEventStore(config).store;
+const readStore = (await openReadStore(config)).store;
+let lastReport = 0;
+try {
+  const done = await rebuild({
+    eventStore,
+    readStore,
+    log,
+    onProgress(p) {
+      if (performance.now() - lastReport < 500) return;
+      lastReport = performance.now();
+      const percent = p.head > 0 ? Math.min(100, Math.floor((p.position / p.head) * 100)) : 100;
+      log.info({ ...p, percent }, `rebuild: ${percent}% (${p.events} events, ${p.eventsPerSecond}/s)`);
+    },
+  });
+  log.info({ generation: done.generation, events: done.events }, 'rebuild: done');
+} finally {
+  await readStore.close();
+  await eventStore.close();
+}

@@ -1,0 +1,46 @@
+// Rebuilds the read models: replays the whole log into a fresh generation while the active one
+// goes on serving queries, then promotes it. A projector following the old generation (in this
+// process or another) notices the promotion at its next batch and follows the new one from its
+// checkpoint, so events appended during the rebuild are not lost.
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { Logger } from '@eventide/shared/log.ts';
+import { applyBatch } from './projector.ts';
+
+const PAGE = 1000;
+
+export interface RebuildProgress {
+  generation: number;
+  position: number;
+  head: number;
+  events: number;
+  eventsPerSecond: number;
+}
+
+export async function rebuild(options: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  log?: Logger;
+  onProgress?: (progress: RebuildProgress) => void;
+}): Promise<RebuildProgress> {
+  const { eventStore, readStore, log } = options;
+  const generation = await readStore.createGeneration();
+  const writer = readStore.writer(generation);
+  const started = performance.now();
+  const progress: RebuildProgress = { generation, position: 0, head: await eventStore.head(), events: 0, eventsPerSecond: 0 };
+  log?.info({ generation, head: progress.head }, 'rebuild: replaying the log into a fresh generation');
+  for (;;) {
+    const page = await eventStore.readAll({ after: progress.position, limit: PAGE });
+    if (page.length === 0) break;
+    await applyBatch(writer, page, log);
+    progress.position = page[page.length - 1]!.position;
+    progress.events += page.length;
+    // The head moves while we replay: report against where it is now.
+    progress.head = Math.max(progress.head, progress.position);
+    progress.eventsPerSecond = Math.round(progress.events / ((performance.now() - started) / 1000));
+    options.onProgress?.({ ...progress });
+  }
+  await readStore.promote(generation);
+  log?.info({ ...progress }, 'rebuild: promoted');
+  return progress;
+}
