@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchEventStore, type EventStoreResults } from './event-store.ts';
 import { benchHttp } from './http.ts';
+import { benchReadSide } from './read-side.ts';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,6 +23,13 @@ try {
       console.log(`event store (${synchronous}) ${row.name}: ${fmt(row.ours)} ev/s; ${row.floorName}: ${fmt(row.floor)} ev/s; ratio ${ratio(row.ours, row.floor)}`);
     }
   }
+  const read = await benchReadSide(dir, scale);
+  const ms = (n: number) => n.toFixed(3);
+  for (const row of read.paging) {
+    console.log(`page at depth ${row.depth}: cursor ${ms(row.cursorP50)} ms (${ratio(row.cursorP50, read.firstPageP50)}x first page), offset ${ms(row.offsetP50)} ms (${ratio(row.offsetP50, read.firstPageP50)}x)`);
+  }
+  console.log(`search p50 ${ms(read.searchP50)} ms; lookup by id p50 ${ms(read.lookupP50)} ms; ratio ${ratio(read.searchP50, read.lookupP50)}`);
+  for (const lag of read.lag) console.log(`projection lag (${lag.load}): p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms; append commit p50 ${ms(lag.appendP50)} ms`);
   const http = await benchHttp(join(dir, 'http'), seconds, 'FULL');
   console.log(`${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.floor.name}: ${fmt(http.floor.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.floor.requestsPerSecond)}`);
 
@@ -52,6 +60,22 @@ try {
     ...[http.ours, http.floor].map((r) => `| ${r.name} | ${fmt(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} |`),
     '',
     `**POST /users ÷ bare Koa: ${ratio(http.ours.requestsPerSecond, http.floor.requestsPerSecond)}**`,
+    '',
+    `## Read side, on ${read.products.toLocaleString('en')} products (embedded SQLite)`,
+    '',
+    `Pages of 20, newest first; p50 of repeated reads through the read store. First page: ${ms(read.firstPageP50)} ms.`,
+    '',
+    '| depth | cursor p50 (ms) | cursor ÷ first page | offset p50 (ms) | offset ÷ first page |',
+    '|---:|---:|---:|---:|---:|',
+    ...read.paging.map((r) => `| ${r.depth.toLocaleString('en')} | ${ms(r.cursorP50)} | ${ratio(r.cursorP50, read.firstPageP50)} | ${ms(r.offsetP50)} | ${ratio(r.offsetP50, read.firstPageP50)} |`),
+    '',
+    `Search (two words, FTS5, top 20) p50 ${ms(read.searchP50)} ms; lookup by id p50 ${ms(read.lookupP50)} ms: **search ÷ lookup ${ratio(read.searchP50, read.lookupP50)}**.`,
+    '',
+    'Projection lag: from an append committed to the document visible in a read, with the projector in the same process.',
+    '',
+    '| load | lag p50 (ms) | lag p99 (ms) | append commit p50 (ms) | lag p50 ÷ append |',
+    '|---|---:|---:|---:|---:|',
+    ...read.lag.map((l) => `| ${l.load} | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.appendP50)} | ${ratio(l.p50, l.appendP50)} |`),
     '',
     '## Reading these',
     '',

@@ -10,7 +10,7 @@ const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'rebuild' });
 const eventStore = openEventStore(config).store;
 const readStore = (await openReadStore(config)).store;
-let lastReport = 0;
+let lastReport = Number.NEGATIVE_INFINITY;
 try {
   const done = await rebuild({
     eventStore,

@@ -22,7 +22,7 @@ const apiQuery = z.strictObject({ cursor: z.string().optional(), limit: limit.op
 async function cursorPage(readStore: ReadStore, cursors: Cursors, token: string, l: number, field: string) {
   const beforeSeq = token === '' ? undefined : cursors.decode(LIST, token, field);
   // One more than asked says whether another page exists, without a second query.
-  const { items } = await readStore.list('products', { limit: l + 1, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
+  const { items } = await readStore.list('products', { limit: l + 1, beforeSeq: beforeSeq ?? null });
   const pageItems = items.slice(0, l);
   const last = pageItems[pageItems.length - 1];
   return { items: pageItems.map((d) => render(d.fields)), nextCursor: items.length > l && last ? cursors.encode(LIST, last.seq) : null };

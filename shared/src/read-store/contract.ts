@@ -92,6 +92,9 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect(second.items.map((d) => d.id)).toEqual(['p1', 'p0']);
         const keyset = await store.list('products', { limit: 2, beforeSeq: first.items[2]!.seq });
         expect(keyset.items.map((d) => d.id)).toEqual(['p2', 'p1']);
+        const top = await store.list('products', { limit: 2, beforeSeq: null });
+        expect(top.items.map((d) => d.id)).toEqual(['p6', 'p5']);
+        expect(top.total).toBeUndefined();
       }));
 
     it('filters lists by the fields a collection allows', () =>
@@ -105,12 +108,12 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
           ],
           cp(1),
         );
-        const byUser = await store.list('orders', { limit: 10, filter: { userId: 'u1' } });
+        const byUser = await store.list('orders', { limit: 10, offset: 0, filter: { userId: 'u1' } });
         expect(byUser.items.map((d) => d.id)).toEqual(['o2', 'o1']);
-        const both = await store.list('orders', { limit: 10, filter: { userId: 'u1', status: 'paid' } });
+        const both = await store.list('orders', { limit: 10, offset: 0, filter: { userId: 'u1', status: 'paid' } });
         expect(both.items.map((d) => d.id)).toEqual(['o2']);
         expect(both.total).toBe(1);
-        await expect(store.list('orders', { limit: 10, filter: { email: 'x' } })).rejects.toThrow(/cannot be filtered/);
+        await expect(store.list('orders', { limit: 10, offset: 0, filter: { email: 'x' } })).rejects.toThrow(/cannot be filtered/);
       }));
 
     it('searches products by relevance, literally, and keeps the index in step', () =>

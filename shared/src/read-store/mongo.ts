@@ -161,12 +161,13 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
         filter[`fields.${field}`] = String(value);
       }
       const c = documents(collection, await readMeta('active_generation'));
-      if (query.beforeSeq !== undefined) {
-        const items = await c.find({ ...filter, seq: { $lt: query.beforeSeq } }).sort({ seq: -1 }).limit(query.limit).toArray();
+      if ('beforeSeq' in query) {
+        const below = query.beforeSeq === null ? {} : { seq: { $lt: query.beforeSeq } };
+        const items = await c.find({ ...filter, ...below }).sort({ seq: -1 }).limit(query.limit).toArray();
         return { items: items.map(toDocument) };
       }
       const [items, total] = await Promise.all([
-        c.find(filter).sort({ seq: -1 }).skip(query.offset ?? 0).limit(query.limit).toArray(),
+        c.find(filter).sort({ seq: -1 }).skip(query.offset).limit(query.limit).toArray(),
         c.countDocuments(filter),
       ]);
       return { items: items.map(toDocument), total };

@@ -39,14 +39,8 @@ export interface DocumentWrite {
   expectedVersion: number | null;
 }
 
-export interface ListQuery {
-  filter?: Record<string, string>;
-  limit: number;
-  /** Offset paging: skip this many. */
-  offset?: number;
-  /** Keyset paging: only documents with a smaller seq than this. */
-  beforeSeq?: number;
-}
+/** Offset paging (with a total), or keyset paging below a seq (null: from the top; no total). */
+export type ListQuery = { filter?: Record<string, string>; limit: number } & ({ offset: number } | { beforeSeq: number | null });
 
 export interface ListResult {
   items: ReadDocument[];

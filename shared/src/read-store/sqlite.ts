@@ -196,10 +196,10 @@ export function openSqliteReadStore(path: string): ReadStore {
           params.push(value);
         }
         const where = conditions.join(' AND ');
-        if (query.beforeSeq !== undefined) {
+        if ('beforeSeq' in query) {
           const rows = prepare(`SELECT * FROM ${name} WHERE ${where} AND seq < ? ORDER BY seq DESC LIMIT ?`).all(
             ...params,
-            query.beforeSeq,
+            query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
             query.limit,
           ) as unknown as Row[];
           return { items: rows.map(toDocument) };
@@ -207,7 +207,7 @@ export function openSqliteReadStore(path: string): ReadStore {
         const rows = prepare(`SELECT * FROM ${name} WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(
           ...params,
           query.limit,
-          query.offset ?? 0,
+          query.offset,
         ) as unknown as Row[];
         const total = (prepare(`SELECT COUNT(*) AS n FROM ${name} WHERE ${where}`).get(...params) as { n: number }).n;
         return { items: rows.map(toDocument), total: Number(total) };
