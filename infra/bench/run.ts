@@ -71,7 +71,7 @@ try {
     '',
     `Search (two words, FTS5, top 20) p50 ${ms(read.searchP50)} ms; lookup by id p50 ${ms(read.lookupP50)} ms: **search ÷ lookup ${ratio(read.searchP50, read.lookupP50)}**.`,
     '',
-    'Projection lag: from an append committed to the document visible in a read, with the projector in the same process.',
+    'Projection lag: from an append committed (event store at synchronous=NORMAL) to the document visible in a read, with the projector in the same process.',
     '',
     '| load | lag p50 (ms) | lag p99 (ms) | append commit p50 (ms) | lag p50 ÷ append |',
     '|---|---:|---:|---:|---:|',
@@ -87,6 +87,11 @@ try {
     '- POST /users does two durable appends (the email claim, then `user:created`), three reads, validation and',
     '  an access-log line per request; the bare handler does none of that. Commits run on the event loop:',
     "  the note at the top of `shared/src/event-store/sqlite.ts` says why (a writer thread was measured slower).",
+    '- Cursor pages seek by `seq` on an index, so their cost does not grow with depth; offset pages skip rows and',
+    '  also count the matches for `total`, which is most of their cost even near the top.',
+    '- Search ranks every match with bm25 before taking the top 20, so common words cost more than rare ones.',
+    '- Projection lag is dominated by the projector waking on the append and writing its batch; p99 includes the',
+    '  occasional WAL checkpoint of the read store.',
     '',
   ];
   const out = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
