@@ -1,15 +1,13 @@
 // Starts the command service in-process on an ephemeral port over a fresh embedded store, and
 // gives tests a small JSON client for it.
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger } from '@eventide/shared/log.ts';
-import { jsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient, listenOnLoopback, type Reply } from '@eventide/shared/testing/json-client.ts';
 import { commandRoutes } from '../src/routes.ts';
 
 export type { Reply } from '@eventide/shared/testing/json-client.ts';
@@ -30,9 +28,7 @@ export async function startTestApp(options: { bodyLimit?: number } = {}): Promis
   const store = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
   const log = createLogger({ level: 'silent' });
   const app = createHttpApp({ log, routers: commandRoutes({ store, bodyLimit: options.bodyLimit ?? 64 * 1024 }) });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, url } = await listenOnLoopback(app);
 
   const client = jsonClient(url);
   return {

@@ -1,7 +1,5 @@
 // The whole system in-process on the embedded adapters: command and query routes, projector.
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@eventide/shared/config.ts';
@@ -11,7 +9,7 @@ import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
-import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/shared/testing/json-client.ts';
 import { commandRoutes } from '@eventide/command-service/src/routes.ts';
 import { queryRoutes } from '@eventide/query-service/src/routes.ts';
 import { queryDeps } from '@eventide/query-service/src/wire.ts';
@@ -41,9 +39,7 @@ export async function startFullApp(): Promise<FullApp> {
       ...queryRoutes(queryDeps(config, readStore, (listener) => projector.onProgress(listener))),
     ],
   });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, url } = await listenOnLoopback(app);
   const client = jsonClient(url);
   return {
     url,

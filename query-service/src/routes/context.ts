@@ -6,6 +6,7 @@ import { isUuid } from '@eventide/shared/ids.ts';
 import type { Collection, ReadDocument, ReadStore } from '@eventide/shared/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import { readConsistency, type Progress } from '../consistency.ts';
+import { DEFAULT_LIMIT } from '../params.ts';
 
 export interface QueryDeps {
   readStore: ReadStore;
@@ -31,9 +32,25 @@ export async function findOne(readStore: ReadStore, collection: Collection, ctx:
   return doc;
 }
 
-export interface OffsetPage<T> {
-  items: T[];
-  page: number;
-  limit: number;
-  total: number;
+/** One page of an offset list, newest first: {items, page, limit, total}. */
+export async function offsetPage(
+  readStore: ReadStore,
+  collection: Collection,
+  query: { page?: number | undefined; limit?: number | undefined },
+  render: Render,
+  filter: Record<string, string> = {},
+) {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const result = await readStore.list(collection, { limit, offset: (page - 1) * limit, filter });
+  return { items: result.items.map((d) => render(d.fields)), page, limit, total: result.total ?? 0 };
+}
+
+/** GET of one entity: its representation, with its revision as the ETag. */
+export function byId(readStore: ReadStore, collection: Collection, what: string, render: Render) {
+  return async (ctx: Context) => {
+    const doc = await findOne(readStore, collection, ctx, what);
+    ctx.set('ETag', `"${doc.version}"`);
+    ctx.body = render(doc.fields);
+  };
 }

@@ -5,8 +5,8 @@ import { orderStatus } from '@eventide/shared/events/catalogue.ts';
 import { orderV1, orderV2 } from '@eventide/command-service/src/order/representation.ts';
 import type { OrderState } from '@eventide/command-service/src/order/order.ts';
 import { deprecatedVersion } from '@eventide/command-service/src/http/versioning.ts';
-import { DEFAULT_LIMIT, limit, page, parseQuery } from '../params.ts';
-import { findOne, reader, type QueryDeps, type Render } from './context.ts';
+import { limit, page, parseQuery } from '../params.ts';
+import { byId, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
 
 const listQuery = z.strictObject({
   page: page.optional(),
@@ -25,19 +25,12 @@ export function orderReadRoutes({ readStore, progress }: QueryDeps): Router {
   for (const [prefix, render] of [['', v2], ['/v2', v2], ['/v1', v1]] as const) {
     get(`${prefix}/orders`, async (ctx) => {
       const query = parseQuery(ctx, listQuery);
-      const p = query.page ?? 1;
-      const l = query.limit ?? DEFAULT_LIMIT;
       const filter: Record<string, string> = {};
       if (query.userId) filter.userId = query.userId;
       if (query.status) filter.status = query.status;
-      const result = await readStore.list('orders', { limit: l, offset: (p - 1) * l, filter });
-      ctx.body = { items: result.items.map((d) => render(d.fields)), page: p, limit: l, total: result.total ?? 0 };
+      ctx.body = await offsetPage(readStore, 'orders', query, render, filter);
     });
-    get(`${prefix}/orders/:id`, async (ctx) => {
-      const doc = await findOne(readStore, 'orders', ctx, 'order');
-      ctx.set('ETag', `"${doc.version}"`);
-      ctx.body = render(doc.fields);
-    });
+    get(`${prefix}/orders/:id`, byId(readStore, 'orders', 'order', render));
   }
   return router;
 }

@@ -10,10 +10,10 @@ import { productView } from '@eventide/command-service/src/product/representatio
 import type { ProductState } from '@eventide/command-service/src/product/product.ts';
 import type { Cursors } from '../cursor.ts';
 import { DEFAULT_LIMIT, limit, page, parseQuery } from '../params.ts';
-import { findOne, reader, type QueryDeps } from './context.ts';
+import { byId, offsetPage, reader, type QueryDeps } from './context.ts';
 
 const LIST = 'products';
-const render = (fields: unknown) => productView(fields as ProductState);
+const render = (fields: unknown) => productView(fields as unknown as ProductState);
 
 const productsQuery = z.strictObject({ page: page.optional(), limit: limit.optional(), after: z.string().optional() });
 const apiQuery = z.strictObject({ cursor: z.string().optional(), limit: limit.optional() });
@@ -40,9 +40,7 @@ export function productReadRoutes({ readStore, cursors, progress }: QueryDeps): 
       ctx.body = await cursorPage(readStore, cursors, query.after, l, 'after');
       return;
     }
-    const p = query.page ?? 1;
-    const result = await readStore.list('products', { limit: l, offset: (p - 1) * l });
-    ctx.body = { items: result.items.map((d) => render(d.fields)), page: p, limit: l, total: result.total ?? 0 };
+    ctx.body = await offsetPage(readStore, 'products', query, render);
   });
 
   get('/api/products', async (ctx) => {
@@ -50,10 +48,6 @@ export function productReadRoutes({ readStore, cursors, progress }: QueryDeps): 
     ctx.body = await cursorPage(readStore, cursors, query.cursor ?? '', query.limit ?? DEFAULT_LIMIT, 'cursor');
   });
 
-  get('/products/:id', async (ctx) => {
-    const doc = await findOne(readStore, 'products', ctx, 'product');
-    ctx.set('ETag', `"${doc.version}"`);
-    ctx.body = render(doc.fields);
-  });
+  get('/products/:id', byId(readStore, 'products', 'product', render));
   return router;
 }

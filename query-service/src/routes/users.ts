@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { userV1, userV2 } from '@eventide/command-service/src/user/representation.ts';
 import type { UserState } from '@eventide/command-service/src/user/user.ts';
 import { deprecatedVersion } from '@eventide/command-service/src/http/versioning.ts';
-import { DEFAULT_LIMIT, limit, page, parseQuery } from '../params.ts';
-import { findOne, reader, type QueryDeps, type Render } from './context.ts';
+import { limit, page, parseQuery } from '../params.ts';
+import { byId, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
 
 const listQuery = z.strictObject({ page: page.optional(), limit: limit.optional() });
 const v1: Render = (f) => userV1(f as unknown as Exclude<UserState, { status: 'absent' }>);
@@ -18,17 +18,9 @@ export function userReadRoutes({ readStore, progress }: QueryDeps): Router {
 
   for (const [prefix, render] of [['', v2], ['/v2', v2], ['/v1', v1]] as const) {
     get(`${prefix}/users`, async (ctx) => {
-      const query = parseQuery(ctx, listQuery);
-      const p = query.page ?? 1;
-      const l = query.limit ?? DEFAULT_LIMIT;
-      const result = await readStore.list('users', { limit: l, offset: (p - 1) * l });
-      ctx.body = { items: result.items.map((d) => render(d.fields)), page: p, limit: l, total: result.total ?? 0 };
+      ctx.body = await offsetPage(readStore, 'users', parseQuery(ctx, listQuery), render);
     });
-    get(`${prefix}/users/:id`, async (ctx) => {
-      const doc = await findOne(readStore, 'users', ctx, 'user');
-      ctx.set('ETag', `"${doc.version}"`);
-      ctx.body = render(doc.fields);
-    });
+    get(`${prefix}/users/:id`, byId(readStore, 'users', 'user', render));
   }
   return router;
 }

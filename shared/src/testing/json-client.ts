@@ -32,3 +32,11 @@ export function jsonClient(baseUrl: string): JsonClient {
       }),
   };
 }
+
+/** Serves a Koa app on an ephemeral loopback port. */
+export async function listenOnLoopback(app: { listen: (port: number, host: string) => import('node:http').Server }) {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
