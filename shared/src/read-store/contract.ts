@@ -144,6 +144,16 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect((await store.search('electric', 10)).map((h) => h.doc.fields.name)).toEqual(['Electric jug']);
       }));
 
+    it('keeps followers\' checkpoints apart from generations, never moving them back', () =>
+      withStore(async (store) => {
+        expect(await store.loadCheckpoint('publisher')).toBe(0);
+        await store.saveCheckpoint('publisher', 40);
+        await store.saveCheckpoint('publisher', 30);
+        expect(await store.loadCheckpoint('publisher')).toBe(40);
+        await store.promote(await store.createGeneration());
+        expect(await store.loadCheckpoint('publisher')).toBe(40);
+      }));
+
     it('rebuilds into a fresh generation and swaps it in', () =>
       withStore(async (store) => {
         const live = await store.activeGeneration();

@@ -148,6 +148,16 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
 
     writer,
 
+    async loadCheckpoint(checkpointName) {
+      return (await db.collection<{ _id: string; position: number }>('follower_checkpoints').findOne({ _id: checkpointName }))?.position ?? 0;
+    },
+
+    async saveCheckpoint(checkpointName, position) {
+      await db
+        .collection<{ _id: string; position: number }>('follower_checkpoints')
+        .updateOne({ _id: checkpointName }, { $max: { position } }, { upsert: true });
+    },
+
     async get(collection, id) {
       const stored = await documents(collection, await readMeta('active_generation')).findOne({ _id: id });
       return stored ? toDocument(stored) : undefined;

@@ -73,6 +73,11 @@ export interface ReadStore {
   promote(generation: number): Promise<void>;
   writer(generation: number): ReadModelWriter;
 
+  /** Checkpoints of other followers of the log (the Kafka publisher): no rebuild resets them. */
+  loadCheckpoint(name: string): Promise<number>;
+  /** Moves a follower's checkpoint forward; never backwards. */
+  saveCheckpoint(name: string, position: number): Promise<void>;
+
   /** Reads of the active generation; tombstones included, so that callers can answer 410. */
   get(collection: Collection, id: string): Promise<ReadDocument | undefined>;
   /** Live documents, newest first. */

@@ -59,6 +59,7 @@ export function openSqliteReadStore(path: string): ReadStore {
     PRAGMA busy_timeout = 5000;
     CREATE TABLE IF NOT EXISTS read_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
     INSERT OR IGNORE INTO read_meta (key, value) VALUES ('active_generation', 1), ('last_generation', 1);
+    CREATE TABLE IF NOT EXISTS follower_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
   `);
   db.exec(schema(1));
 
@@ -177,6 +178,18 @@ export function openSqliteReadStore(path: string): ReadStore {
     },
 
     writer,
+
+    async loadCheckpoint(name) {
+      const row = prepare('SELECT position FROM follower_checkpoints WHERE name = ?').get(name) as { position: number } | undefined;
+      return Number(row?.position ?? 0);
+    },
+
+    async saveCheckpoint(name, position) {
+      prepare(
+        `INSERT INTO follower_checkpoints (name, position) VALUES (?, ?)
+         ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)`,
+      ).run(name, position);
+    },
 
     async get(collection, id) {
       return onActive((g) => {
