@@ -5,12 +5,12 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { READ_MODELS_CHECKPOINT, type Collection, type ReadDocument, type ReadModelWriter, type ReadStore } from '@eventide/shared/read-store/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { batches } from './batches.ts';
+import { runResilient } from './resilient.ts';
 import { projectBatch, targetOf } from './projection.ts';
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
 
 export const CHECKPOINT = READ_MODELS_CHECKPOINT;
 const BATCH = 500;
-const BACKOFF_MS = { first: 100, max: 10_000 };
 
 export interface Projector {
   /** The global position the read models have reached. */
@@ -59,23 +59,12 @@ export function startProjector({ eventStore, readStore, log }: { eventStore: Eve
     return 'stopped';
   }
 
-  const running = (async () => {
-    let failures = 0;
-    while (!controller.signal.aborted) {
-      try {
-        const generation = await readStore.activeGeneration();
-        const outcome = await follow(generation);
-        failures = 0;
-        if (outcome === 'switched') log.info({ generation: await readStore.activeGeneration() }, 'projector: following the promoted generation');
-      } catch (error) {
-        if (controller.signal.aborted) break;
-        failures++;
-        const delay = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
-        log.error({ err: error, retryInMs: Math.round(delay) }, 'projector failed; resuming from its checkpoint');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
+  // A promoted generation ends follow(); the next round follows the new one.
+  const running = runResilient('projector', controller.signal, log, async () => {
+    if ((await follow(await readStore.activeGeneration())) === 'switched') {
+      log.info({ generation: await readStore.activeGeneration() }, 'projector: following the promoted generation');
     }
-  })();
+  });
 
   return {
     position: () => position,
