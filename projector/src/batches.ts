@@ -1,6 +1,10 @@
 // Groups an async stream into batches of what is already available: during catch-up a batch
 // fills up to `max`; when live, each event goes out as soon as nothing else is waiting behind it.
-export async function* batches<T>(source: AsyncIterable<T>, max: number): AsyncGenerator<T[]> {
+//
+// `stop` must end the source (abort its subscription). It is called when the consumer leaves
+// early (a failure, a switch): a live subscription's pending read would otherwise hold the
+// cleanup until the next event, possibly forever.
+export async function* batches<T>(source: AsyncIterable<T>, max: number, stop: () => void): AsyncGenerator<T[]> {
   const iterator = source[Symbol.asyncIterator]();
   let pending: Promise<IteratorResult<T>> | undefined;
   const IDLE = Symbol('idle');
@@ -25,6 +29,7 @@ export async function* batches<T>(source: AsyncIterable<T>, max: number): AsyncG
       yield batch;
     }
   } finally {
+    stop();
     await iterator.return?.();
   }
 }

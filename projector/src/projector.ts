@@ -44,7 +44,9 @@ export function startProjector({ eventStore, readStore, log }: { eventStore: Eve
   async function follow(generation: number): Promise<'switched' | 'stopped'> {
     const writer = readStore.writer(generation);
     position = await writer.checkpoint(CHECKPOINT);
-    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal: controller.signal }), BATCH)) {
+    const session = new AbortController();
+    const signal = AbortSignal.any([controller.signal, session.signal]);
+    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
       if ((await readStore.activeGeneration()) !== generation) return 'switched';
       try {
         await applyBatch(writer, batch, log);

@@ -31,7 +31,9 @@ export function startPublisher(options: { eventStore: EventStore; checkpoints: C
 
   async function follow(): Promise<void> {
     position = await checkpoints.loadCheckpoint(PUBLISHER_CHECKPOINT);
-    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal: controller.signal }), BATCH)) {
+    const session = new AbortController();
+    const signal = AbortSignal.any([controller.signal, session.signal]);
+    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
       const envelopes = batch.map(toEnvelope).filter((e): e is AnyEventEnvelope => e !== undefined);
       if (envelopes.length > 0) await producer.publish(envelopes);
       const last = batch[batch.length - 1]!.position;

@@ -1,0 +1,48 @@
+// The running projector: it recovers from a failed write on its own, even when no further event
+// arrives to wake it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
+import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
+import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { startProjector } from '../src/projector.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('resumes after a failed write without waiting for another event', async () => {
+  const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
+  const readStore = openSqliteReadStore(join(dir, 'read.db'));
+  let failures = 1;
+  const flaky: ReadStore = {
+    ...readStore,
+    writer(generation) {
+      const inner = readStore.writer(generation);
+      return {
+        ...inner,
+        async write(writes, checkpoint) {
+          if (failures-- > 0) throw new Error('the read store is briefly unavailable');
+          return inner.write(writes, checkpoint);
+        },
+      };
+    },
+  };
+  const userId = newId();
+  const appended = await eventStore.append(
+    `user-${userId}`,
+    [{ id: newId(), type: 'user:created', data: { userId, name: 'A', email: 'a@example.com' }, metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } } }],
+    { expectedRevision: 'no_stream' },
+  );
+  const projector = startProjector({ eventStore, readStore: flaky, log: createLogger({ level: 'silent' }) });
+  const deadline = Date.now() + 10_000;
+  while (projector.position() < appended.position && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await projector.stop();
+  expect(projector.position()).toBe(appended.position);
+  expect(await readStore.get('users', userId)).toBeDefined();
+  await readStore.close();
+  await eventStore.close();
+});
