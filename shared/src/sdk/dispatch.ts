@@ -1,0 +1,112 @@
+// What a subscriber does with one delivered event, whatever carried it: check it against the
+// catalogue, drop it if it was seen before (when asked), run the handlers with retries, and
+// hand it to the dead-letter sink when they keep failing. Only then is it acknowledged.
+import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '../events/catalogue.ts';
+
+export type Handler<N extends EventName> = (event: EventEnvelope<N>) => Promise<void> | void;
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, initialDelayMs: 200, maxDelayMs: 10_000 };
+
+export interface DeadLetter {
+  /** The message as it arrived (text), so that nothing is lost even when it does not parse. */
+  raw: string;
+  eventId?: string | undefined;
+  eventType?: string | undefined;
+  reason: string;
+  attempts: number;
+  /** Where it came from, as the transport describes it (topic, partition, offset…). */
+  origin: Record<string, string>;
+}
+
+export interface Outcome {
+  kind: 'handled' | 'duplicate' | 'dead-lettered' | 'ignored';
+}
+
+/** Remembers the ids of the most recent events, to drop redeliveries. */
+export class SeenIds {
+  private readonly ids = new Set<string>();
+  private readonly capacity: number;
+  constructor(capacity = 100_000) {
+    this.capacity = capacity;
+  }
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value!);
+  }
+}
+
+export class Dispatcher {
+  private readonly handlers = new Map<EventName, Array<Handler<EventName>>>();
+  private readonly retry: RetryPolicy;
+  private readonly seen: SeenIds | undefined;
+  private readonly deadLetter: (letter: DeadLetter) => Promise<void>;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(options: {
+    retry?: Partial<RetryPolicy> | undefined;
+    dedupe?: boolean | SeenIds | undefined;
+    deadLetter: (letter: DeadLetter) => Promise<void>;
+    sleep?: (ms: number) => Promise<void>;
+  }) {
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.seen = options.dedupe === true ? new SeenIds() : options.dedupe || undefined;
+    this.deadLetter = options.deadLetter;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  on<N extends EventName>(name: N, handler: Handler<N>): void {
+    if (!isEventName(name)) throw new TypeError(`${JSON.stringify(name)} is not one of the nine event names`);
+    this.handlers.set(name, [...(this.handlers.get(name) ?? []), handler as Handler<EventName>]);
+  }
+
+  names(): EventName[] {
+    return [...this.handlers.keys()];
+  }
+
+  async dispatch(raw: string, origin: Record<string, string> = {}): Promise<Outcome> {
+    let envelope: AnyEventEnvelope;
+    try {
+      envelope = this.parse(raw);
+    } catch (error) {
+      await this.deadLetter({ raw, reason: `not a valid event: ${(error as Error).message}`, attempts: 0, origin });
+      return { kind: 'dead-lettered' };
+    }
+    const handlers = this.handlers.get(envelope.type);
+    if (!handlers) return { kind: 'ignored' };
+    if (this.seen?.has(envelope.id)) return { kind: 'duplicate' };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        for (const handler of handlers) await handler(envelope as EventEnvelope<EventName>);
+        this.seen?.add(envelope.id);
+        return { kind: 'handled' };
+      } catch (error) {
+        if (attempt >= this.retry.attempts) {
+          const reason = String((error as Error)?.stack ?? error);
+          await this.deadLetter({ raw, eventId: envelope.id, eventType: envelope.type, reason, attempts: attempt, origin });
+          this.seen?.add(envelope.id);
+          return { kind: 'dead-lettered' };
+        }
+        const delay = Math.min(this.retry.maxDelayMs, this.retry.initialDelayMs * 2 ** (attempt - 1));
+        await this.sleep(delay * (0.5 + Math.random() / 2));
+      }
+    }
+  }
+
+  private parse(raw: string): AnyEventEnvelope {
+    const value = JSON.parse(raw) as AnyEventEnvelope;
+    if (typeof value !== 'object' || value === null || typeof value.id !== 'string' || !isEventName(String(value.type))) {
+      throw new Error('missing id or a known type');
+    }
+    return { ...value, data: parsePayload(value.type, value.data) } as AnyEventEnvelope;
+  }
+}

@@ -1,0 +1,90 @@
+// Kafka delivery for the subscriber SDK (kafkajs): a consumer group over the topics of the
+// registered event names; each message's offset is committed after its dispatch finished
+// (handled, a dropped duplicate, or dead-lettered), so a crash redelivers, never skips.
+// Partitions are consumed one message at a time, so one entity's events arrive in order.
+import { Kafka, Partitioners, type Consumer, type Producer } from 'kafkajs';
+import type { EventName, Model } from '../events/catalogue.ts';
+import { topicOf } from '../event-bus/kafka-producer.ts';
+import { kafkaLogCreator } from '../event-bus/kafka-log.ts';
+import type { Logger } from '../log.ts';
+import type { DeadLetter, Dispatcher } from './dispatch.ts';
+
+export interface KafkaTransportOptions {
+  brokers: string[];
+  groupId: string;
+  clientId?: string;
+  /** As the publisher's KAFKA_TOPIC_PREFIX; default "eventide.". */
+  topicPrefix?: string;
+  /** Where dead letters go; default `<topic>.dead-letter`. */
+  deadLetterTopic?: (topic: string) => string;
+  sessionTimeout?: number;
+  heartbeatInterval?: number;
+}
+
+export interface Transport {
+  start(dispatcher: Dispatcher): Promise<void>;
+  stop(): Promise<void>;
+  deadLetter(letter: DeadLetter): Promise<void>;
+}
+
+export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Transport {
+  const prefix = options.topicPrefix ?? 'eventide.';
+  const deadLetterTopic = options.deadLetterTopic ?? ((topic: string) => `${topic}.dead-letter`);
+  const kafka = new Kafka({ clientId: options.clientId ?? options.groupId, brokers: options.brokers, logCreator: kafkaLogCreator(log) });
+  let consumer: Consumer | undefined;
+  let producer: Producer | undefined;
+
+  return {
+    async start(dispatcher) {
+      const topics = [...new Set(dispatcher.names().map((name: EventName) => topicOf(prefix, name.split(':')[0] as Model)))];
+      if (topics.length === 0) throw new Error('register a handler with on() before start()');
+      producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner });
+      consumer = kafka.consumer({
+        groupId: options.groupId,
+        allowAutoTopicCreation: true,
+        ...(options.sessionTimeout ? { sessionTimeout: options.sessionTimeout } : {}),
+        ...(options.heartbeatInterval ? { heartbeatInterval: options.heartbeatInterval } : {}),
+      });
+      await Promise.all([producer.connect(), consumer.connect()]);
+      await consumer.subscribe({ topics, fromBeginning: true });
+      const running = consumer;
+      await consumer.run({
+        autoCommit: false,
+        eachMessage: async ({ topic, partition, message }) => {
+          const origin = { topic, partition: String(partition), offset: message.offset };
+          await dispatcher.dispatch(message.value?.toString() ?? '', origin);
+          await running.commitOffsets([{ topic, partition, offset: String(BigInt(message.offset) + 1n) }]);
+        },
+      });
+    },
+
+    async stop() {
+      await consumer?.disconnect();
+      await producer?.disconnect();
+    },
+
+    async deadLetter(letter) {
+      const topic = letter.origin.topic ?? `${prefix}unknown`;
+      await producer!.send({
+        topic: deadLetterTopic(topic),
+        acks: -1,
+        messages: [
+          {
+            key: letter.eventId ?? null,
+            value: letter.raw,
+            headers: {
+              'dead-letter-reason': letter.reason.slice(0, 2000),
+              'dead-letter-attempts': String(letter.attempts),
+              ...(letter.eventId ? { 'event-id': letter.eventId } : {}),
+              ...(letter.eventType ? { 'event-type': letter.eventType } : {}),
+              'original-topic': topic,
+              'original-partition': letter.origin.partition ?? '',
+              'original-offset': letter.origin.offset ?? '',
+            },
+          },
+        ],
+      });
+      log.warn({ eventId: letter.eventId, eventType: letter.eventType, attempts: letter.attempts }, 'event sent to the dead-letter topic');
+    },
+  };
+}

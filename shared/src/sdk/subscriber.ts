@@ -1,0 +1,46 @@
+// The subscriber SDK for downstream services:
+//
+//   const subscriber = createSubscriber({ kafka: { brokers, groupId: 'mailer' }, dedupe: true });
+//   subscriber.on('user:created', async (event) => sendWelcome(event.data.email));
+//   await subscriber.start();
+//
+// Payloads are typed and checked per name. Handlers run with retries and backoff; an event they
+// keep failing on goes to the dead letters and the rest keep flowing. Delivery is at least once;
+// `dedupe: true` drops redeliveries by event id.
+import type { EventName } from '../events/catalogue.ts';
+import { createLogger, type Logger } from '../log.ts';
+import { Dispatcher, type Handler, type RetryPolicy } from './dispatch.ts';
+import { kafkaTransport, type KafkaTransportOptions, type Transport } from './kafka-transport.ts';
+
+export interface SubscriberOptions {
+  kafka: KafkaTransportOptions;
+  dedupe?: boolean;
+  retry?: Partial<RetryPolicy>;
+  log?: Logger;
+}
+
+export interface Subscriber {
+  on<N extends EventName>(name: N, handler: Handler<N>): Subscriber;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createSubscriber(options: SubscriberOptions): Subscriber {
+  const log = options.log ?? createLogger({ name: 'subscriber' });
+  const transport: Transport = kafkaTransport(options.kafka, log);
+  const dispatcher = new Dispatcher({ retry: options.retry, dedupe: options.dedupe, deadLetter: (letter) => transport.deadLetter(letter) });
+  let started = false;
+  const subscriber: Subscriber = {
+    on(name, handler) {
+      if (started) throw new Error('register handlers before start()');
+      dispatcher.on(name, handler);
+      return subscriber;
+    },
+    async start() {
+      started = true;
+      await transport.start(dispatcher);
+    },
+    stop: () => transport.stop(),
+  };
+  return subscriber;
+}
