@@ -27,6 +27,8 @@ export interface DeadLetter {
 
 export interface Outcome {
   kind: 'handled' | 'duplicate' | 'dead-lettered' | 'ignored';
+  eventId?: string | undefined;
+  eventType?: string | undefined;
 }
 
 /** Remembers the ids of the most recent events, to drop redeliveries. */
@@ -51,8 +53,11 @@ export class Dispatcher {
   private readonly seen: SeenIds | undefined;
   private readonly deadLetter: (letter: DeadLetter) => Promise<void>;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly observe: ((outcome: Outcome) => void) | undefined;
 
   constructor(options: {
+    /** Sees every delivery's outcome: for metrics and logs. */
+    observe?: (outcome: Outcome) => void;
     retry?: Partial<RetryPolicy> | undefined;
     dedupe?: boolean | SeenIds | undefined;
     deadLetter: (letter: DeadLetter) => Promise<void>;
@@ -62,6 +67,7 @@ export class Dispatcher {
     this.seen = options.dedupe === true ? new SeenIds() : options.dedupe || undefined;
     this.deadLetter = options.deadLetter;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.observe = options.observe;
   }
 
   on<N extends EventName>(name: N, handler: Handler<N>): void {
@@ -74,6 +80,12 @@ export class Dispatcher {
   }
 
   async dispatch(raw: string, origin: Record<string, string> = {}): Promise<Outcome> {
+    const outcome = await this.handle(raw, origin);
+    this.observe?.(outcome);
+    return outcome;
+  }
+
+  private async handle(raw: string, origin: Record<string, string>): Promise<Outcome> {
     let envelope: AnyEventEnvelope;
     try {
       envelope = this.parse(raw);
@@ -82,19 +94,20 @@ export class Dispatcher {
       return { kind: 'dead-lettered' };
     }
     const handlers = this.handlers.get(envelope.type);
-    if (!handlers) return { kind: 'ignored' };
-    if (this.seen?.has(envelope.id)) return { kind: 'duplicate' };
+    const about = { eventId: envelope.id, eventType: envelope.type };
+    if (!handlers) return { kind: 'ignored', ...about };
+    if (this.seen?.has(envelope.id)) return { kind: 'duplicate', ...about };
     for (let attempt = 1; ; attempt++) {
       try {
         for (const handler of handlers) await handler(envelope as EventEnvelope<EventName>);
         this.seen?.add(envelope.id);
-        return { kind: 'handled' };
+        return { kind: 'handled', ...about };
       } catch (error) {
         if (attempt >= this.retry.attempts) {
           const reason = String((error as Error)?.stack ?? error);
           await this.deadLetter({ raw, eventId: envelope.id, eventType: envelope.type, reason, attempts: attempt, origin });
           this.seen?.add(envelope.id);
-          return { kind: 'dead-lettered' };
+          return { kind: 'dead-lettered', ...about };
         }
         const delay = Math.min(this.retry.maxDelayMs, this.retry.initialDelayMs * 2 ** (attempt - 1));
         await this.sleep(delay * (0.5 + Math.random() / 2));

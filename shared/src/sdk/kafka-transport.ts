@@ -34,31 +34,61 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
   let consumer: Consumer | undefined;
   let producer: Producer | undefined;
 
+  let stopping = false;
+  let restarts = 0;
+
+  /** A fresh consumer in the group; resolves once it has joined. */
+  async function startConsumer(dispatcher: Dispatcher, topics: string[]): Promise<void> {
+    const member = kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: true,
+      ...(options.sessionTimeout ? { sessionTimeout: options.sessionTimeout } : {}),
+      ...(options.heartbeatInterval ? { heartbeatInterval: options.heartbeatInterval } : {}),
+    });
+    consumer = member;
+    // kafkajs gives up on errors it deems non-retriable (a SyncGroup refused in the middle of a
+    // rebalance, say); a subscriber must outlive them, so it starts a fresh consumer, which
+    // resumes from the committed offsets.
+    member.on(member.events.CRASH, ({ payload }) => {
+      if (payload.restart || stopping) return;
+      const delay = Math.min(10_000, 500 * 2 ** restarts++) * (0.5 + Math.random() / 2);
+      log.error({ err: payload.error, retryInMs: Math.round(delay) }, 'subscriber: consumer stopped after an error; starting a new one');
+      setTimeout(() => {
+        if (!stopping) startConsumer(dispatcher, topics).catch((err: unknown) => log.error({ err }, 'subscriber: restart failed'));
+      }, delay);
+    });
+    const joined = new Promise<void>((resolve) => {
+      const off = member.on(member.events.GROUP_JOIN, () => {
+        off();
+        restarts = 0;
+        resolve();
+      });
+    });
+    await member.connect();
+    await member.subscribe({ topics, fromBeginning: true });
+    await member.run({
+      autoCommit: false,
+      eachMessage: async ({ topic, partition, message }) => {
+        const origin = { topic, partition: String(partition), offset: message.offset };
+        await dispatcher.dispatch(message.value?.toString() ?? '', origin);
+        await member.commitOffsets([{ topic, partition, offset: String(BigInt(message.offset) + 1n) }]);
+      },
+    });
+    await joined;
+  }
+
   return {
     async start(dispatcher) {
       const topics = [...new Set(dispatcher.names().map((name: EventName) => topicOf(prefix, name.split(':')[0] as Model)))];
       if (topics.length === 0) throw new Error('register a handler with on() before start()');
       producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner });
-      consumer = kafka.consumer({
-        groupId: options.groupId,
-        allowAutoTopicCreation: true,
-        ...(options.sessionTimeout ? { sessionTimeout: options.sessionTimeout } : {}),
-        ...(options.heartbeatInterval ? { heartbeatInterval: options.heartbeatInterval } : {}),
-      });
-      await Promise.all([producer.connect(), consumer.connect()]);
-      await consumer.subscribe({ topics, fromBeginning: true });
-      const running = consumer;
-      await consumer.run({
-        autoCommit: false,
-        eachMessage: async ({ topic, partition, message }) => {
-          const origin = { topic, partition: String(partition), offset: message.offset };
-          await dispatcher.dispatch(message.value?.toString() ?? '', origin);
-          await running.commitOffsets([{ topic, partition, offset: String(BigInt(message.offset) + 1n) }]);
-        },
-      });
+      await producer.connect();
+      // start() resolves once this member has joined the group and holds its partitions.
+      await startConsumer(dispatcher, topics);
     },
 
     async stop() {
+      stopping = true;
       await consumer?.disconnect();
       await producer?.disconnect();
     },

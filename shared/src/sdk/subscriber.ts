@@ -9,7 +9,7 @@
 // `dedupe: true` drops redeliveries by event id.
 import type { EventName } from '../events/catalogue.ts';
 import { createLogger, type Logger } from '../log.ts';
-import { Dispatcher, type Handler, type RetryPolicy } from './dispatch.ts';
+import { Dispatcher, type Handler, type Outcome, type RetryPolicy } from './dispatch.ts';
 import { kafkaTransport, type KafkaTransportOptions, type Transport } from './kafka-transport.ts';
 
 export interface SubscriberOptions {
@@ -17,10 +17,13 @@ export interface SubscriberOptions {
   dedupe?: boolean;
   retry?: Partial<RetryPolicy>;
   log?: Logger;
+  /** Sees the outcome of every delivery (handled, duplicate, dead-lettered, ignored): for metrics. */
+  onDelivery?: (outcome: Outcome) => void;
 }
 
 export interface Subscriber {
   on<N extends EventName>(name: N, handler: Handler<N>): Subscriber;
+  /** Resolves once the subscriber has joined its consumer group. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -28,7 +31,12 @@ export interface Subscriber {
 export function createSubscriber(options: SubscriberOptions): Subscriber {
   const log = options.log ?? createLogger({ name: 'subscriber' });
   const transport: Transport = kafkaTransport(options.kafka, log);
-  const dispatcher = new Dispatcher({ retry: options.retry, dedupe: options.dedupe, deadLetter: (letter) => transport.deadLetter(letter) });
+  const dispatcher = new Dispatcher({
+    retry: options.retry,
+    dedupe: options.dedupe,
+    observe: options.onDelivery,
+    deadLetter: (letter) => transport.deadLetter(letter),
+  });
   let started = false;
   const subscriber: Subscriber = {
     on(name, handler) {
