@@ -11,6 +11,7 @@ import { commandRoutes } from '@eventide/command-service/src/routes.ts';
 import { queryRoutes } from '@eventide/query-service/src/routes.ts';
 import { queryDeps } from '@eventide/query-service/src/wire.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
+import { startKafkaPublisher } from '@eventide/projector/src/start-publisher.ts';
 
 let config;
 try {
@@ -26,6 +27,7 @@ const readStore = await openReadStore(config);
 log.info({ eventStore: eventStore.description, readStore: readStore.description, dataDir: config.dataDir }, 'starting');
 
 const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, log });
+const stopPublisher = await startKafkaPublisher(config, eventStore.store, readStore.store, log);
 const app = createHttpApp({
   log,
   routers: [
@@ -39,7 +41,7 @@ await serve({
   config,
   log,
   onClose: async () => {
-    await projector.stop();
+    await Promise.all([projector.stop(), stopPublisher()]);
     await Promise.all([readStore.store.close(), eventStore.store.close()]);
   },
 });

@@ -5,7 +5,11 @@ import { toEnvelope, entityIdOf } from '@eventide/shared/events/envelope.ts';
 import { kafkaProducer, topicOf, type BusProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { startPublisher, type Checkpoints } from '@eventide/projector/src/publisher.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startFullApp, type FullApp } from './full-app.ts';
+import { startService } from './process.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from './mock-kafka.ts';
 
 const log = createLogger({ level: 'silent' });
@@ -77,6 +81,23 @@ if (!kcatAvailable()) {
       }
       expect(messages.some((m) => m.payload.includes('email:claimed'))).toBe(false);
       expect(await app.readStore.loadCheckpoint('event-bus-publisher')).toBe(head);
+    });
+
+    it('publishes from npm start\'s process when KAFKA_BROKERS is set', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'eventide-kafka-svc-'));
+      const service = await startService({ DATA_DIR: dataDir, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: 'svc.' });
+      try {
+        const reply = await fetch(`${service.url}/users`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'From the service', email: 'svc@example.com' }),
+        });
+        const user = (await reply.json()) as { userId: string };
+        await until(async () => (await kcatRead(kafka.brokers, 'svc.user')).some((m) => m.key === user.userId), 'the event on svc.user');
+      } finally {
+        await service.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
 
     it('republishes, never loses, when killed between the brokers\' ack and its checkpoint', async () => {

@@ -14,6 +14,14 @@ const schema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   /** MongoDB URL for the read models, e.g. mongodb://localhost:27017/eventide; unset: embedded SQLite. */
   MONGO_URL: z.string().min(1).optional(),
+  /** Kafka bootstrap brokers, comma-separated (host:port,…); unset: events are not published to Kafka. */
+  KAFKA_BROKERS: z
+    .string()
+    .min(1)
+    .transform((list) => list.split(',').map((b) => b.trim()).filter(Boolean))
+    .optional(),
+  /** Topics are `<prefix><model>`: eventide.user, eventide.order, eventide.product by default. */
+  KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only').default('eventide.'),
   /** Signs list cursors (32+ characters); unset: a random secret kept in DATA_DIR/cursor-secret. */
   CURSOR_SECRET: z.string().min(32, 'use at least 32 characters').optional(),
   /** Largest JSON body accepted, in bytes. */
