@@ -32,7 +32,7 @@ const app = createHttpApp({
   log,
   routers: [
     ...commandRoutes({ store: eventStore.store, bodyLimit: config.BODY_LIMIT }),
-    ...queryRoutes(queryDeps(config, readStore.store, (listener) => projector.onProgress(listener))),
+    ...queryRoutes(queryDeps(config, readStore.store, { subscribe: (listener) => projector.onProgress(listener), eventStore: eventStore.store })),
   ],
   health: () => ({ eventStore: eventStore.description, readStore: readStore.description, projectedTo: projector.position() }),
 });

@@ -22,6 +22,8 @@ export interface FullApp extends JsonClient {
   projector: Projector;
   /** Writes, then waits for the read side to reach the write: read-your-writes. */
   write(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; position: number }>;
+  /** Cuts every open connection, as a network failure would. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export async function startFullApp(): Promise<FullApp> {
     log,
     routers: [
       ...commandRoutes({ store: eventStore, bodyLimit: 64 * 1024 }),
-      ...queryRoutes(queryDeps(config, readStore, (listener) => projector.onProgress(listener))),
+      ...queryRoutes(queryDeps(config, readStore, { subscribe: (listener) => projector.onProgress(listener), eventStore })),
     ],
   });
   const { server, url } = await listenOnLoopback(app);
@@ -50,6 +52,9 @@ export async function startFullApp(): Promise<FullApp> {
     async write(method, path, body) {
       const reply = await client.request(method, path, body);
       return { status: reply.status, body: reply.body, position: Number(reply.headers.get('event-position')) };
+    },
+    dropConnections() {
+      server.closeAllConnections();
     },
     async close() {
       server.closeAllConnections();

@@ -5,7 +5,7 @@ import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { createLogger } from '@eventide/shared/log.ts';
-import { createSubscriber, type Subscriber, type SubscriberOptions } from '@eventide/shared/sdk/subscriber.ts';
+import { createSubscriber, type Subscriber, type SubscriberSettings } from '@eventide/shared/sdk/subscriber.ts';
 import { startPublisher, type Checkpoints, type Publisher } from '@eventide/projector/src/publisher.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from './mock-kafka.ts';
@@ -52,12 +52,12 @@ if (!kcatAvailable()) {
       return publisher;
     }
 
-    function subscriber(options: Partial<SubscriberOptions> & { groupId: string; topicPrefix?: string }): Subscriber {
+    function subscriber({ groupId, topicPrefix, ...settings }: Partial<SubscriberSettings> & { groupId: string; topicPrefix?: string }): Subscriber {
       const s = createSubscriber({
-        kafka: { brokers: kafka.brokers, groupId: options.groupId, topicPrefix: options.topicPrefix ?? prefix, sessionTimeout: 6000, heartbeatInterval: 300 },
+        kafka: { brokers: kafka.brokers, groupId, topicPrefix: topicPrefix ?? prefix, sessionTimeout: 6000, heartbeatInterval: 300 },
         log,
         retry: { attempts: 3, initialDelayMs: 10, maxDelayMs: 50 },
-        ...options,
+        ...settings,
       });
       subscribers.push(s);
       return s;

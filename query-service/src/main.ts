@@ -5,11 +5,18 @@ import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { serve } from '@eventide/shared/http/serve.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
+import { openEventStore } from '@eventide/shared/event-store/open.ts';
 import { queryRoutes } from './routes.ts';
 import { queryDeps } from './wire.ts';
 
 const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'query-service' });
 const { store, description } = await openReadStore(config);
-const app = createHttpApp({ log, routers: queryRoutes(queryDeps(config, store)), health: () => ({ readStore: description }) });
-await serve({ app, config, log, onClose: () => store.close() });
+// The event store feeds GET /events (server-sent events) for subscribers without Kafka.
+const events = openEventStore(config);
+const app = createHttpApp({
+  log,
+  routers: queryRoutes(queryDeps(config, store, { eventStore: events.store })),
+  health: () => ({ readStore: description }),
+});
+await serve({ app, config, log, onClose: async () => void (await Promise.all([store.close(), events.store.close()])) });

@@ -2,12 +2,17 @@
 import { join } from 'node:path';
 import type { Config } from '@eventide/shared/config.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { loadOrCreateSecret } from '@eventide/shared/secret.ts';
 import { cursors } from './cursor.ts';
 import { progressOf } from './consistency.ts';
 import type { QueryDeps } from './routes.ts';
 
-export function queryDeps(config: Config, readStore: ReadStore, subscribe?: (listener: () => void) => () => void): QueryDeps {
+export function queryDeps(
+  config: Config,
+  readStore: ReadStore,
+  options: { subscribe?: (listener: () => void) => () => void; eventStore?: EventStore } = {},
+): QueryDeps {
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
-  return { readStore, cursors: cursors(secret), progress: progressOf(readStore, subscribe) };
+  return { readStore, cursors: cursors(secret), progress: progressOf(readStore, options.subscribe), eventStore: options.eventStore };
 }

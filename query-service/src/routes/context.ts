@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { isUuid } from '@eventide/shared/ids.ts';
 import type { Collection, ReadDocument, ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import { readConsistency, type Progress } from '../consistency.ts';
 import { DEFAULT_LIMIT } from '../params.ts';
@@ -12,6 +13,8 @@ export interface QueryDeps {
   readStore: ReadStore;
   cursors: Cursors;
   progress: Progress;
+  /** When given, GET /events streams the public events (server-sent events). */
+  eventStore?: EventStore | undefined;
 }
 
 export type Render = (fields: ReadDocument['fields']) => unknown;

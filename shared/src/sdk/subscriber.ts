@@ -1,6 +1,7 @@
 // The subscriber SDK for downstream services:
 //
 //   const subscriber = createSubscriber({ kafka: { brokers, groupId: 'mailer' }, dedupe: true });
+//   // or, without Kafka: createSubscriber({ http: { url: 'http://localhost:3000' } })
 //   subscriber.on('user:created', async (event) => sendWelcome(event.data.email));
 //   await subscriber.start();
 //
@@ -11,9 +12,14 @@ import type { EventName } from '../events/catalogue.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { Dispatcher, type Handler, type Outcome, type RetryPolicy } from './dispatch.ts';
 import { kafkaTransport, type KafkaTransportOptions, type Transport } from './kafka-transport.ts';
+import { httpTransport, type HttpTransportOptions } from './http-transport.ts';
 
-export interface SubscriberOptions {
-  kafka: KafkaTransportOptions;
+export type SubscriberOptions = (
+  | { kafka: KafkaTransportOptions; http?: undefined }
+  | { http: HttpTransportOptions; kafka?: undefined }
+) & SubscriberSettings;
+
+export interface SubscriberSettings {
   dedupe?: boolean;
   retry?: Partial<RetryPolicy>;
   log?: Logger;
@@ -23,14 +29,14 @@ export interface SubscriberOptions {
 
 export interface Subscriber {
   on<N extends EventName>(name: N, handler: Handler<N>): Subscriber;
-  /** Resolves once the subscriber has joined its consumer group. */
+  /** Resolves once the subscriber receives: joined its consumer group, or opened its stream. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export function createSubscriber(options: SubscriberOptions): Subscriber {
   const log = options.log ?? createLogger({ name: 'subscriber' });
-  const transport: Transport = kafkaTransport(options.kafka, log);
+  const transport: Transport = options.kafka ? kafkaTransport(options.kafka, log) : httpTransport(options.http, log);
   const dispatcher = new Dispatcher({
     retry: options.retry,
     dedupe: options.dedupe,

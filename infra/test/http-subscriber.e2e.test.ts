@@ -1,0 +1,87 @@
+// The subscriber SDK without Kafka: server-sent events from the query service.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@eventide/shared/log.ts';
+import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
+import { startFullApp, type FullApp } from './full-app.ts';
+
+const log = createLogger({ level: 'silent' });
+let app: FullApp;
+beforeAll(async () => {
+  app = await startFullApp();
+});
+afterAll(() => app.close());
+
+async function until(condition: () => boolean, what: string, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function memoryCheckpoint(start = 0) {
+  let position = start;
+  return { load: async () => position, save: async (p: number) => void (position = p), get: () => position };
+}
+
+const product = (name: string) => app.write('POST', '/products', { name, price: { amount: 1, currency: 'EUR' } });
+
+describe('subscriber over server-sent events', () => {
+  it('delivers a write to the handler, typed and checked', async () => {
+    const seen: string[] = [];
+    const subscriber = createSubscriber({ http: { url: app.url }, log }).on('product:created', (e) => void seen.push(e.data.name));
+    await subscriber.start();
+    await product('Streamed kettle');
+    await until(() => seen.includes('Streamed kettle'), 'the handler to see the product');
+    await subscriber.stop();
+  });
+
+  it('resumes after the last event it handled: stopped after event k, the next is k+1', async () => {
+    const checkpoint = memoryCheckpoint((await app.eventStore.head()));
+    const names = Array.from({ length: 6 }, (_, i) => `Resume ${i}`);
+    const first: string[] = [];
+    const one = createSubscriber({ http: { url: app.url, checkpoint }, log }).on('product:created', (e) => void first.push(e.data.name));
+    await one.start();
+    for (const name of names.slice(0, 3)) await product(name);
+    await until(() => first.length === 3, 'the first three');
+    await one.stop();
+    for (const name of names.slice(3)) await product(name);
+    const second: string[] = [];
+    const two = createSubscriber({ http: { url: app.url, checkpoint }, log }).on('product:created', (e) => void second.push(e.data.name));
+    await two.start();
+    await until(() => second.length === 3, 'the rest');
+    await two.stop();
+    expect(first).toEqual(names.slice(0, 3));
+    expect(second).toEqual(names.slice(3));
+  });
+
+  it('loses nothing and repeats nothing when the connection drops', async () => {
+    const checkpoint = memoryCheckpoint(await app.eventStore.head());
+    const seen: string[] = [];
+    const subscriber = createSubscriber({ http: { url: app.url, checkpoint }, log }).on('product:created', (e) => void seen.push(e.data.name));
+    await subscriber.start();
+    const names = Array.from({ length: 20 }, (_, i) => `Drop ${i}`);
+    for (const [i, name] of names.entries()) {
+      // Dropping connections may cut this client's own request too: retry it, safely.
+      const key = { 'Idempotency-Key': `drop-${Date.now()}-${i}` };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          expect((await app.request('POST', '/products', { name, price: { amount: 1, currency: 'EUR' } }, key)).status).toBe(201);
+          break;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+        }
+      }
+      if (i % 5 === 4) app.dropConnections();
+    }
+    await until(() => seen.length >= names.length, 'every product');
+    await subscriber.stop();
+    expect(seen).toEqual(names);
+  });
+
+  it('refuses an unknown event name in the stream request', async () => {
+    const reply = await app.request('GET', '/events?types=user:exploded');
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors[0].field).toBe('types');
+  });
+});

@@ -1,0 +1,62 @@
+// GET /events: the public events as server-sent events, for subscribers without Kafka (the SDK's
+// HTTP transport). Each event's `id:` is its global position; a client that reconnects with
+// Last-Event-ID (or ?after=) resumes right after it, so nothing is missed. `types` narrows the
+// stream to some of the nine names. Events are written as fast as the client reads them (the
+// stream waits for it), with a comment every 15 s to keep idle connections open.
+import { PassThrough } from 'node:stream';
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { EVENT_NAMES, isEventName } from '@eventide/shared/events/catalogue.ts';
+import { toEnvelope } from '@eventide/shared/events/envelope.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import type { Logger } from '@eventide/shared/log.ts';
+import { parseQuery } from '../params.ts';
+
+const HEARTBEAT_MS = 15_000;
+const position = z.string().regex(/^\d{1,15}$/, 'must be a position as given in an event id');
+const eventsQuery = z.strictObject({ types: z.string().max(500).optional(), after: position.optional() });
+
+export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): Router {
+  const router = new Router();
+  router.get('/events', async (ctx) => {
+    const query = parseQuery(ctx, eventsQuery);
+    const lastEventId = ctx.get('Last-Event-ID');
+    if (lastEventId && !position.safeParse(lastEventId).success) throw problems.invalidField('Last-Event-ID', 'must be a position as given in an event id');
+    const types = query.types?.split(',').map((t) => t.trim()).filter(Boolean);
+    const unknown = types?.find((t) => !isEventName(t));
+    if (unknown) throw problems.invalidField('types', `${JSON.stringify(unknown)} is not one of ${EVENT_NAMES.join(', ')}`);
+    const wanted = types ? new Set(types) : undefined;
+    const after = Number(lastEventId || query.after || 0);
+
+    const stream = new PassThrough();
+    const controller = new AbortController();
+    const log = ctx.state.log as Logger;
+    ctx.req.once('close', () => controller.abort());
+    ctx.status = 200;
+    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    ctx.body = stream;
+
+    const write = async (text: string) => {
+      if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
+    };
+    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    void (async () => {
+      try {
+        // Tells the client the stream is open, before any event exists.
+        await write(': connected\n\n');
+        for await (const event of eventStore.subscribeToAll({ after, signal: controller.signal })) {
+          const envelope = toEnvelope(event);
+          if (!envelope || (wanted && !wanted.has(envelope.type))) continue;
+          await write(`id: ${event.position}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
+        }
+      } catch (err) {
+        if (!controller.signal.aborted) log.error({ err }, 'event stream failed; the client will reconnect with Last-Event-ID');
+      } finally {
+        clearInterval(heartbeat);
+        stream.end();
+      }
+    })();
+  });
+  return router;
+}

@@ -1,0 +1,77 @@
+// Delivery over HTTP for the embedded default (no Kafka): the query service's GET /events
+// (server-sent events), one event at a time in log order. The position of the last event handled
+// is kept through `checkpoint` when given, and a dropped connection resumes right after it
+// (Last-Event-ID) with bounded, jittered backoff. One subscriber per stream: consumer groups
+// and a dead-letter topic are Kafka's; here a dead letter goes to `onDeadLetter` (default: the log).
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Logger } from '../log.ts';
+import type { DeadLetter, Dispatcher } from './dispatch.ts';
+import type { Transport } from './kafka-transport.ts';
+
+export interface HttpTransportOptions {
+  /** The service's base URL, e.g. http://localhost:3000. */
+  url: string;
+  /** Where the subscriber is in the log; without it, each start begins at the first event. */
+  checkpoint?: { load(): Promise<number>; save(position: number): Promise<void> };
+  onDeadLetter?: (letter: DeadLetter) => Promise<void> | void;
+  headers?: Record<string, string>;
+}
+
+const BACKOFF_MS = { first: 200, max: 10_000 };
+
+export function httpTransport(options: HttpTransportOptions, log: Logger): Transport {
+  const controller = new AbortController();
+  let running: Promise<void> | undefined;
+
+  async function follow(dispatcher: Dispatcher, onConnected: () => void): Promise<void> {
+    let position = (await options.checkpoint?.load()) ?? 0;
+    const types = dispatcher.names().join(',');
+    for (let failures = 0; !controller.signal.aborted; ) {
+      try {
+        const response = await fetch(`${options.url.replace(/\/$/, '')}/events?types=${encodeURIComponent(types)}`, {
+          headers: { accept: 'text/event-stream', 'Last-Event-ID': String(position), ...options.headers },
+          signal: controller.signal,
+        });
+        if (!response.ok || !response.body) throw new Error(`GET /events answered ${response.status}`);
+        onConnected();
+        failures = 0;
+        const arrived: EventSourceMessage[] = [];
+        const parser = createParser({ onEvent: (message) => void arrived.push(message) });
+        const decoder = new TextDecoder();
+        for await (const chunk of response.body) {
+          parser.feed(decoder.decode(chunk, { stream: true }));
+          for (let message = arrived.shift(); message; message = arrived.shift()) {
+            await dispatcher.dispatch(message.data, { position: message.id ?? '' });
+            position = Number(message.id);
+            await options.checkpoint?.save(position);
+          }
+        }
+        throw new Error('the event stream ended');
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        failures++;
+        const delay = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        log.warn({ err: error, position, retryInMs: Math.round(delay) }, 'subscriber: event stream lost; resuming after the last event handled');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  return {
+    async start(dispatcher) {
+      if (dispatcher.names().length === 0) throw new Error('register a handler with on() before start()');
+      // start() resolves once the stream is open.
+      await new Promise<void>((resolve) => {
+        running = follow(dispatcher, resolve);
+      });
+    },
+    async stop() {
+      controller.abort();
+      await running;
+    },
+    async deadLetter(letter) {
+      if (options.onDeadLetter) return void (await options.onDeadLetter(letter));
+      log.error({ eventId: letter.eventId, eventType: letter.eventType, attempts: letter.attempts, reason: letter.reason }, 'subscriber: handler kept failing; event dropped');
+    },
+  };
+}
