@@ -1,0 +1,30 @@
+// A small downstream service: prints every user, product and order event as it happens.
+//
+//   npm start                      # in one terminal
+//   npm run example:subscriber     # in another; then create something:
+//   curl -s -X POST localhost:3000/users -H 'content-type: application/json' -d '{"name":"Ann","email":"ann@example.com"}'
+//
+// With Kafka (KAFKA_BROKERS set for both), it joins the consumer group "example-printer".
+import { EVENT_NAMES } from '@eventide/shared/events/catalogue.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
+
+const brokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
+const url = process.env.EVENTIDE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+const log = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'example-subscriber' });
+
+const subscriber = createSubscriber(
+  brokers
+    ? { kafka: { brokers, groupId: 'example-printer', topicPrefix: process.env.KAFKA_TOPIC_PREFIX ?? 'eventide.' }, dedupe: true, log }
+    : { http: { url }, dedupe: true, log },
+);
+for (const name of EVENT_NAMES) {
+  subscriber.on(name, (event) => {
+    console.log(`${event.time}  #${event.position}  ${event.type}  ${JSON.stringify(event.data)}`);
+  });
+}
+await subscriber.start();
+console.log(brokers ? `subscribed to Kafka at ${brokers.join(',')}` : `subscribed to ${url}/events; waiting for events (Ctrl-C to stop)`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void subscriber.stop().then(() => process.exit(0)));
+}
