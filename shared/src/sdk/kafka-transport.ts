@@ -19,6 +19,8 @@ export interface KafkaTransportOptions {
   deadLetterTopic?: (topic: string) => string;
   sessionTimeout?: number;
   heartbeatInterval?: number;
+  /** How long a fetch waits for data on an idle partition (kafkajs default: 5000 ms). */
+  maxWaitTimeInMs?: number;
 }
 
 export interface Transport {
@@ -44,6 +46,7 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
       allowAutoTopicCreation: true,
       ...(options.sessionTimeout ? { sessionTimeout: options.sessionTimeout } : {}),
       ...(options.heartbeatInterval ? { heartbeatInterval: options.heartbeatInterval } : {}),
+      ...(options.maxWaitTimeInMs ? { maxWaitTimeInMs: options.maxWaitTimeInMs } : {}),
     });
     consumer = member;
     // kafkajs gives up on errors it deems non-retriable (a SyncGroup refused in the middle of a
@@ -66,12 +69,14 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
     });
     await member.connect();
     await member.subscribe({ topics, fromBeginning: true });
+    // kafkajs resolves a message's offset only when eachMessage returns, and commits resolved
+    // offsets after every message (threshold 1): commit after the handler, never before.
     await member.run({
-      autoCommit: false,
+      autoCommit: true,
+      autoCommitThreshold: 1,
       eachMessage: async ({ topic, partition, message }) => {
         const origin = { topic, partition: String(partition), offset: message.offset };
         await dispatcher.dispatch(message.value?.toString() ?? '', origin);
-        await member.commitOffsets([{ topic, partition, offset: String(BigInt(message.offset) + 1n) }]);
       },
     });
     await joined;

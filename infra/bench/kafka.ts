@@ -1,0 +1,134 @@
+// Event distribution over Kafka (librdkafka's mock cluster; needs kcat): write-to-handler
+// latency (append committed → our publisher → broker → SDK handler) against a raw kafkajs
+// produce-to-consume round on the same broker; relay throughput (publisher catching up a
+// backlog) against a raw kafkajs batch produce of the same messages.
+import { join } from 'node:path';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { kafkaProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
+import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
+import type { NewEvent } from '@eventide/shared/event-store/port.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
+import { startPublisher, type Checkpoints } from '@eventide/projector/src/publisher.ts';
+import { kcatAvailable, startMockKafka } from '../test/mock-kafka.ts';
+import { p } from './read-side.ts';
+
+const log = createLogger({ level: 'silent' });
+const metadata = { correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' as const } };
+/** The same fetch wait for both consumers: the mock cluster does not always end a waiting fetch when data arrives. */
+const FETCH_WAIT_MS = 50;
+
+function userCreated(): { streamId: string; event: NewEvent } {
+  const userId = newId();
+  return { streamId: `user-${userId}`, event: { id: newId(), type: 'user:created', data: { userId, name: 'Bench', email: `${userId}@example.com` }, metadata } };
+}
+
+function memoryCheckpoints(): Checkpoints {
+  const saved = new Map<string, number>();
+  return { loadCheckpoint: async (n) => saved.get(n) ?? 0, saveCheckpoint: async (n, v) => void saved.set(n, Math.max(saved.get(n) ?? 0, v)) };
+}
+
+export interface KafkaResults {
+  ours: { p50: number; p99: number };
+  raw: { p50: number; p99: number };
+  relayPerSecond: number;
+  rawProducePerSecond: number;
+  events: number;
+}
+
+async function rawRoundTrips(brokers: string[], samples: number) {
+  const kafka = new Kafka({ clientId: 'raw', brokers, logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const consumer = kafka.consumer({ groupId: 'raw-bench', sessionTimeout: 6000, heartbeatInterval: 300, maxWaitTimeInMs: FETCH_WAIT_MS });
+  await Promise.all([producer.connect(), consumer.connect()]);
+  await consumer.subscribe({ topics: ['raw.bench'], fromBeginning: true });
+  let arrived: (() => void) | undefined;
+  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  await consumer.run({ eachMessage: async () => arrived?.() });
+  await joined;
+  const latencies: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const got = new Promise<void>((resolve) => (arrived = resolve));
+    const started = performance.now();
+    await producer.send({ topic: 'raw.bench', acks: -1, messages: [{ key: newId(), value: JSON.stringify(userCreated().event) }] });
+    await got;
+    latencies.push(performance.now() - started);
+  }
+  await consumer.disconnect();
+  await producer.disconnect();
+  return { p50: p(latencies, 0.5), p99: p(latencies, 0.99) };
+}
+
+async function rawProduceRate(brokers: string[], events: number) {
+  const kafka = new Kafka({ clientId: 'raw-produce', brokers, logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  const messages = Array.from({ length: events }, () => {
+    const { event } = userCreated();
+    return { key: newId(), value: JSON.stringify(event), headers: { 'event-type': event.type, 'event-id': event.id } };
+  });
+  const started = performance.now();
+  for (let i = 0; i < messages.length; i += 500) {
+    await producer.sendBatch({ acks: -1, topicMessages: [{ topic: 'raw.produce', messages: messages.slice(i, i + 500) }] });
+  }
+  const rate = events / ((performance.now() - started) / 1000);
+  await producer.disconnect();
+  return rate;
+}
+
+export async function benchKafka(dir: string, scale: number): Promise<KafkaResults | undefined> {
+  if (!kcatAvailable()) return undefined;
+  const cluster = await startMockKafka();
+  const eventStore = openSqliteEventStore({ path: join(dir, 'kafka-events.db'), synchronous: 'NORMAL' });
+  try {
+    const samples = Math.max(50, Math.round(300 * scale));
+    const raw = await rawRoundTrips(cluster.brokers, samples);
+
+    // Ours, one write at a time: append → publisher → broker → SDK handler.
+    const producer = await kafkaProducer({ brokers: cluster.brokers, clientId: 'bench', topicPrefix: 'lat.' }, log);
+    const publisher = startPublisher({ eventStore, checkpoints: memoryCheckpoints(), producer, log });
+    let arrived: ((id: string) => void) | undefined;
+    const subscriber = createSubscriber({ kafka: { brokers: cluster.brokers, groupId: 'lat', topicPrefix: 'lat.', sessionTimeout: 6000, heartbeatInterval: 300, maxWaitTimeInMs: FETCH_WAIT_MS }, log });
+    subscriber.on('user:created', (event) => arrived?.(event.id));
+    await subscriber.start();
+    const latencies: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const { streamId, event } = userCreated();
+      const got = new Promise<void>((resolve) => (arrived = (id) => id === event.id && resolve()));
+      const started = performance.now();
+      await eventStore.append(streamId, [event], { expectedRevision: 'no_stream' });
+      await got;
+      latencies.push(performance.now() - started);
+    }
+    await subscriber.stop();
+    await publisher.stop();
+    await producer.close();
+
+    // Relay throughput: a backlog of events, published from scratch.
+    const events = Math.max(2_000, Math.round(20_000 * scale));
+    for (let i = 0; i < events; i += 500) {
+      await Promise.all(
+        Array.from({ length: Math.min(500, events - i) }, () => {
+          const { streamId, event } = userCreated();
+          return eventStore.append(streamId, [event], { expectedRevision: 'no_stream' });
+        }),
+      );
+    }
+    const head = await eventStore.head();
+    const relayProducer = await kafkaProducer({ brokers: cluster.brokers, clientId: 'relay', topicPrefix: 'relay.' }, log);
+    const checkpoints = memoryCheckpoints();
+    const started = performance.now();
+    const relay = startPublisher({ eventStore, checkpoints, producer: relayProducer, log });
+    while (relay.position() < head) await new Promise((resolve) => setTimeout(resolve, 5));
+    const relayed = (await eventStore.readAll({ after: 0, limit: 1_000_000 })).length;
+    const relayPerSecond = relayed / ((performance.now() - started) / 1000);
+    await relay.stop();
+    await relayProducer.close();
+    const rawProducePerSecond = await rawProduceRate(cluster.brokers, relayed);
+    return { ours: { p50: p(latencies, 0.5), p99: p(latencies, 0.99) }, raw, relayPerSecond, rawProducePerSecond, events: relayed };
+  } finally {
+    await eventStore.close();
+    await cluster.stop();
+  }
+}
