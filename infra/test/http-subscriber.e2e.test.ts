@@ -1,5 +1,6 @@
 // The subscriber SDK without Kafka: server-sent events from the query service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@eventide/shared/testing/wait.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
@@ -11,13 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function until(condition: () => boolean, what: string, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function memoryCheckpoint(start = 0) {
   let position = start;

@@ -1,5 +1,6 @@
 // The publisher against a real Kafka wire-protocol peer, read back by kcat.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@eventide/shared/testing/wait.ts';
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import { toEnvelope, entityIdOf } from '@eventide/shared/events/envelope.ts';
 import { kafkaProducer, topicOf, type BusProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
@@ -14,13 +15,6 @@ import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKaf
 
 const log = createLogger({ level: 'silent' });
 
-async function until(condition: () => Promise<boolean> | boolean, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function publicEvents(app: FullApp): Promise<RecordedEvent[]> {
   return (await app.eventStore.readAll({ after: 0, limit: 10_000 })).filter((e) => toEnvelope(e) !== undefined);

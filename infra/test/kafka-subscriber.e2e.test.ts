@@ -1,5 +1,6 @@
 // The subscriber SDK over Kafka (librdkafka's mock cluster), fed by the real publisher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@eventide/shared/testing/wait.ts';
 import { kafkaProducer, topicOf, type BusProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
 import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
@@ -13,13 +14,6 @@ import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from './mock-
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function memoryCheckpoints(failSavesAfterAck = 0): Checkpoints {
   const saved = new Map<string, number>();

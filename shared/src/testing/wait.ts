@@ -1,0 +1,8 @@
+// Waiting for a condition in tests: poll it, with a bound, never sleep for a guessed time.
+export async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
