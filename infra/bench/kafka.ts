@@ -10,8 +10,9 @@ import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
-import { startPublisher, type Checkpoints } from '@eventide/projector/src/publisher.ts';
+import { startPublisher } from '@eventide/projector/src/publisher.ts';
 import { kcatAvailable, startMockKafka } from '../test/mock-kafka.ts';
+import { memoryCheckpoints } from '../test/memory-checkpoints.ts';
 import { p } from './read-side.ts';
 
 const log = createLogger({ level: 'silent' });
@@ -24,10 +25,6 @@ function userCreated(): { streamId: string; event: NewEvent } {
   return { streamId: `user-${userId}`, event: { id: newId(), type: 'user:created', data: { userId, name: 'Bench', email: `${userId}@example.com` }, metadata } };
 }
 
-function memoryCheckpoints(): Checkpoints {
-  const saved = new Map<string, number>();
-  return { loadCheckpoint: async (n) => saved.get(n) ?? 0, saveCheckpoint: async (n, v) => void saved.set(n, Math.max(saved.get(n) ?? 0, v)) };
-}
 
 export interface KafkaResults {
   ours: { p50: number; p99: number };

@@ -10,8 +10,7 @@ import { openReadStore } from '@eventide/shared/read-store/open.ts';
 import { commandRoutes } from '@eventide/command-service/src/routes.ts';
 import { queryRoutes } from '@eventide/query-service/src/routes.ts';
 import { queryDeps } from '@eventide/query-service/src/wire.ts';
-import { startProjector } from '@eventide/projector/src/projector.ts';
-import { startKafkaPublisher } from '@eventide/projector/src/start-publisher.ts';
+import { startFollowers } from '@eventide/projector/src/followers.ts';
 
 let config;
 try {
@@ -26,8 +25,7 @@ const eventStore = openEventStore(config);
 const readStore = await openReadStore(config);
 log.info({ eventStore: eventStore.description, readStore: readStore.description, dataDir: config.dataDir }, 'starting');
 
-const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, log });
-const stopPublisher = await startKafkaPublisher(config, eventStore.store, readStore.store, log);
+const { projector, stop } = await startFollowers(config, eventStore.store, readStore.store, log);
 const app = createHttpApp({
   log,
   routers: [
@@ -40,8 +38,5 @@ await serve({
   app,
   config,
   log,
-  onClose: async () => {
-    await Promise.all([projector.stop(), stopPublisher()]);
-    await Promise.all([readStore.store.close(), eventStore.store.close()]);
-  },
+  onClose: stop,
 });

@@ -5,7 +5,8 @@ import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import { toEnvelope, entityIdOf } from '@eventide/shared/events/envelope.ts';
 import { kafkaProducer, topicOf, type BusProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
 import { createLogger } from '@eventide/shared/log.ts';
-import { startPublisher, type Checkpoints } from '@eventide/projector/src/publisher.ts';
+import { startPublisher } from '@eventide/projector/src/publisher.ts';
+import { memoryCheckpoints } from './memory-checkpoints.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,16 +100,8 @@ if (!kcatAvailable()) {
       await producer.close();
       producer = await kafkaProducer({ brokers: kafka.brokers, clientId: 'test', topicPrefix: prefix }, log);
       await writeSomething(app, 'b');
-      // A fresh checkpoint name space: the store's own checkpoint methods, failing once after the ack.
-      const saved = new Map<string, number>();
-      let failures = 1;
-      const checkpoints: Checkpoints = {
-        loadCheckpoint: async (name) => saved.get(name) ?? 0,
-        saveCheckpoint: async (name, position) => {
-          if (failures-- > 0) throw new Error('killed after the ack, before the checkpoint');
-          saved.set(name, Math.max(saved.get(name) ?? 0, position));
-        },
-      };
+      // Fresh checkpoints whose first save fails after the ack.
+      const checkpoints = memoryCheckpoints(1);
       const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, producer, log });
       const head = await app.eventStore.head();
       await until(() => publisher.position() >= head, 'the publisher to reach the head');

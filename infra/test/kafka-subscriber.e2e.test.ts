@@ -10,21 +10,12 @@ import { createSubscriber, type Subscriber, type SubscriberSettings } from '@eve
 import { startPublisher, type Checkpoints, type Publisher } from '@eventide/projector/src/publisher.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from './mock-kafka.ts';
+import { memoryCheckpoints } from './memory-checkpoints.ts';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
 
 
-function memoryCheckpoints(failSavesAfterAck = 0): Checkpoints {
-  const saved = new Map<string, number>();
-  return {
-    loadCheckpoint: async (name) => saved.get(name) ?? 0,
-    saveCheckpoint: async (name, position) => {
-      if (failSavesAfterAck-- > 0) throw new Error('killed after the ack, before the checkpoint');
-      saved.set(name, Math.max(saved.get(name) ?? 0, position));
-    },
-  };
-}
 
 if (!kcatAvailable()) {
   console.warn('SKIPPED: Kafka subscriber tests: kcat is not installed (apt-get install -y kcat gives the mock cluster)');

@@ -6,22 +6,12 @@ import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { serve } from '@eventide/shared/http/serve.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
-import { startProjector } from './projector.ts';
-import { startKafkaPublisher } from './start-publisher.ts';
+import { startFollowers } from './followers.ts';
 
 const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'projector' });
 const eventStore = openEventStore(config);
 const readStore = await openReadStore(config);
-const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, log });
-const stopPublisher = await startKafkaPublisher(config, eventStore.store, readStore.store, log);
+const { projector, stop } = await startFollowers(config, eventStore.store, readStore.store, log);
 const app = createHttpApp({ log, routers: [], health: () => ({ position: projector.position() }) });
-await serve({
-  app,
-  config,
-  log,
-  onClose: async () => {
-    await Promise.all([projector.stop(), stopPublisher()]);
-    await Promise.all([readStore.store.close(), eventStore.store.close()]);
-  },
-});
+await serve({ app, config, log, onClose: stop });
