@@ -24,6 +24,30 @@ const schema = z.object({
   KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only').default('eventide.'),
   /** Signs list cursors (32+ characters); unset: a random secret kept in DATA_DIR/cursor-secret. */
   CURSOR_SECRET: z.string().min(32, 'use at least 32 characters').optional(),
+  /** Signs session cookies (32+ characters); unset: a random secret kept in DATA_DIR/session-secret. */
+  SESSION_SECRET: z.string().min(32, 'use at least 32 characters').optional(),
+  /** A session not used for this long ends. */
+  SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(30 * 60),
+  /** A session ends this long after sign-in, however busy. */
+  SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
+  /** The origin browsers reach the service at, e.g. https://shop.example.com; builds the OAuth redirect URI. */
+  PUBLIC_ORIGIN: z.url('must be a URL such as https://shop.example.com').transform((u) => new URL(u).origin).optional(),
+  /** Other origins (comma-separated) whose pages may send state-changing requests. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((list) => list.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.url().transform((u) => new URL(u).origin)))
+    .default([]),
+  /** How many reverse proxies in front set X-Forwarded-For; 0 (default) ignores the header. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Identity providers as JSON: {"name": {"type": "oidc", "issuer", "clientId", "clientSecret"} | {"type": "github", …}}. */
+  AUTH_PROVIDERS: z.string().optional(),
+  /** Sign-in: consecutive failures for one account from one address before a block. */
+  SIGNIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  SIGNIN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  SIGNIN_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_SEARCH_PER_SECOND: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_PROFILE_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 });

@@ -1,7 +1,10 @@
 // The one Koa stack every service uses: correlation id and access log, problem+json errors,
-// then the service's routers, 405 with Allow, and GET /health.
+// sessions and the Origin check, then the service's routers, 405 with Allow, and GET /health.
 import Koa from 'koa';
 import Router from '@koa/router';
+import type { HttpAuth } from '../auth/open.ts';
+import { originCheck } from '../auth/origin.ts';
+import { installSessions } from '../auth/session.ts';
 import type { Logger } from '../log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
@@ -11,14 +14,25 @@ export interface HttpAppOptions {
   routers: Router[];
   /** Extra facts for GET /health, such as which adapters are in use. */
   health?: () => Record<string, unknown>;
+  /** Sessions, the Origin check and the proxy policy; without it every request is anonymous. */
+  auth?: HttpAuth;
 }
 
-export function createHttpApp({ log, routers, health }: HttpAppOptions): Koa {
+export function createHttpApp({ log, routers, health, auth }: HttpAppOptions): Koa {
   const app = new Koa();
+  if (auth) {
+    // X-Forwarded-For and -Proto count only when proxies are declared, and then only their hops.
+    app.proxy = auth.trustProxyHops > 0;
+    app.maxIpsCount = auth.trustProxyHops;
+  }
   // Koa would print unhandled errors itself; ours are all answered and logged by problemDetails.
   app.silent = true;
   app.use(requestContext(log));
   app.use(problemDetails(log));
+  if (auth) {
+    installSessions(app, auth.sessions);
+    app.use(originCheck(auth.allowedOrigins));
+  }
 
   const root = new Router();
   root.get('/health', (ctx) => {

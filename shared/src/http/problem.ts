@@ -67,6 +67,11 @@ export const problems = {
       detail: `(body): larger than the limit of ${limit} bytes`,
       errors: field('(body)', `larger than ${limit} bytes`),
     }),
+  unauthenticated: (detail = 'sign in first: this request needs a session') =>
+    new AppError(401, { type: 'unauthenticated', title: 'Not signed in', detail }),
+  forbidden: (detail: string) => new AppError(403, { type: 'forbidden', title: 'Forbidden', detail }),
+  tooManyRequests: (detail: string, headers: Record<string, string>) =>
+    new AppError(429, { type: 'rate-limited', title: 'Too many requests', detail, headers }),
   idempotencyKeyReused: () =>
     new AppError(422, {
       type: 'idempotency-key-reused',

@@ -1,0 +1,73 @@
+// Per-endpoint, per-client rate limits on rate-limiter-flexible. Counters live in memory on the
+// embedded default (one process) and in MongoDB with real engines (every process shares them;
+// a memory limiter stands in while MongoDB cannot be reached, so an outage does not become one
+// of ours).
+import type { Context, Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { problems } from '../http/problem.ts';
+import { sessionUser } from './session.ts';
+
+export interface LimitSpec {
+  /** Names the counter; also the key prefix in a shared store. */
+  name: string;
+  points: number;
+  /** Window in seconds. */
+  duration: number;
+  /** Once the points are spent, refuse for this long (seconds); default: until the window ends. */
+  blockDuration?: number;
+}
+
+export type LimiterFactory = (spec: LimitSpec) => RateLimiterAbstract;
+
+export function memoryLimiters(): LimiterFactory {
+  return (spec) => new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.duration, blockDuration: spec.blockDuration ?? 0 });
+}
+
+/** `client`: a connected MongoClient (the session store's). */
+export function mongoLimiters(client: unknown): LimiterFactory {
+  const memory = memoryLimiters();
+  return (spec) =>
+    new RateLimiterMongo({
+      storeClient: client,
+      tableName: 'rate_limits',
+      keyPrefix: spec.name,
+      points: spec.points,
+      duration: spec.duration,
+      blockDuration: spec.blockDuration ?? 0,
+      insuranceLimiter: memory(spec),
+    });
+}
+
+/** The client a limit counts for: the signed-in user, else the address (ctx.ip honours X-Forwarded-For only when app.proxy is set). */
+export function clientKey(ctx: Context): string {
+  const user = sessionUser(ctx);
+  return user ? `user:${user.id}` : `ip:${ctx.ip}`;
+}
+
+/** RateLimit-* (draft-ietf-httpapi-ratelimit-headers, the widely deployed form) and, when refused, Retry-After. */
+export function limitHeaders(spec: LimitSpec, res: RateLimiterRes, refused: boolean): Record<string, string> {
+  const resetSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  return {
+    'RateLimit-Policy': `${spec.points};w=${spec.duration}`,
+    'RateLimit-Limit': String(spec.points),
+    'RateLimit-Remaining': String(Math.max(0, res.remainingPoints)),
+    'RateLimit-Reset': String(resetSeconds),
+    ...(refused ? { 'Retry-After': String(resetSeconds) } : {}),
+  };
+}
+
+/** Spends one point per request for the client; 429 with Retry-After once they are spent. */
+export function rateLimit(limiters: LimiterFactory, spec: LimitSpec, keyOf: (ctx: Context) => string = clientKey): Middleware {
+  const limiter = limiters(spec);
+  return async (ctx, next) => {
+    let res: RateLimiterRes;
+    try {
+      res = await limiter.consume(keyOf(ctx));
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      throw problems.tooManyRequests(`at most ${spec.points} requests in ${spec.duration} s to this endpoint; try again later`, limitHeaders(spec, error, true));
+    }
+    ctx.set(limitHeaders(spec, res, false));
+    await next();
+  };
+}

@@ -1,0 +1,124 @@
+// Sign-in sessions on koa-session. The cookie holds only a random id, signed; the session lives
+// in the SessionStore, so signing out ends it on the server and a copied cookie stops working.
+//
+// Timeouts are ours, on an injectable clock: a session ends when it has not been used for the
+// idle timeout, and at the absolute timeout after sign-in however busy it is. While in use, the
+// session is touched at most once a minute, which re-sets the cookie with a fresh expiry: the
+// transparent refresh.
+import { randomBytes } from 'node:crypto';
+import type Koa from 'koa';
+import type { Context, Middleware } from 'koa';
+import createSession from 'koa-session';
+import type { Actor } from '../events/catalogue.ts';
+import { problems } from '../http/problem.ts';
+import type { SessionStore } from './session-store/port.ts';
+
+export const SESSION_COOKIE = 'eventide.sid';
+
+export type Role = 'admin';
+
+export interface SessionUser {
+  id: string;
+  roles: Role[];
+}
+
+/** What the store holds for a signed-in session (no secrets: the key is the secret). */
+interface SessionData {
+  uid: string;
+  roles: Role[];
+  /** Sign-in time and last use, ms since the epoch on the session clock. */
+  createdAt: number;
+  seenAt: number;
+}
+
+export interface SessionOptions {
+  /** Stores under hashed keys: see session-store/keys.ts. */
+  store: SessionStore;
+  /** Signing keys for the cookie, newest first (older ones still verify). */
+  keys: string[];
+  idleMs: number;
+  absoluteMs: number;
+  clock?: () => number;
+}
+
+export const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs / 10));
+
+/** Installs koa-session and the timeout checks on the app; sets ctx.state.user and actor. */
+export function installSessions(app: Koa, options: SessionOptions): void {
+  const clock = options.clock ?? Date.now;
+  app.keys = options.keys;
+  app.use(
+    createSession(
+      {
+        key: SESSION_COOKIE,
+        maxAge: options.idleMs,
+        httpOnly: true,
+        sameSite: 'lax',
+        signed: true,
+        // `secure` left unset: the cookies module marks the cookie Secure whenever the request
+        // came over https (through a trusted proxy too, with app.proxy).
+        genid: () => randomBytes(32).toString('base64url'),
+        store: {
+          get: async (key: string) => (await options.store.get(key))?.data,
+          set: async (key: string, data: Record<string, unknown>, maxAge: number) =>
+            options.store.set(key, { userId: data.uid as string | undefined, data }, maxAge),
+          destroy: (key: string) => options.store.destroy(key),
+        },
+      },
+      app,
+    ),
+  );
+  app.use(checkSession(options.idleMs, options.absoluteMs, clock));
+}
+
+function checkSession(idleMs: number, absoluteMs: number, clock: () => number): Middleware {
+  const touchMs = touchIntervalMs(idleMs);
+  return async (ctx, next) => {
+    // Only a request that sent a session cookie touches koa-session's state.
+    if (ctx.cookies.get(SESSION_COOKIE)) {
+      const session = ctx.session as Partial<SessionData> | null;
+      if (session?.uid && session.createdAt !== undefined && session.seenAt !== undefined) {
+        const now = clock();
+        if (now - session.createdAt >= absoluteMs || now - session.seenAt >= idleMs) {
+          ctx.session = null;
+        } else {
+          ctx.state.user = { id: session.uid, roles: session.roles ?? [] } satisfies SessionUser;
+          ctx.state.actor = { type: 'user', userId: session.uid } satisfies Actor;
+          if (now - session.seenAt >= touchMs) session.seenAt = now;
+        }
+      }
+    }
+    ctx.state.sessionClock = clock;
+    await next();
+  };
+}
+
+/** Signs the user in under a new session id; any session the browser had is ended. */
+export async function signIn(ctx: Context, user: SessionUser): Promise<void> {
+  const clock = (ctx.state.sessionClock as (() => number) | undefined) ?? Date.now;
+  const session = ctx.session as unknown as SessionData & { regenerate(): Promise<void> };
+  const now = clock();
+  Object.assign(session, { uid: user.id, roles: user.roles, createdAt: now, seenAt: now } satisfies SessionData);
+  await session.regenerate();
+  ctx.state.user = user;
+  ctx.state.actor = { type: 'user', userId: user.id } satisfies Actor;
+}
+
+/** Ends the session on the server and clears the cookie. */
+export function signOut(ctx: Context): void {
+  ctx.session = null;
+  delete ctx.state.user;
+  ctx.state.actor = { type: 'anonymous' } satisfies Actor;
+}
+
+export function sessionUser(ctx: Context): SessionUser | undefined {
+  return ctx.state.user as SessionUser | undefined;
+}
+
+export function requireUser(ctx: Context): SessionUser {
+  const user = sessionUser(ctx);
+  if (!user) throw problems.unauthenticated();
+  return user;
+}
+
+export const isAdmin = (user: SessionUser | undefined) => user?.roles.includes('admin') ?? false;
