@@ -1,0 +1,96 @@
+// Uniqueness across streams, enforced by the event store: each key (a normalised email, a
+// provider's subject) has a claim stream named by a hash of it, so the key itself is not in a
+// stream name. Every claim is appended at the revision it was read at, so of two racing claims
+// the store accepts one and the other reads again.
+//
+// Claims are never released. Whether the last claim still binds is derived from its holder:
+// - once the holder's stream has an event after the claim, the command that made the claim
+//   has either recorded its event or can no longer (its append expects the revision it read
+//   before claiming): the claim binds while the holder still holds the key;
+// - before that, the claim is in flight and binds for a grace period; a claim whose command
+//   died in between frees itself when the period ends.
+// So giving a key up (a new address, a deleted user, an unlinked provider) frees it with no
+// second write that could race the first.
+import { createHash } from 'node:crypto';
+import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
+import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import type { AppError } from '@eventide/shared/http/problem.ts';
+import { derivedId } from '@eventide/shared/ids.ts';
+
+/** Long enough for a request in flight to finish its second append. */
+export const CLAIM_GRACE_MS = 60_000;
+const ATTEMPTS = 5;
+
+export interface ClaimRules {
+  /** Prefix of the claim streams, and of the private event type `<kind>:claimed`. */
+  kind: string;
+  normalize(key: string): string;
+  /** The stream whose history says whether its owner holds a key. */
+  holderStream(holderId: string): string;
+  holds(history: RecordedEvent[], key: string): boolean;
+  conflict(): AppError;
+}
+
+export interface Claims {
+  /** Claims the key for the holder, or throws the rules' conflict when it binds another. */
+  claim(key: string, holderId: string, commandId: string, metadata: EventMetadata): Promise<void>;
+  /** Who holds the key now, not counting claims still in flight. */
+  holderOf(key: string): Promise<string | undefined>;
+}
+
+export function claimStreamOf(kind: string, normalizedKey: string): string {
+  return `${kind}-${createHash('sha256').update(normalizedKey).digest('hex')}`;
+}
+
+/** Whether `event` was recorded after `claim`: by global position where both are known, else by time. */
+function recordedAfter(event: RecordedEvent, claim: RecordedEvent): boolean {
+  if (event.position > 0 && claim.position > 0) return event.position > claim.position;
+  return Date.parse(event.time) > Date.parse(claim.time);
+}
+
+const holderIdOf = (claim: RecordedEvent | undefined) => (claim?.data as { userId?: string } | undefined)?.userId;
+
+export function uniqueClaims(store: EventStore, rules: ClaimRules, now: () => Date = () => new Date()): Claims {
+  const type = `${rules.kind}:claimed`;
+
+  /** 'held', 'in-flight' or 'free', judged from the holder's own stream. */
+  async function standing(key: string, claim: RecordedEvent): Promise<'held' | 'in-flight' | 'free'> {
+    const history = await store.readStream(rules.holderStream(holderIdOf(claim)!));
+    if (!history.some((e) => recordedAfter(e, claim))) {
+      return now().getTime() - Date.parse(claim.time) < CLAIM_GRACE_MS ? 'in-flight' : 'free';
+    }
+    return rules.holds(history, key) ? 'held' : 'free';
+  }
+
+  return {
+    async claim(rawKey, holderId, commandId, metadata) {
+      const key = rules.normalize(rawKey);
+      const streamId = claimStreamOf(rules.kind, key);
+      const claimId = derivedId('claim', commandId, streamId);
+      for (let attempt = 1; ; attempt++) {
+        const events = await store.readStream(streamId);
+        const last = events.at(-1);
+        if (last?.id === claimId) return; // a retry of this very command
+        if (last && holderIdOf(last) !== holderId && (await standing(key, last)) !== 'free') throw rules.conflict();
+        // Appended even when the holder has the claim already: a racing claim by someone
+        // else must meet this one in the claim stream.
+        try {
+          await store.append(streamId, [{ id: claimId, type, data: { userId: holderId }, metadata }], {
+            expectedRevision: last ? last.revision : 'no_stream',
+          });
+          return;
+        } catch (error) {
+          if (!(error instanceof WrongExpectedRevisionError) || attempt === ATTEMPTS) throw error;
+        }
+      }
+    },
+
+    async holderOf(rawKey) {
+      const key = rules.normalize(rawKey);
+      const last = (await store.readStream(claimStreamOf(rules.kind, key))).at(-1);
+      if (!last) return undefined;
+      const history = await store.readStream(rules.holderStream(holderIdOf(last)!));
+      return rules.holds(history, key) ? holderIdOf(last) : undefined;
+    },
+  };
+}
