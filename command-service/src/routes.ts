@@ -1,6 +1,10 @@
-// Every write route of the command service, for its own main and for the combined entry point.
+// Every write route of the command service, and sign-in, for its own main and for the combined
+// entry point.
 import type Router from '@koa/router';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { AuthDeps } from './account/deps.ts';
+import { accountRoutes } from './account/routes.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 import { orderRoutes } from './order/routes.ts';
 import { productRoutes } from './product/routes.ts';
 import { userRoutes } from './user/routes.ts';
@@ -9,8 +13,16 @@ export interface CommandServiceDeps {
   store: EventStore;
   bodyLimit: number;
   now?: () => Date;
+  auth: AuthDeps;
 }
 
 export function commandRoutes(deps: CommandServiceDeps): Router[] {
-  return [userRoutes(deps), productRoutes(deps), orderRoutes(deps)];
+  return [
+    accountRoutes(deps.store, deps.bodyLimit, deps.auth),
+    // After the account routes: /auth/{provider} must not take "session" or "sign-in" as a name.
+    oauthRoutes(deps.store, deps.auth),
+    userRoutes(deps),
+    productRoutes(deps),
+    orderRoutes(deps),
+  ];
 }

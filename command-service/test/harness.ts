@@ -1,41 +1,60 @@
-// Starts the command service in-process on an ephemeral port over a fresh embedded store, and
-// gives tests a small JSON client for it.
+// Starts the command service in-process on an ephemeral port over a fresh embedded store, with
+// sessions, and gives tests JSON clients for it: `request` and `raw` act as a signed-in admin
+// (who may do anything), `anonymous()` gives a client with no session.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openAuth, type OpenedAuth } from '@eventide/shared/auth/open.ts';
+import { loadConfig } from '@eventide/shared/config.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger } from '@eventide/shared/log.ts';
-import { jsonClient, listenOnLoopback, type Reply } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
+import { authDeps } from '../src/account/wire.ts';
 import { commandRoutes } from '../src/routes.ts';
+import { signUpAdmin, type SignedIn } from '../src/testing/sign-in.ts';
 
 export type { Reply } from '@eventide/shared/testing/json-client.ts';
 
 export interface TestApp {
   url: string;
   store: EventStore;
+  auth: OpenedAuth;
+  admin: SignedIn;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Sends a body exactly as given, for malformed input. */
   raw(method: string, path: string, body: string, headers: Record<string, string>): Promise<Reply>;
+  /** A client with no session. */
+  anonymous(): JsonClient;
   /** How many events the store holds: bad input must leave it unchanged. */
   eventCount(): Promise<number>;
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { bodyLimit?: number } = {}): Promise<TestApp> {
+export async function startTestApp(options: { bodyLimit?: number; env?: Record<string, string> } = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-http-'));
+  const config = loadConfig({ DATA_DIR: dir, ...options.env });
   const store = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
+  const auth = await openAuth(config);
   const log = createLogger({ level: 'silent' });
-  const app = createHttpApp({ log, routers: commandRoutes({ store, bodyLimit: options.bodyLimit ?? 64 * 1024 }) });
+  const app = createHttpApp({
+    log,
+    auth,
+    routers: commandRoutes({ store, bodyLimit: options.bodyLimit ?? 64 * 1024, auth: authDeps(config, auth) }),
+  });
   const { server, url } = await listenOnLoopback(app);
 
   const client = jsonClient(url);
+  const admin = await signUpAdmin(client, store, auth.sessions.store);
   return {
     url,
     store,
+    auth,
+    admin,
     request: client.request,
     raw: (method, path, body, headers) => client.raw(method, path, body, headers),
+    anonymous: () => jsonClient(url),
     async eventCount() {
       let count = 0;
       let after = 0;
@@ -50,6 +69,7 @@ export async function startTestApp(options: { bodyLimit?: number } = {}): Promis
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await store.close();
+      await auth.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

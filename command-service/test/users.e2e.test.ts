@@ -33,7 +33,7 @@ describe('POST /users', () => {
       type: 'user:created',
       position,
       data: { userId: reply.body.userId, name: 'Ann', email },
-      metadata: { correlationId: 'test-corr-1', actor: { type: 'anonymous' } },
+      metadata: { correlationId: 'test-corr-1', actor: { type: 'user', userId: app.admin.userId } },
     });
     expect(reply.body.createdAt).toBe(event!.time);
   });

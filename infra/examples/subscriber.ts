@@ -1,7 +1,12 @@
 // A small downstream service: prints every user, product and order event as it happens.
 //
 //   npm start                      # in one terminal
-//   npm run example:subscriber     # in another; then create something:
+//   # the event stream is for admins: sign one up, and make them an admin
+//   curl -s -X POST localhost:3000/users -H 'content-type: application/json' \
+//     -d '{"name":"Ops","email":"ops@example.com","password":"a long passphrase"}'
+//   npm run admin -- grant ops@example.com
+//   EVENTIDE_EMAIL=ops@example.com EVENTIDE_PASSWORD='a long passphrase' npm run example:subscriber
+//   # then create something:
 //   curl -s -X POST localhost:3000/users -H 'content-type: application/json' -d '{"name":"Ann","email":"ann@example.com"}'
 //
 // With Kafka (KAFKA_BROKERS set for both), it joins the consumer group "example-printer".
@@ -11,12 +16,16 @@ import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
 
 const brokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
 const url = process.env.EVENTIDE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+if (!brokers && (!process.env.EVENTIDE_EMAIL || !process.env.EVENTIDE_PASSWORD)) {
+  console.error('set EVENTIDE_EMAIL and EVENTIDE_PASSWORD to an admin\'s (see the top of this file), or KAFKA_BROKERS');
+  process.exit(2);
+}
 const log = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'example-subscriber' });
 
 const subscriber = createSubscriber(
   brokers
     ? { kafka: { brokers, groupId: 'example-printer', topicPrefix: process.env.KAFKA_TOPIC_PREFIX ?? 'eventide.' }, dedupe: true, log }
-    : { http: { url }, dedupe: true, log },
+    : { http: { url, credentials: { email: process.env.EVENTIDE_EMAIL ?? '', password: process.env.EVENTIDE_PASSWORD ?? '' } }, dedupe: true, log },
 );
 for (const name of EVENT_NAMES) {
   subscriber.on(name, (event) => {

@@ -1,6 +1,8 @@
 // The one entry point of `npm start`: every service on one base URL (PORT, default 3000),
 // data under DATA_DIR (default ./data), on the embedded adapters unless engine URLs are set.
 // Each service can also start alone from its own main.ts.
+import { openAuth } from '@eventide/shared/auth/open.ts';
+import { authDeps } from '@eventide/command-service/src/account/wire.ts';
 import { loadConfig, ConfigError } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
 import { createHttpApp } from '@eventide/shared/http/app.ts';
@@ -25,18 +27,33 @@ const eventStore = openEventStore(config);
 const readStore = await openReadStore(config);
 log.info({ eventStore: eventStore.description, readStore: readStore.description, dataDir: config.dataDir }, 'starting');
 
+const auth = await openAuth(config);
+let commandAuth;
+try {
+  commandAuth = authDeps(config, auth);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+
 const { projector, stop } = await startFollowers(config, eventStore.store, readStore.store, log);
 const app = createHttpApp({
   log,
+  auth,
   routers: [
-    ...commandRoutes({ store: eventStore.store, bodyLimit: config.BODY_LIMIT }),
-    ...queryRoutes(queryDeps(config, readStore.store, { subscribe: (listener) => projector.onProgress(listener), eventStore: eventStore.store })),
+    ...commandRoutes({ store: eventStore.store, bodyLimit: config.BODY_LIMIT, auth: commandAuth }),
+    ...queryRoutes(
+      queryDeps(config, readStore.store, { subscribe: (listener) => projector.onProgress(listener), eventStore: eventStore.store, limiters: auth.limiters }),
+    ),
   ],
-  health: () => ({ eventStore: eventStore.description, readStore: readStore.description, projectedTo: projector.position() }),
+  health: () => ({ eventStore: eventStore.description, readStore: readStore.description, auth: auth.description, projectedTo: projector.position() }),
 });
 await serve({
   app,
   config,
   log,
-  onClose: stop,
+  onClose: async () => {
+    await stop();
+    await auth.close();
+  },
 });

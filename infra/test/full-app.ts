@@ -1,22 +1,29 @@
-// The whole system in-process on the embedded adapters: command and query routes, projector.
+// The whole system in-process on the embedded adapters: command and query routes, projector,
+// sessions. The app's own client methods act as a signed-in admin; `anonymous()` has no session.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openAuth, type OpenedAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import { createHttpApp } from '@eventide/shared/http/app.ts';
-import { createLogger } from '@eventide/shared/log.ts';
+import { createLogger, type Logger } from '@eventide/shared/log.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
 import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { authDeps } from '@eventide/command-service/src/account/wire.ts';
 import { commandRoutes } from '@eventide/command-service/src/routes.ts';
+import { signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { queryRoutes } from '@eventide/query-service/src/routes.ts';
 import { queryDeps } from '@eventide/query-service/src/wire.ts';
 import { startProjector, type Projector } from '@eventide/projector/src/projector.ts';
 
 export interface FullApp extends JsonClient {
   url: string;
+  auth: OpenedAuth;
+  admin: SignedIn;
+  anonymous(): JsonClient;
   eventStore: EventStore;
   readStore: ReadStore;
   projector: Projector;
@@ -27,24 +34,30 @@ export interface FullApp extends JsonClient {
   close(): Promise<void>;
 }
 
-export async function startFullApp(): Promise<FullApp> {
+export async function startFullApp(options: { env?: Record<string, string>; log?: Logger } = {}): Promise<FullApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-full-'));
-  const config = loadConfig({ DATA_DIR: dir });
+  const config = loadConfig({ DATA_DIR: dir, ...options.env });
+  const auth = await openAuth(config);
   const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
   const readStore = openSqliteReadStore(join(dir, 'read.db'));
-  const log = createLogger({ level: 'silent' });
+  const log = options.log ?? createLogger({ level: 'silent' });
   const projector = startProjector({ eventStore, readStore, log });
   const app = createHttpApp({
     log,
+    auth,
     routers: [
-      ...commandRoutes({ store: eventStore, bodyLimit: 64 * 1024 }),
-      ...queryRoutes(queryDeps(config, readStore, { subscribe: (listener) => projector.onProgress(listener), eventStore })),
+      ...commandRoutes({ store: eventStore, bodyLimit: 64 * 1024, auth: authDeps(config, auth) }),
+      ...queryRoutes(queryDeps(config, readStore, { subscribe: (listener) => projector.onProgress(listener), eventStore, limiters: auth.limiters })),
     ],
   });
   const { server, url } = await listenOnLoopback(app);
   const client = jsonClient(url);
+  const admin = await signUpAdmin(client, eventStore, auth.sessions.store);
   return {
     url,
+    auth,
+    admin,
+    anonymous: () => jsonClient(url),
     eventStore,
     readStore,
     projector,
@@ -62,6 +75,7 @@ export async function startFullApp(): Promise<FullApp> {
       await projector.stop();
       await readStore.close();
       await eventStore.close();
+      await auth.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,17 @@ export const ENTRY = {
   projector: fileURLToPath(new URL('projector/src/main.ts', ROOT)),
 } as const;
 
+/** Runs `npm run admin -- grant <email>` against a data directory, as an operator would. */
+export async function grantAdmin(env: Record<string, string>, email: string): Promise<void> {
+  const cli = fileURLToPath(new URL('command-service/src/account/admin-cli.ts', ROOT));
+  const child = spawn(process.execPath, [cli, 'grant', email], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`admin grant failed (${code}): ${output}`);
+}
+
 export interface RunningService {
   url: string;
   child: ChildProcess;

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startService } from './process.ts';
+import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { grantAdmin, startService } from './process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -42,13 +44,14 @@ describe('restart', () => {
 
     const second = await startService({ DATA_DIR: dataDir });
     try {
+      // An admin may change anyone's profile: made as an operator makes one.
+      const admin = jsonClient(second.url);
+      const { email, password } = await signUp(admin);
+      await grantAdmin({ DATA_DIR: dataDir }, email);
+      await signInWithPassword(admin, email, password);
       for (const user of acknowledged) {
         // Conditional on revision 0: only succeeds if the creation is there, exactly once.
-        const response = await fetch(`${second.url}/users/${user.userId}`, {
-          method: 'PATCH',
-          headers: { 'content-type': 'application/json', 'If-Match': '"0"' },
-          body: JSON.stringify({ name: 'After restart' }),
-        });
+        const response = await admin.request('PATCH', `/users/${user.userId}`, { name: 'After restart' }, { 'If-Match': '"0"' });
         expect(response.status, user.userId).toBe(200);
         // and the email claim survived with it
         expect((await post(second.url, '/users', { name: 'Copy', email: user.email })).status).toBe(409);

@@ -1,8 +1,9 @@
-// Builds the query service's dependencies from an open read store: cursor secret and progress.
+// Builds the query service's dependencies from an open read store: cursor secret, progress, limits.
 import { join } from 'node:path';
 import type { Config } from '@eventide/shared/config.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
 import { loadOrCreateSecret } from '@eventide/shared/secret.ts';
 import { cursors } from './cursor.ts';
 import { progressOf } from './consistency.ts';
@@ -11,8 +12,15 @@ import type { QueryDeps } from './routes.ts';
 export function queryDeps(
   config: Config,
   readStore: ReadStore,
-  options: { subscribe?: (listener: () => void) => () => void; eventStore?: EventStore } = {},
+  options: { limiters: LimiterFactory; subscribe?: (listener: () => void) => () => void; eventStore?: EventStore },
 ): QueryDeps {
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
-  return { readStore, cursors: cursors(secret), progress: progressOf(readStore, options.subscribe), eventStore: options.eventStore };
+  return {
+    readStore,
+    cursors: cursors(secret),
+    progress: progressOf(readStore, options.subscribe),
+    eventStore: options.eventStore,
+    limiters: options.limiters,
+    limits: { searchPerSecond: config.RATE_LIMIT_SEARCH_PER_SECOND, profilePerSecond: config.RATE_LIMIT_PROFILE_PER_SECOND },
+  };
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { money } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
+import { requireAdmin } from '../http/authorize.ts';
 import { handle, type CommandOptions } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
@@ -33,12 +34,14 @@ const changeBody = z
 
 export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit: number }): Router {
   const router = new Router();
+  // Every product write is an admin's.
 
   async function run(productId: string, command: ProductCommand, options: CommandOptions) {
     return handle(store, productAggregate, productId, command, options);
   }
 
   router.post('/products', async (ctx) => {
+    requireAdmin(ctx);
     const body = await readBody(ctx, createBody, bodyLimit);
     const options = commandOptions(ctx, body);
     const productId = newEntityId(options);
@@ -47,6 +50,7 @@ export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLim
   });
 
   router.patch('/products/:id', async (ctx) => {
+    requireAdmin(ctx);
     const productId = entityId(ctx, 'id', 'product');
     const body = await readBody(ctx, changeBody, bodyLimit);
     const result = await run(productId, { type: 'ChangeProduct', changes: body }, commandOptions(ctx, body));
@@ -54,6 +58,7 @@ export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLim
   });
 
   router.delete('/products/:id', async (ctx) => {
+    requireAdmin(ctx);
     const productId = entityId(ctx, 'id', 'product');
     const result = await run(productId, { type: 'DeleteProduct' }, commandOptions(ctx, null));
     respondWrite(ctx, result, productView(result.state));

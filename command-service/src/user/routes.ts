@@ -6,6 +6,12 @@ import { z } from 'zod';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
+import { isAdmin, requireUser, sessionUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
+import type { AuthDeps } from '../account/deps.ts';
+import { password, setInitialPassword } from '../account/password.ts';
+import { mayActFor } from '../http/authorize.ts';
 import { handle, type CommandOptions, type Hooks } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
@@ -19,12 +25,15 @@ import { normalizeEmail, userAggregate, type UserEvent, type UserState } from '.
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const email = z.email('must be an email address').max(254, 'must be at most 254 characters');
 const profile = z.strictObject({ name, email });
+/** Sign-up may choose a password; it goes to the private account stream, never to user:created. */
+const signUp = profile.extend({ password: password.optional() });
 const changes = profile.partial().refine((c) => Object.keys(c).length > 0, 'send at least one of: name, email');
 
 export interface UserRoutesDeps {
   store: EventStore;
   bodyLimit: number;
   now?: () => Date;
+  auth: AuthDeps;
 }
 
 type Represent = (state: ReturnType<typeof known>) => unknown;
@@ -42,42 +51,71 @@ function emailHook(claims: EmailClaims, metadata: Omit<EventMetadata, 'causation
   };
 }
 
-export function userRoutes({ store, bodyLimit, now }: UserRoutesDeps): Router {
-  const router = new Router();
+/** Runs a user command with the email claim that must hold across streams. */
+export function userCommands(store: EventStore, now?: () => Date) {
   const claims = emailClaims(store, now);
+  return (userId: string, command: UserCommand, options: CommandOptions) =>
+    handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata));
+}
 
-  async function run(userId: string, command: UserCommand, options: CommandOptions) {
-    return handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata));
-  }
+export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Router {
+  const router = new Router();
+  const run = userCommands(store, now);
+  const limit = rateLimit(auth.limiters, { name: 'user-profile', points: auth.profilePerSecond, duration: 1 });
 
+  /** The user id in the path, when the signed-in user may act on it; anyone else's is not found. */
+  const ownUserId = (ctx: Context) => {
+    const user = requireUser(ctx);
+    const userId = entityId(ctx, 'id', 'user');
+    if (!mayActFor(user, userId)) throw problems.notFound(`user ${userId}`);
+    return userId;
+  };
+
+  // Sign-up: open to anyone not signed in, and to admins. With a password, the new user is
+  // signed in by the answer.
   const create = (prefix: string, represent: Represent) => async (ctx: Context) => {
-    const body = await readBody(ctx, profile, bodyLimit);
+    const me = sessionUser(ctx);
+    if (me && !isAdmin(me)) throw problems.forbidden('you are signed in; sign out to create another account');
+    const { password: chosen, ...body } = await readBody(ctx, signUp, bodyLimit);
+    // The fingerprint leaves the password out: event ids are public, and must not be a fast
+    // hash of it.
     const options = commandOptions(ctx, body);
     const userId = newEntityId(options);
+    if (chosen !== undefined) await setInitialPassword(store, userId, chosen, options, auth.passwordParams);
     const result = await run(userId, { type: 'CreateUser', userId, profile: body }, options);
+    if (chosen !== undefined && !me) await signIn(ctx, { id: userId, roles: [] });
     respondWrite(ctx, result, represent(known(result.state)), { status: 201, location: `${prefix}/users/${userId}` });
   };
 
   const change = (represent: Represent) => async (ctx: Context) => {
-    const userId = entityId(ctx, 'id', 'user');
+    const userId = ownUserId(ctx);
     const body = await readBody(ctx, changes, bodyLimit);
     const result = await run(userId, { type: 'ChangeUser', changes: body }, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
   const replace = (represent: Represent) => async (ctx: Context) => {
-    const userId = entityId(ctx, 'id', 'user');
+    const userId = ownUserId(ctx);
     const body = await readBody(ctx, profile, bodyLimit);
     const result = await run(userId, { type: 'ReplaceUser', profile: body }, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
   const remove = (represent: Represent) => async (ctx: Context) => {
-    const userId = entityId(ctx, 'id', 'user');
+    const userId = ownUserId(ctx);
     const result = await run(userId, { type: 'DeleteUser' }, commandOptions(ctx, null));
+    // A deleted user is signed out everywhere.
+    await auth.sessions.destroyUser(userId);
+    if (sessionUser(ctx)?.id === userId) signOut(ctx);
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
-  mountVersioned(router, 'users', { create, change, replace, remove }, { v1: userV1, v2: userV2 });
+  const limited =
+    <A extends unknown[]>(handler: (...a: A) => (ctx: Context) => Promise<void>) =>
+    (...a: A) => {
+      const inner = handler(...a);
+      return (ctx: Context) => limit(ctx, () => inner(ctx));
+    };
+  mountVersioned(router, 'users', { create, change: limited(change), replace: limited(replace), remove: limited(remove) }, { v1: userV1, v2: userV2 });
   return router;
 }

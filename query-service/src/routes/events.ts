@@ -1,7 +1,7 @@
 // GET /events: the public events as server-sent events, for subscribers without Kafka (the SDK's
 // HTTP transport). Each event's `id:` is its global position; a client that reconnects with
 // Last-Event-ID (or ?after=) resumes right after it, so nothing is missed. `types` narrows the
-// stream to some of the nine names. Events are written as fast as the client reads them (the
+// stream to some of the nine names. It needs an admin's session. Events are written as fast as the client reads them (the
 // stream waits for it), with a comment every 15 s to keep idle connections open.
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
@@ -10,6 +10,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { EVENT_NAMES, isEventName } from '@eventide/shared/events/catalogue.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
+import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { parseQuery } from '../params.ts';
 
@@ -20,6 +21,8 @@ const eventsQuery = z.strictObject({ types: z.string().max(500).optional(), afte
 export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): Router {
   const router = new Router();
   router.get('/events', async (ctx) => {
+    // The stream holds every user's profile: for back-end services signed in as an admin.
+    if (!isAdmin(requireUser(ctx))) throw problems.forbidden('the event stream is for admins');
     const query = parseQuery(ctx, eventsQuery);
     const lastEventId = ctx.get('Last-Event-ID');
     if (lastEventId && !position.safeParse(lastEventId).success) throw problems.invalidField('Last-Event-ID', 'must be a position as given in an event id');

@@ -5,8 +5,9 @@ import { orderStatus } from '@eventide/shared/events/catalogue.ts';
 import { orderV1, orderV2 } from '@eventide/command-service/src/order/representation.ts';
 import type { OrderState } from '@eventide/command-service/src/order/order.ts';
 import { deprecatedVersion } from '@eventide/command-service/src/http/versioning.ts';
-import { limit, page, parseQuery } from '../params.ts';
-import { byId, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
+import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
+import { DEFAULT_LIMIT, limit, page, parseQuery } from '../params.ts';
+import { findOne, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
 
 const listQuery = z.strictObject({
   page: page.optional(),
@@ -24,13 +25,27 @@ export function orderReadRoutes({ readStore, progress }: QueryDeps): Router {
 
   for (const [prefix, render] of [['', v2], ['/v2', v2], ['/v1', v1]] as const) {
     get(`${prefix}/orders`, async (ctx) => {
+      const user = requireUser(ctx);
       const query = parseQuery(ctx, listQuery);
       const filter: Record<string, string> = {};
       if (query.userId) filter.userId = query.userId;
+      // A user lists their own orders; another user's list is as empty as a stranger's.
+      if (!isAdmin(user)) {
+        if (query.userId && query.userId !== user.id) {
+          ctx.body = { items: [], page: query.page ?? 1, limit: query.limit ?? DEFAULT_LIMIT, total: 0 };
+          return;
+        }
+        filter.userId = user.id;
+      }
       if (query.status) filter.status = query.status;
       ctx.body = await offsetPage(readStore, 'orders', query, render, filter);
     });
-    get(`${prefix}/orders/:id`, byId(readStore, 'orders', 'order', render));
+    get(`${prefix}/orders/:id`, async (ctx) => {
+      const user = requireUser(ctx);
+      const doc = await findOne(readStore, 'orders', ctx, 'order', (d) => isAdmin(user) || d.fields.userId === user.id);
+      ctx.set('ETag', `"${doc.version}"`);
+      ctx.body = render(doc.fields);
+    });
   }
   return router;
 }

@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { productView } from '@eventide/command-service/src/product/representation.ts';
 import type { ProductState } from '@eventide/command-service/src/product/product.ts';
+import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
 import { parseQuery } from '../params.ts';
 import { reader, type QueryDeps } from './context.ts';
 
@@ -24,9 +25,10 @@ const searchQuery = z.strictObject({
     .optional(),
 });
 
-export function searchRoutes({ readStore, progress }: QueryDeps): Router {
+export function searchRoutes({ readStore, progress, limiters, limits }: QueryDeps): Router {
   const router = new Router();
-  reader(router, progress)('/search', async (ctx) => {
+  const limit = rateLimit(limiters, { name: 'search', points: limits.searchPerSecond, duration: 1 });
+  reader(router, progress, limit)('/search', async (ctx) => {
     const query = parseQuery(ctx, searchQuery);
     const hits = await readStore.search(query.q, query.limit ?? 20);
     ctx.body = { q: query.q, items: hits.map((h) => ({ ...productView(h.doc.fields as unknown as ProductState), score: h.score })) };

@@ -41,6 +41,36 @@ export interface SessionOptions {
   clock?: () => number;
 }
 
+interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+  clock: () => number;
+}
+
+function policyOf(ctx: Context): SessionPolicy {
+  const policy = ctx.state.sessionPolicy as SessionPolicy | undefined;
+  if (!policy) throw new Error('sessions are not installed on this app (createHttpApp needs `auth`)');
+  return policy;
+}
+
+/** What a client may know of its session: who, and until when. */
+export function describeSession(ctx: Context) {
+  const session = ctx.session as Partial<SessionData> | null;
+  const user = sessionUser(ctx);
+  if (!user || !session?.createdAt || !session.seenAt) return undefined;
+  const { idleMs, absoluteMs } = policyOf(ctx);
+  const absoluteEnd = session.createdAt + absoluteMs;
+  return {
+    userId: user.id,
+    roles: user.roles,
+    signedInAt: new Date(session.createdAt).toISOString(),
+    /** When it ends unless used before then. */
+    expiresAt: new Date(Math.min(session.seenAt + idleMs, absoluteEnd)).toISOString(),
+    /** When it ends however busy. */
+    absoluteExpiresAt: new Date(absoluteEnd).toISOString(),
+  };
+}
+
 export const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs / 10));
 
 /** Installs koa-session and the timeout checks on the app; sets ctx.state.user and actor. */
@@ -88,14 +118,14 @@ function checkSession(idleMs: number, absoluteMs: number, clock: () => number): 
         }
       }
     }
-    ctx.state.sessionClock = clock;
+    ctx.state.sessionPolicy = { idleMs, absoluteMs, clock } satisfies SessionPolicy;
     await next();
   };
 }
 
 /** Signs the user in under a new session id; any session the browser had is ended. */
 export async function signIn(ctx: Context, user: SessionUser): Promise<void> {
-  const clock = (ctx.state.sessionClock as (() => number) | undefined) ?? Date.now;
+  const clock = policyOf(ctx).clock;
   const session = ctx.session as unknown as SessionData & { regenerate(): Promise<void> };
   const now = clock();
   Object.assign(session, { uid: user.id, roles: user.roles, createdAt: now, seenAt: now } satisfies SessionData);

@@ -15,6 +15,9 @@ export interface HttpTransportOptions {
   checkpoint?: { load(): Promise<number>; save(position: number): Promise<void> };
   onDeadLetter?: (letter: DeadLetter) => Promise<void> | void;
   headers?: Record<string, string>;
+  /** An admin's credentials: the stream needs an admin's session. The transport signs in with
+   * them, and again whenever the session has ended (401). */
+  credentials?: { email: string; password: string };
 }
 
 const BACKOFF_MS = { first: 200, max: 10_000 };
@@ -23,15 +26,31 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
   const controller = new AbortController();
   let running: Promise<void> | undefined;
 
+  const base = options.url.replace(/\/$/, '');
+  let cookie: string | undefined;
+
+  async function signIn(): Promise<void> {
+    const response = await fetch(`${base}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(options.credentials),
+      signal: controller.signal,
+    });
+    if (!response.ok) throw new Error(`sign-in answered ${response.status}`);
+    cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  }
+
   async function follow(dispatcher: Dispatcher, onConnected: () => void): Promise<void> {
     let position = (await options.checkpoint?.load()) ?? 0;
     const types = dispatcher.names().join(',');
     for (let failures = 0; !controller.signal.aborted; ) {
       try {
-        const response = await fetch(`${options.url.replace(/\/$/, '')}/events?types=${encodeURIComponent(types)}`, {
-          headers: { accept: 'text/event-stream', 'Last-Event-ID': String(position), ...options.headers },
+        if (options.credentials && !cookie) await signIn();
+        const response = await fetch(`${base}/events?types=${encodeURIComponent(types)}`, {
+          headers: { accept: 'text/event-stream', 'Last-Event-ID': String(position), ...(cookie ? { cookie } : {}), ...options.headers },
           signal: controller.signal,
         });
+        if (response.status === 401) cookie = undefined;
         if (!response.ok || !response.body) throw new Error(`GET /events answered ${response.status}`);
         onConnected();
         failures = 0;

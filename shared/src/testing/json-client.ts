@@ -1,19 +1,49 @@
-// A small HTTP client for tests: JSON in, parsed JSON (or text) out, headers kept.
+// A small HTTP client for tests: JSON in, parsed JSON (or text) out, headers kept. It keeps the
+// cookies the server sets, as a browser would (by name; enough for one site on loopback), and
+// never follows redirects, so tests see them.
 export interface Reply {
   status: number;
   headers: Headers;
   body: any;
+  /** Everything the server sent, for tests that look for what must never be sent. */
+  text: string;
 }
 
 export interface JsonClient {
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Sends a body exactly as given, for malformed input. */
   raw(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Reply>;
+  /** The cookies held now, as a Cookie header would carry them. */
+  cookieHeader(): string;
+  /** Replaces the cookies held, e.g. with a copy taken earlier. */
+  setCookies(header: string): void;
 }
 
-export function jsonClient(baseUrl: string): JsonClient {
+export function jsonClient(baseUrl: string, options: { onReply?: (reply: Reply) => void } = {}): JsonClient {
+  const jar = new Map<string, string>();
+
+  function keep(headers: Headers) {
+    for (const line of headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const cut = pair.indexOf('=');
+      const name = pair.slice(0, cut).trim();
+      const value = pair.slice(cut + 1).trim();
+      const expired = attributes.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a) || /^\s*max-age=0\s*$/i.test(a));
+      if (expired || value === '') jar.delete(name);
+      else jar.set(name, value);
+    }
+  }
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+
   async function raw(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Reply> {
-    const response = await fetch(baseUrl + path, { method, headers, ...(body === undefined ? {} : { body }) });
+    const cookie = cookieHeader();
+    const response = await fetch(baseUrl + path, {
+      method,
+      redirect: 'manual',
+      headers: { ...(cookie ? { cookie } : {}), ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
+    keep(response.headers);
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -21,7 +51,9 @@ export function jsonClient(baseUrl: string): JsonClient {
     } catch {
       // not JSON: keep the text
     }
-    return { status: response.status, headers: response.headers, body: parsed };
+    const reply = { status: response.status, headers: response.headers, body: parsed, text };
+    options.onReply?.(reply);
+    return reply;
   }
   return {
     raw,
@@ -30,6 +62,14 @@ export function jsonClient(baseUrl: string): JsonClient {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...headers,
       }),
+    cookieHeader,
+    setCookies(header) {
+      jar.clear();
+      for (const part of header.split(';')) {
+        const cut = part.indexOf('=');
+        if (cut > 0) jar.set(part.slice(0, cut).trim(), part.slice(cut + 1).trim());
+      }
+    },
   };
 }
 

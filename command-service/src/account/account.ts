@@ -1,0 +1,89 @@
+// A user's sign-in methods and roles: the private stream `account-<userId>`. Its events hold
+// the password hash, so they never leave the write side: the projector and the publisher only
+// take the nine public events, and no read model is built from these.
+import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
+import { WrongExpectedRevisionError, type EventStore } from '@eventide/shared/event-store/port.ts';
+import type { Role } from '@eventide/shared/auth/session.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { newId } from '@eventide/shared/ids.ts';
+
+export type Identity = {
+  provider: string;
+  subject: string;
+};
+
+export type AccountEvent =
+  | { type: 'account:password-set'; data: { hash: string } }
+  | { type: 'account:identity-linked'; data: Identity }
+  | { type: 'account:identity-unlinked'; data: Identity }
+  | { type: 'account:email-verified'; data: { email: string } }
+  | { type: 'account:role-granted'; data: { role: Role } }
+  | { type: 'account:role-revoked'; data: { role: Role } };
+
+export interface Account {
+  passwordHash: string | undefined;
+  identities: Identity[];
+  /** The address a provider proved this user owns (normalised), if any. */
+  verifiedEmail: string | undefined;
+  roles: Role[];
+}
+
+export const accountStream = (userId: string) => `account-${userId}`;
+
+const empty = (): Account => ({ passwordHash: undefined, identities: [], verifiedEmail: undefined, roles: [] });
+const same = (a: Identity, b: Identity) => a.provider === b.provider && a.subject === b.subject;
+
+export function evolveAccount(account: Account, event: { type: string; data: unknown }): Account {
+  const e = event as AccountEvent;
+  switch (e.type) {
+    case 'account:password-set':
+      return { ...account, passwordHash: e.data.hash };
+    case 'account:identity-linked':
+      return { ...account, identities: [...account.identities.filter((i) => !same(i, e.data)), { provider: e.data.provider, subject: e.data.subject }] };
+    case 'account:identity-unlinked':
+      return { ...account, identities: account.identities.filter((i) => !same(i, e.data)) };
+    case 'account:email-verified':
+      return { ...account, verifiedEmail: e.data.email };
+    case 'account:role-granted':
+      return account.roles.includes(e.data.role) ? account : { ...account, roles: [...account.roles, e.data.role] };
+    case 'account:role-revoked':
+      return { ...account, roles: account.roles.filter((r) => r !== e.data.role) };
+    default:
+      return account;
+  }
+}
+
+export const foldAccount = (events: { type: string; data: unknown }[]) => events.reduce(evolveAccount, empty());
+
+export const hasIdentity = (account: Account, identity: Identity) => account.identities.some((i) => same(i, identity));
+
+export interface LoadedAccount {
+  account: Account;
+  revision: number;
+}
+
+export async function loadAccount(store: EventStore, userId: string): Promise<LoadedAccount> {
+  const events = await store.readStream(accountStream(userId));
+  return { account: foldAccount(events), revision: events.length - 1 };
+}
+
+/** Appends at the revision read; a concurrent change to the same account is a 409. */
+export async function appendAccount(
+  store: EventStore,
+  userId: string,
+  revision: number,
+  events: AccountEvent[],
+  metadata: EventMetadata,
+  ids: string[] = events.map(() => newId()),
+): Promise<void> {
+  try {
+    await store.append(
+      accountStream(userId),
+      events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.data, metadata })),
+      { expectedRevision: revision < 0 ? 'no_stream' : revision },
+    );
+  } catch (error) {
+    if (error instanceof WrongExpectedRevisionError) throw problems.conflict('the account was changed by another request at the same time; try again');
+    throw error;
+  }
+}

@@ -1,0 +1,19 @@
+// What the sign-in routes need besides the event store.
+import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
+import type { SignInGuardOptions } from '@eventide/shared/auth/sign-in-guard.ts';
+import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
+import type { ScryptParameters } from '@eventide/shared/auth/password.ts';
+import type { Provider } from '../oauth/providers.ts';
+
+export interface AuthDeps {
+  /** The sessions' store (hashed keys), to end every session of a user. */
+  sessions: SessionStore;
+  limiters: LimiterFactory;
+  signIn: SignInGuardOptions;
+  /** Requests per second per client on a user profile (/users/{id}). */
+  profilePerSecond: number;
+  providers: Map<string, Provider>;
+  /** Where the provider sends the browser back: `<public origin>/auth/callback`; unset: from the request. */
+  publicOrigin?: string | undefined;
+  passwordParams?: ScryptParameters;
+}

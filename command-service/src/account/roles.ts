@@ -1,0 +1,29 @@
+// Granting and revoking roles. The first admin is made with the CLI (`npm run admin -- grant
+// <email>`), which writes here on the server's own event store; sessions carry roles, so the
+// user's sessions end and the next sign-in picks the change up.
+import type { Role } from '@eventide/shared/auth/session.ts';
+import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { appendAccount, loadAccount } from './account.ts';
+
+export async function setRole(
+  store: EventStore,
+  sessions: SessionStore | undefined,
+  userId: string,
+  role: Role,
+  granted: boolean,
+  by: string,
+): Promise<boolean> {
+  const { account, revision } = await loadAccount(store, userId);
+  if (account.roles.includes(role) === granted) return false;
+  await appendAccount(
+    store,
+    userId,
+    revision,
+    [{ type: granted ? 'account:role-granted' : 'account:role-revoked', data: { role } }],
+    { correlationId: newId(), causationId: newId(), actor: { type: 'system', name: by } },
+  );
+  await sessions?.destroyUser(userId);
+  return true;
+}

@@ -1,0 +1,120 @@
+// Password sign-in and the signed-in user's own account: POST /auth/sign-in, POST /auth/sign-out,
+// GET /auth/session, PUT /auth/password, DELETE /auth/identities/{provider}. docs/auth.md.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { hashPassword, verifyPassword, PASSWORD_MAX } from '@eventide/shared/auth/password.ts';
+import { describeSession, requireUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
+import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { readBody } from '@eventide/shared/http/body.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { metadataOf } from '../http/actor.ts';
+import { normalizeEmail } from '../user/user.ts';
+import { userV2 } from '../user/representation.ts';
+import { appendAccount, loadAccount } from './account.ts';
+import type { AuthDeps } from './deps.ts';
+import { password } from './password.ts';
+import { activeUser, userByEmail } from './directory.ts';
+
+const signInBody = z.strictObject({ email: z.string().max(254, 'must be at most 254 characters'), password: z.string().max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`) });
+const passwordBody = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX).optional(), password });
+
+const wrongCredentials = () => problems.unauthenticated('the email or the password is wrong');
+
+export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDeps): Router {
+  const router = new Router();
+  const guard = signInGuard(auth.limiters, auth.signIn);
+  const params = auth.passwordParams;
+  // Unknown accounts cost the same hash as known ones, so timing does not tell which exist.
+  let decoy: Promise<string> | undefined;
+  const decoyHash = () => (decoy ??= hashPassword(newId(), params));
+
+  async function sessionBody(ctx: Context) {
+    const session = describeSession(ctx)!;
+    const user = await activeUser(store, session.userId);
+    const { account } = await loadAccount(store, session.userId);
+    return {
+      ...session,
+      user: user ? userV2(user) : null,
+      signInMethods: { password: account.passwordHash !== undefined, providers: account.identities.map((i) => i.provider) },
+    };
+  }
+
+  router.post('/auth/sign-in', async (ctx) => {
+    const body = await readBody(ctx, signInBody, bodyLimit);
+    const account = normalizeEmail(body.email);
+    await guard.check(account, ctx.ip);
+    const user = await userByEmail(store, body.email);
+    const loaded = user ? await loadAccount(store, user.userId) : undefined;
+    const verdict = await verifyPassword(body.password, loaded?.account.passwordHash ?? (await decoyHash()), params);
+    if (!user || !loaded?.account.passwordHash || !verdict.ok) {
+      await guard.failed(account, ctx.ip);
+      throw wrongCredentials();
+    }
+    await guard.succeeded(account, ctx.ip);
+    if (verdict.needsRehash) {
+      // Best effort: a concurrent change to the account wins, and the next sign-in tries again.
+      const hash = await hashPassword(body.password, params);
+      await appendAccount(store, user.userId, loaded.revision, [{ type: 'account:password-set', data: { hash } }], {
+        ...metadataOf(ctx),
+        actor: { type: 'user', userId: user.userId },
+        causationId: newId(),
+      }).catch(() => undefined);
+    }
+    await signIn(ctx, { id: user.userId, roles: loaded.account.roles });
+    ctx.body = await sessionBody(ctx);
+  });
+
+  router.post('/auth/sign-out', async (ctx) => {
+    signOut(ctx);
+    ctx.status = 204;
+  });
+
+  router.get('/auth/session', async (ctx) => {
+    requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await sessionBody(ctx);
+  });
+
+  // Sets or changes the password. A change needs the current one; every other session of the
+  // user ends, and this one continues under a new id.
+  router.put('/auth/password', async (ctx) => {
+    const me = requireUser(ctx);
+    const body = await readBody(ctx, passwordBody, bodyLimit);
+    const { account, revision } = await loadAccount(store, me.id);
+    if (account.passwordHash) {
+      if (body.currentPassword === undefined) throw problems.invalidField('currentPassword', 'is required to change a password');
+      if (!(await verifyPassword(body.currentPassword, account.passwordHash, params)).ok) {
+        throw problems.unprocessable('currentPassword', 'is not the current password');
+      }
+    }
+    const hash = await hashPassword(body.password, params);
+    await appendAccount(store, me.id, revision, [{ type: 'account:password-set', data: { hash } }], { ...metadataOf(ctx), causationId: newId() });
+    await auth.sessions.destroyUser(me.id);
+    await signIn(ctx, me);
+    ctx.status = 204;
+  });
+
+  router.delete('/auth/identities/:provider', async (ctx) => {
+    const me = requireUser(ctx);
+    const provider = String(ctx.params.provider);
+    const { account, revision } = await loadAccount(store, me.id);
+    const linked = account.identities.filter((i) => i.provider === provider);
+    if (linked.length === 0) throw problems.notFound(`a link to ${JSON.stringify(provider.slice(0, 64))}`);
+    if (!account.passwordHash && account.identities.length === linked.length) {
+      throw problems.conflict('this is your only way to sign in: set a password or link another provider first');
+    }
+    await appendAccount(
+      store,
+      me.id,
+      revision,
+      linked.map((i) => ({ type: 'account:identity-unlinked' as const, data: { provider: i.provider, subject: i.subject } })),
+      { ...metadataOf(ctx), causationId: newId() },
+    );
+    ctx.status = 204;
+  });
+
+  return router;
+}

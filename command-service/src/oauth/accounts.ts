@@ -1,0 +1,102 @@
+// Which user a provider sign-in reaches, and when it is safe to reach an existing one.
+//
+// 1. An identity already linked reaches its user.
+// 2. A signed-in user linking a provider gets the identity added to their account.
+// 3. Otherwise the provider's email decides, and only when the provider verified it:
+//    - no user holds the address: a new user is made, its address verified by the provider;
+//    - the holder's address was verified (by a provider, earlier): the identity is linked;
+//    - the holder has no way to sign in at all (made by sign-up without a password): nobody
+//      controls it, so the provider's verified owner takes it;
+//    - otherwise the holder has a password on an address nobody verified. It may be an
+//      attacker's account made in advance with the victim's address (pre-hijacking), so the
+//      sign-in is refused: the owner of that account signs in with its password and links the
+//      provider from there.
+import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { AppError, problems } from '@eventide/shared/http/problem.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { appendAccount, hasIdentity, loadAccount, type AccountEvent, type Identity } from '../account/account.ts';
+import { activeUser, userByEmail, type ActiveUser } from '../account/directory.ts';
+import type { CommandOptions } from '../handle.ts';
+import { userCommands } from '../user/routes.ts';
+import { normalizeEmail } from '../user/user.ts';
+import { identityClaims } from './identity-claim.ts';
+import type { ProviderProfile } from './providers.ts';
+
+export interface Resolution {
+  userId: string;
+  roles: ('admin')[];
+  created: boolean;
+}
+
+const refusal = (status: number, type: string, detail: string) => new AppError(status, { type, title: 'This sign-in cannot reach an account', detail });
+
+export function providerAccounts(store: EventStore) {
+  const claims = identityClaims(store);
+  const runUser = userCommands(store);
+
+  /** Claims the identity for the user, then records it (and a verified matching address) in the account. */
+  async function link(user: ActiveUser, identity: Identity, profile: ProviderProfile, metadata: EventMetadata) {
+    await claims.claim(`${identity.provider}\n${identity.subject}`, user.userId, metadata.causationId, metadata);
+    const { account, revision } = await loadAccount(store, user.userId);
+    const events: AccountEvent[] = [];
+    if (!hasIdentity(account, identity)) events.push({ type: 'account:identity-linked', data: identity });
+    const proven = profile.emailVerified && profile.email !== undefined && normalizeEmail(profile.email) === normalizeEmail(user.email);
+    if (proven && account.verifiedEmail !== normalizeEmail(user.email)) {
+      events.push({ type: 'account:email-verified', data: { email: normalizeEmail(user.email) } });
+    }
+    if (events.length > 0) await appendAccount(store, user.userId, revision, events, metadata);
+    return (await loadAccount(store, user.userId)).account;
+  }
+
+  async function resolve(
+    identity: Identity,
+    profile: ProviderProfile,
+    linkUserId: string | undefined,
+    metadata: Omit<EventMetadata, 'causationId'>,
+  ): Promise<Resolution> {
+    const causation = { ...metadata, causationId: newId() };
+    const holderId = await claims.holderOf(`${identity.provider}\n${identity.subject}`);
+    if (holderId) {
+      if (linkUserId && holderId !== linkUserId) throw problems.conflict('this provider account is already linked to another user');
+      const holder = await activeUser(store, holderId);
+      if (!holder) throw refusal(403, 'account-deleted', 'the account linked to this provider account has been deleted');
+      return { userId: holderId, roles: (await loadAccount(store, holderId)).account.roles, created: false };
+    }
+
+    if (linkUserId) {
+      const me = await activeUser(store, linkUserId);
+      if (!me) throw problems.unauthenticated();
+      const account = await link(me, identity, profile, { ...causation, actor: { type: 'user', userId: me.userId } });
+      return { userId: me.userId, roles: account.roles, created: false };
+    }
+
+    if (!profile.email || !profile.emailVerified) {
+      throw refusal(403, 'email-not-verified', `${identity.provider} did not confirm an email address for this account; sign in another way and link ${identity.provider} from your account`);
+    }
+    const holder = await userByEmail(store, profile.email);
+    if (holder) {
+      const { account } = await loadAccount(store, holder.userId);
+      const verified = account.verifiedEmail === normalizeEmail(holder.email);
+      const unclaimable = !account.passwordHash && account.identities.length === 0;
+      if (!verified && !unclaimable) {
+        throw refusal(
+          409,
+          'account-exists',
+          `an account with this email exists, and its address has not been verified; sign in to it with its password, then link ${identity.provider} from there`,
+        );
+      }
+      const linked = await link(holder, identity, profile, { ...causation, actor: { type: 'user', userId: holder.userId } });
+      return { userId: holder.userId, roles: linked.roles, created: false };
+    }
+
+    const userId = newId();
+    const options: CommandOptions = { metadata: { ...metadata, actor: { type: 'user', userId } } };
+    const name = (profile.name?.trim() || profile.email.split('@')[0] || 'user').slice(0, 200);
+    const created = await runUser(userId, { type: 'CreateUser', userId, profile: { name, email: profile.email } }, options);
+    const linked = await link(created.state as ActiveUser, identity, profile, { ...causation, actor: { type: 'user', userId } });
+    return { userId, roles: linked.roles, created: true };
+  }
+
+  return { resolve };
+}

@@ -1,0 +1,28 @@
+// One user per provider identity: claims on `identity-<sha256 of provider and subject>` that bind
+// while the holder's account lists the identity (claims.ts). Linking claims first, then records
+// the link in the account; unlinking is the account event alone.
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { uniqueClaims, type Claims } from '../claims.ts';
+import { accountStream, foldAccount, hasIdentity, type Identity } from '../account/account.ts';
+
+export const identityKey = (identity: Identity) => `${identity.provider}\n${identity.subject}`;
+
+function parseKey(key: string): Identity {
+  const cut = key.indexOf('\n');
+  return { provider: key.slice(0, cut), subject: key.slice(cut + 1) };
+}
+
+export function identityClaims(store: EventStore, now?: () => Date): Claims {
+  return uniqueClaims(
+    store,
+    {
+      kind: 'identity',
+      normalize: (key) => key,
+      holderStream: accountStream,
+      holds: (history, key) => hasIdentity(foldAccount(history), parseKey(key)),
+      conflict: () => problems.conflict('this provider account is already linked to another user'),
+    },
+    now,
+  );
+}

@@ -1,0 +1,78 @@
+// Sign-in through identity providers: GET /auth/{provider} (redirect there), POST
+// /auth/{provider}/link (the same, to link it to the signed-in user) and GET /auth/callback
+// (back from there). docs/auth.md.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { requireUser, signIn } from '@eventide/shared/auth/session.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { metadataOf } from '../http/actor.ts';
+import type { AuthDeps } from '../account/deps.ts';
+import { providerAccounts } from './accounts.ts';
+import { beginFlow, codeChallengeOf, newFlow, safeReturnTo, takeFlow } from './flow.ts';
+import type { Provider } from './providers.ts';
+
+const single = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export function oauthRoutes(store: EventStore, auth: AuthDeps): Router {
+  const router = new Router();
+  const accounts = providerAccounts(store);
+
+  function providerOf(ctx: Context): Provider {
+    const name = String(ctx.params.provider);
+    const provider = auth.providers.get(name);
+    if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(name.slice(0, 64))}`);
+    return provider;
+  }
+
+  async function redirectToProvider(ctx: Context, provider: Provider, linkUserId?: string) {
+    const returnTo = safeReturnTo(single(ctx.query.returnTo));
+    const redirectUri = `${auth.publicOrigin ?? ctx.origin}/auth/callback`;
+    const flow = newFlow(provider.name, redirectUri, returnTo, linkUserId);
+    const url = await provider.authorizeUrl({ redirectUri, state: flow.state, codeChallenge: codeChallengeOf(flow.codeVerifier), nonce: flow.nonce });
+    await beginFlow(ctx, auth.sessions, flow);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 303;
+    ctx.redirect(url);
+  }
+
+  // Registered before /auth/:provider, which would otherwise take "callback" as a name.
+  router.get('/auth/callback', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const flow = await takeFlow(ctx, auth.sessions, single(ctx.query.state));
+    const provider = auth.providers.get(flow.provider);
+    if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(flow.provider)}`);
+
+    // Mix-up defence (RFC 9207): the answer must come from the issuer this flow went to.
+    const iss = single(ctx.query.iss);
+    const expected = await provider.issuer();
+    if (expected && (iss !== undefined ? iss !== expected.issuer : expected.required)) {
+      throw problems.invalidField('iss', `does not name the provider this sign-in was started with (${provider.name})`);
+    }
+    const error = single(ctx.query.error);
+    if (error) {
+      throw problems.unauthenticated(`${provider.name} did not sign you in (${error.slice(0, 64)}); start again`);
+    }
+    const code = single(ctx.query.code);
+    if (!code) throw problems.invalidField('code', 'is required');
+
+    const profile = await provider.signIn(code, flow.redirectUri, flow.codeVerifier, flow.nonce);
+    if (flow.linkUserId && ctx.state.user?.id !== flow.linkUserId) {
+      throw problems.forbidden('the link was started by another session; sign in and start it again');
+    }
+    const resolution = await accounts.resolve({ provider: provider.name, subject: profile.subject }, profile, flow.linkUserId, metadataOf(ctx));
+    if (!flow.linkUserId) await signIn(ctx, { id: resolution.userId, roles: resolution.roles });
+    ctx.status = 303;
+    ctx.redirect(flow.returnTo);
+  });
+
+  router.get('/auth/:provider', async (ctx) => redirectToProvider(ctx, providerOf(ctx)));
+
+  // A POST, so that another site cannot start a link for a signed-in user (Origin check, SameSite).
+  router.post('/auth/:provider/link', async (ctx) => {
+    const me = requireUser(ctx);
+    await redirectToProvider(ctx, providerOf(ctx), me.id);
+  });
+
+  return router;
+}

@@ -1,0 +1,36 @@
+// Test helpers for signed-in clients: a user signed up with a password, and an admin.
+import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { setRole } from '../account/roles.ts';
+
+export interface SignedIn {
+  userId: string;
+  email: string;
+  password: string;
+}
+
+let counter = 0;
+
+/** Signs the (anonymous) client up as a new user with a password; the answer signs it in. */
+export async function signUp(client: JsonClient, who: { name?: string; email?: string; password?: string } = {}): Promise<SignedIn> {
+  const n = ++counter;
+  const email = who.email ?? `user-${n}-${process.pid}@example.test`;
+  const password = who.password ?? `a long passphrase ${n}`;
+  const reply = await client.request('POST', '/users', { name: who.name ?? `User ${n}`, email, password });
+  if (reply.status !== 201) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return { userId: reply.body.userId, email, password };
+}
+
+export async function signInWithPassword(client: JsonClient, email: string, password: string): Promise<void> {
+  const reply = await client.request('POST', '/auth/sign-in', { email, password });
+  if (reply.status !== 200) throw new Error(`sign-in failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+}
+
+/** Signs the client up, makes the user an admin as the CLI would, and signs in again. */
+export async function signUpAdmin(client: JsonClient, store: EventStore, sessions: SessionStore): Promise<SignedIn> {
+  const admin = await signUp(client, { name: 'Admin' });
+  await setRole(store, sessions, admin.userId, 'admin', true, 'test');
+  await signInWithPassword(client, admin.email, admin.password);
+  return admin;
+}
