@@ -27,7 +27,7 @@ export function oauthRoutes(store: EventStore, auth: AuthDeps): Router {
 
   async function redirectToProvider(ctx: Context, provider: Provider, linkUserId?: string) {
     const returnTo = safeReturnTo(single(ctx.query.returnTo));
-    const redirectUri = `${auth.publicOrigin ?? ctx.origin}/auth/callback`;
+    const redirectUri = `${auth.publicOrigin ?? `${ctx.protocol}://${ctx.host}`}/auth/callback`;
     const flow = newFlow(provider.name, redirectUri, returnTo, linkUserId);
     const url = await provider.authorizeUrl({ redirectUri, state: flow.state, codeChallenge: codeChallengeOf(flow.codeVerifier), nonce: flow.nonce });
     await beginFlow(ctx, auth.sessions, flow);
