@@ -32,11 +32,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { bodyLimit?: number; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(options: { bodyLimit?: number; env?: Record<string, string>; clock?: () => number } = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-http-'));
   const config = loadConfig({ DATA_DIR: dir, ...options.env });
   const store = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
-  const auth = await openAuth(config);
+  const auth = await openAuth(config, options.clock ? { clock: options.clock } : {});
   const log = createLogger({ level: 'silent' });
   const app = createHttpApp({
     log,

@@ -126,6 +126,8 @@ function checkSession(idleMs: number, absoluteMs: number, clock: () => number): 
 /** Signs the user in under a new session id; any session the browser had is ended. */
 export async function signIn(ctx: Context, user: SessionUser): Promise<void> {
   const clock = policyOf(ctx).clock;
+  // An ended session (signed out, timed out) in this request: start from an empty one.
+  if (!ctx.session) ctx.session = {} as never;
   const session = ctx.session as unknown as SessionData & { regenerate(): Promise<void> };
   const now = clock();
   Object.assign(session, { uid: user.id, roles: user.roles, createdAt: now, seenAt: now } satisfies SessionData);
