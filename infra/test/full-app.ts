@@ -11,7 +11,7 @@ import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger, type Logger } from '@eventide/shared/log.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
-import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
 import { authDeps } from '@eventide/command-service/src/account/wire.ts';
 import { commandRoutes } from '@eventide/command-service/src/routes.ts';
 import { signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
@@ -34,7 +34,7 @@ export interface FullApp extends JsonClient {
   close(): Promise<void>;
 }
 
-export async function startFullApp(options: { env?: Record<string, string>; log?: Logger } = {}): Promise<FullApp> {
+export async function startFullApp(options: { env?: Record<string, string>; log?: Logger; onReply?: (reply: Reply) => void } = {}): Promise<FullApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-full-'));
   const config = loadConfig({ DATA_DIR: dir, ...options.env });
   const auth = await openAuth(config);
@@ -51,13 +51,14 @@ export async function startFullApp(options: { env?: Record<string, string>; log?
     ],
   });
   const { server, url } = await listenOnLoopback(app);
-  const client = jsonClient(url);
+  const clientOptions = options.onReply ? { onReply: options.onReply } : {};
+  const client = jsonClient(url, clientOptions);
   const admin = await signUpAdmin(client, eventStore, auth.sessions.store);
   return {
     url,
     auth,
     admin,
-    anonymous: () => jsonClient(url),
+    anonymous: () => jsonClient(url, clientOptions),
     eventStore,
     readStore,
     projector,

@@ -1,6 +1,12 @@
 // Sign-in through a real OpenID provider (oidc-provider on 127.0.0.1), the whole flow without a
 // browser: GET /auth/{provider}, sign-in and consent at the provider, GET /auth/callback, session.
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isEventName } from '@eventide/shared/events/catalogue.ts';
+import { COLLECTIONS } from '@eventide/shared/read-store/port.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { SESSION_COOKIE } from '@eventide/shared/auth/session.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
 import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
 import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
@@ -8,10 +14,30 @@ import { startTestProvider, type TestProvider } from './oidc-provider.ts';
 
 let provider: TestProvider;
 let app: FullApp;
+/** Everything the app answered and logged, for the last test. */
+const answered: string[] = [];
+const logged: string[] = [];
+const sessionIds = new Set<string>();
 
 beforeAll(async () => {
   provider = await startTestProvider();
-  app = await startFullApp({ env: { AUTH_PROVIDERS: provider.config('acme') } });
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logged.push(String(chunk));
+      done();
+    },
+  });
+  app = await startFullApp({
+    env: { AUTH_PROVIDERS: provider.config('acme') },
+    log: createLogger({ level: 'trace', destination }),
+    onReply: (reply) => {
+      answered.push(reply.text);
+      for (const cookie of reply.headers.getSetCookie()) {
+        const value = new RegExp(`^${SESSION_COOKIE.replace('.', '\\.')}=([^;]+)`).exec(cookie)?.[1];
+        if (value) sessionIds.add(value);
+      }
+    },
+  });
   provider.serve(`${app.url}/auth/callback`);
 });
 afterAll(async () => {
@@ -211,5 +237,50 @@ describe('sign-in through an OpenID provider', () => {
     // After choosing a password, unlinking is fine, and the password signs in.
     expect((await browser.request('PUT', '/auth/password', { password: 'my own passphrase' })).status).toBe(204);
     expect((await browser.request('DELETE', '/auth/identities/acme')).status).toBe(204);
+  });
+
+  // Runs last: every flow above has been through the app by now.
+  it('after all of the flows, holds no password, hash, token, code or session id in any answer, log line, published event or read model', async () => {
+    const hashes: string[] = [];
+    const published: string[] = [];
+    let lastPublic = 0;
+    for (let after = 0; ; ) {
+      const page = await app.eventStore.readAll({ after, limit: 1000 });
+      if (page.length === 0) break;
+      for (const event of page) {
+        if (event.type === 'account:password-set') hashes.push((event.data as { hash: string }).hash);
+        if (isEventName(event.type)) lastPublic = event.position;
+      }
+      after = page.at(-1)!.position;
+    }
+    expect(hashes.length).toBeGreaterThan(0);
+    expect(provider.issued.size).toBeGreaterThan(0);
+
+    // The bus: what GET /events streams to subscribers (the same envelopes Kafka gets).
+    expect(sessionIds.size).toBeGreaterThan(0);
+    const stream = await fetch(`${app.url}/events`, { headers: { cookie: app.cookieHeader(), accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of stream.body!) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.includes(`id: ${lastPublic}\n`)) break;
+    }
+    published.push(text);
+
+    await until(() => app.projector.position() >= lastPublic, 'the read models to catch up');
+    const models: string[] = [];
+    for (const collection of COLLECTIONS) {
+      const { items } = await app.readStore.list(collection, { limit: 10_000, offset: 0, filter: {} });
+      models.push(JSON.stringify(items));
+    }
+
+    const secrets = [...hashes, ...provider.issued, provider.clientSecret, ...sessionIds];
+    const places = { answers: answered.join('\n'), logs: logged.join(''), bus: published.join('\n'), 'read models': models.join('\n') };
+    expect(places.logs.length).toBeGreaterThan(1000);
+    for (const [where, haystack] of Object.entries(places)) {
+      for (const secret of secrets) expect(haystack.includes(secret), `${where} hold a secret`).toBe(false);
+      expect(haystack, where).not.toMatch(/\$scrypt\$|a long passphrase|attacker knows this|my own passphrase|client_secret|access_token|id_token/);
+    }
   });
 });
