@@ -6,6 +6,8 @@
 // session is touched at most once a minute, which re-sets the cookie with a fresh expiry: the
 // transparent refresh.
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Cookies from 'cookies';
 import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
@@ -121,6 +123,23 @@ function checkSession(idleMs: number, absoluteMs: number, clock: () => number): 
     ctx.state.sessionPolicy = { idleMs, absoluteMs, clock } satisfies SessionPolicy;
     await next();
   };
+}
+
+/**
+ * The user of a request that Koa does not handle, such as a WebSocket upgrade: the same cookie,
+ * signature, store and timeouts as the HTTP routes. It does not touch or refresh the session.
+ */
+export async function userOfUpgrade(req: IncomingMessage, options: SessionOptions): Promise<SessionUser | undefined> {
+  // No response to write to: a bad signature's clean-up cookie goes nowhere.
+  const nowhere = { getHeader: () => undefined, setHeader: () => undefined } as unknown as ServerResponse;
+  const cookies = new Cookies(req, nowhere, { keys: options.keys });
+  const id = cookies.get(SESSION_COOKIE, { signed: true });
+  if (!id) return undefined;
+  const data = (await options.store.get(id))?.data as Partial<SessionData> | undefined;
+  if (!data?.uid || data.createdAt === undefined || data.seenAt === undefined) return undefined;
+  const now = (options.clock ?? Date.now)();
+  if (now - data.createdAt >= options.absoluteMs || now - data.seenAt >= options.idleMs) return undefined;
+  return { id: data.uid, roles: data.roles ?? [] };
 }
 
 /** Signs the user in under a new session id; any session the browser had is ended. */
