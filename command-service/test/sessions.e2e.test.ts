@@ -1,6 +1,7 @@
 // Password accounts and sessions: sign-up, sign-in, sign-out, timeouts, refresh, brute force,
 // who may write what, and the Origin check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '@eventide/shared/auth/password.ts';
 import { SESSION_COOKIE } from '@eventide/shared/auth/session.ts';
 import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
@@ -54,6 +55,18 @@ describe('password accounts', () => {
     const right = app.anonymous();
     await signInWithPassword(right, me.email.toUpperCase(), me.password);
     expect((await right.request('GET', '/auth/session')).body.userId).toBe(me.userId);
+  });
+
+  it('replaces a hash made under older parameters at the next sign-in', async () => {
+    const me = await signUp(app.anonymous());
+    const old = await hashPassword(me.password, { logN: 14, r: 8, p: 1 });
+    const revision = (await app.store.readStream(`account-${me.userId}`)).length - 1;
+    await app.store.append(`account-${me.userId}`, [{ id: crypto.randomUUID(), type: 'account:password-set', data: { hash: old }, metadata: { correlationId: 't', causationId: 't', actor: { type: 'system', name: 'test' } } }], { expectedRevision: revision });
+    await signInWithPassword(app.anonymous(), me.email, me.password);
+    const latest = (await app.store.readStream(`account-${me.userId}`)).at(-1)!;
+    expect((latest.data as { hash: string }).hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
+    // and the new hash still signs in
+    await signInWithPassword(app.anonymous(), me.email, me.password);
   });
 
   it('validates the body of a sign-in and of a sign-up password', async () => {

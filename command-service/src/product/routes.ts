@@ -34,7 +34,6 @@ const changeBody = z
 
 export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit: number }): Router {
   const router = new Router();
-  // Every product write is an admin's.
 
   async function run(productId: string, command: ProductCommand, options: CommandOptions) {
     return handle(store, productAggregate, productId, command, options);
