@@ -113,7 +113,7 @@ if (!kcatAvailable()) {
       const after: string[] = [];
       for (let i = 0; i < 40; i++) after.push((await app.write('POST', '/users', { name: 'T', email: `takeover-${i}-${Date.now()}@example.com` })).body.userId);
       await until(() => after.every((id) => b.has(id)), 'the survivor to receive every new user', 60_000);
-    }, 120_000); // each rebalance of the mock cluster waits sessionTimeout - 1 s
+    }, 180_000); // each rebalance of the mock cluster waits sessionTimeout - 1 s; above the two 60 s bounds, so they name what failed
 
     it('keeps each entity in order across 1,000 interleaved updates of 50 entities', async () => {
       const products = Array.from({ length: 50 }, () => newId());

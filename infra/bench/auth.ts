@@ -1,0 +1,53 @@
+// Sign-in costs: a password sign-in against the scrypt hash it must compute (the floor), and a
+// read carrying a session (cookie check, store lookup) against the same read without one.
+import { scrypt } from 'node:crypto';
+import autocannon from 'autocannon';
+import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { startService } from '../test/process.ts';
+
+export interface AuthResults {
+  signInP50: number;
+  scryptP50: number;
+  withSession: number;
+  withoutSession: number;
+}
+
+const p50 = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+
+async function timed(times: number, run: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await run();
+    samples.push(performance.now() - started);
+  }
+  return p50(samples);
+}
+
+async function readsPerSecond(url: string, seconds: number, headers: Record<string, string>): Promise<number> {
+  const result = await autocannon({ url: `${url}/products?page=1&limit=1`, connections: 32, duration: seconds, headers });
+  if (result.non2xx > 0) throw new Error(`${result.non2xx} reads failed`);
+  return result.requests.average;
+}
+
+export async function benchAuth(dataDir: string, seconds: number, samples = 20): Promise<AuthResults> {
+  const service = await startService({ DATA_DIR: dataDir });
+  try {
+    const browser = jsonClient(service.url);
+    const me = await signUp(browser);
+    const signInP50 = await timed(samples, async () => {
+      const reply = await jsonClient(service.url).request('POST', '/auth/sign-in', { email: me.email, password: me.password });
+      if (reply.status !== 200) throw new Error(`sign-in answered ${reply.status}`);
+    });
+    const salt = Buffer.alloc(16, 7);
+    const scryptP50 = await timed(samples, () => new Promise((resolve, reject) =>
+      scrypt(me.password, salt, 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 2 ** 17 * 8 }, (error, key) => (error ? reject(error) : resolve(key))),
+    ));
+    const withoutSession = await readsPerSecond(service.url, seconds, {});
+    const withSession = await readsPerSecond(service.url, seconds, { cookie: browser.cookieHeader() });
+    return { signInP50, scryptP50, withSession, withoutSession };
+  } finally {
+    await service.stop();
+  }
+}
