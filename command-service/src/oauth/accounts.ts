@@ -11,6 +11,7 @@
 //      attacker's account made in advance with the victim's address (pre-hijacking), so the
 //      sign-in is refused: the owner of that account signs in with its password and links the
 //      provider from there.
+import type { Role } from '@eventide/shared/auth/session.ts';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { AppError, problems } from '@eventide/shared/http/problem.ts';
@@ -25,7 +26,7 @@ import type { ProviderProfile } from './providers.ts';
 
 export interface Resolution {
   userId: string;
-  roles: ('admin')[];
+  roles: Role[];
   created: boolean;
 }
 

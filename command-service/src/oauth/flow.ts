@@ -58,7 +58,6 @@ function equal(a: string, b: string): boolean {
 export function safeReturnTo(value: string | undefined): string {
   if (value === undefined || value === '') return '/';
   const base = 'http://same.invalid';
-  // eslint-disable-next-line no-control-regex
   const plain = /^\/(?![/\\])[^\u0000-\u001f\u007f\\]*$/.test(value) && value.length <= 2048;
   if (!plain || new URL(value, base).origin !== base) {
     throw problems.invalidField('returnTo', 'must be a path on this site, such as /orders');

@@ -56,10 +56,10 @@ export function oauthRoutes(store: EventStore, auth: AuthDeps): Router {
     const code = single(ctx.query.code);
     if (!code) throw problems.invalidField('code', 'is required');
 
-    const profile = await provider.signIn(code, flow.redirectUri, flow.codeVerifier, flow.nonce);
     if (flow.linkUserId && ctx.state.user?.id !== flow.linkUserId) {
       throw problems.forbidden('the link was started by another session; sign in and start it again');
     }
+    const profile = await provider.signIn(code, flow.redirectUri, flow.codeVerifier, flow.nonce);
     const resolution = await accounts.resolve({ provider: provider.name, subject: profile.subject }, profile, flow.linkUserId, metadataOf(ctx));
     if (!flow.linkUserId) await signIn(ctx, { id: resolution.userId, roles: resolution.roles });
     ctx.status = 303;
