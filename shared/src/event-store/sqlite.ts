@@ -6,9 +6,6 @@
 // A writer thread was tried and measured (2026-11-20): the message round trip cost more than
 // the fsync it hid on this hardware (single appends 3.6x slower, 32 concurrent appenders 4x
 // slower), so the commit stays here. Revisit on disks whose fsync takes milliseconds.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import {
   EventIdReusedError,
   WrongExpectedRevisionError,
@@ -20,6 +17,7 @@ import {
   type SubscribeOptions,
 } from './port.ts';
 import { isUuid } from '../ids.ts';
+import { openSqliteFile } from '../sqlite-file.ts';
 
 export interface SqliteEventStoreOptions {
   /** File path, or ':memory:' for tests that need no durability. */
@@ -53,12 +51,8 @@ interface PendingAppend {
 const READ_PAGE = 500;
 
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-  const db = new DatabaseSync(options.path);
+  const db = openSqliteFile(options.path, options.synchronous ?? 'FULL');
   db.exec(`
-    PRAGMA journal_mode = WAL;
-    PRAGMA synchronous = ${options.synchronous ?? 'FULL'};
-    PRAGMA busy_timeout = 5000;
     CREATE TABLE IF NOT EXISTS events (
       position  INTEGER PRIMARY KEY AUTOINCREMENT,
       event_id  TEXT    NOT NULL UNIQUE,

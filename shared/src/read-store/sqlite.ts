@@ -1,9 +1,7 @@
 // Embedded read store on SQLite (node:sqlite), with FTS5 for product search. Fit for production
 // on one node. synchronous=NORMAL is enough: documents and checkpoint commit together, so a
 // power cut loses both at once and the projector replays from the older checkpoint.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import {
   COLLECTIONS,
   FILTERABLE,
@@ -15,6 +13,7 @@ import {
   type ReadStore,
 } from './port.ts';
 import { ftsQuery, searchTerms } from './search-terms.ts';
+import { openSqliteFile } from '../sqlite-file.ts';
 
 interface Row {
   id: string;
@@ -51,12 +50,8 @@ function toDocument(row: Row): ReadDocument {
 }
 
 export function openSqliteReadStore(path: string): ReadStore {
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
+  const db = openSqliteFile(path, 'NORMAL');
   db.exec(`
-    PRAGMA journal_mode = WAL;
-    PRAGMA synchronous = NORMAL;
-    PRAGMA busy_timeout = 5000;
     CREATE TABLE IF NOT EXISTS read_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
     INSERT OR IGNORE INTO read_meta (key, value) VALUES ('active_generation', 1), ('last_generation', 1);
     CREATE TABLE IF NOT EXISTS follower_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);

@@ -1,9 +1,7 @@
 // Embedded session store on SQLite (node:sqlite). Fit for production on one node: processes
 // that share the data directory (npm start, or start:command beside start:query) share it.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import type { SessionStore, StoredRecord } from './port.ts';
+import { openSqliteFile } from '../../sqlite-file.ts';
 
 interface Row {
   user_id: string | null;
@@ -14,12 +12,8 @@ interface Row {
 const SWEEP_EVERY = 256;
 
 export function openSqliteSessionStore(path: string, clock: () => number = Date.now): SessionStore {
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
+  const db = openSqliteFile(path, 'NORMAL');
   db.exec(`
-    PRAGMA journal_mode = WAL;
-    PRAGMA synchronous = NORMAL;
-    PRAGMA busy_timeout = 5000;
     CREATE TABLE IF NOT EXISTS sessions (
       key TEXT PRIMARY KEY, user_id TEXT, data TEXT NOT NULL, expires_at INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id);

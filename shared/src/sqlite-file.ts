@@ -1,0 +1,16 @@
+// One way to open the embedded stores' SQLite files: WAL, so readers never wait for the writer,
+// and a busy timeout, so several processes on one data directory (npm start beside npm run
+// admin, or the services started alone) take turns instead of failing.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+export function openSqliteFile(path: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = ${synchronous};
+    PRAGMA busy_timeout = 5000;`);
+  return db;
+}
