@@ -106,18 +106,18 @@ export function installSessions(app: Koa, options: SessionOptions): void {
 function checkSession(idleMs: number, absoluteMs: number, clock: () => number): Middleware {
   const touchMs = touchIntervalMs(idleMs);
   return async (ctx, next) => {
-    // Only a request that sent a session cookie touches koa-session's state.
-    if (ctx.cookies.get(SESSION_COOKIE)) {
-      const session = ctx.session as Partial<SessionData> | null;
-      if (session?.uid && session.createdAt !== undefined && session.seenAt !== undefined) {
-        const now = clock();
-        if (now - session.createdAt >= absoluteMs || now - session.seenAt >= idleMs) {
-          ctx.session = null;
-        } else {
-          ctx.state.user = { id: session.uid, roles: session.roles ?? [] } satisfies SessionUser;
-          ctx.state.actor = { type: 'user', userId: session.uid } satisfies Actor;
-          if (now - session.seenAt >= touchMs) session.seenAt = now;
-        }
+    // koa-session has already verified the cookie and loaded the session (an empty one when
+    // there was no cookie): only the timeouts are left to check.
+    const session = ctx.session as Partial<SessionData> | null;
+    if (session?.uid) {
+      const now = clock();
+      const user = liveUser(session, now, idleMs, absoluteMs);
+      if (!user) {
+        ctx.session = null;
+      } else {
+        ctx.state.user = user;
+        ctx.state.actor = { type: 'user', userId: user.id } satisfies Actor;
+        if (now - session.seenAt! >= touchMs) session.seenAt = now;
       }
     }
     ctx.state.sessionPolicy = { idleMs, absoluteMs, clock } satisfies SessionPolicy;
@@ -136,9 +136,13 @@ export async function userOfUpgrade(req: IncomingMessage, options: SessionOption
   const id = cookies.get(SESSION_COOKIE, { signed: true });
   if (!id) return undefined;
   const data = (await options.store.get(id))?.data as Partial<SessionData> | undefined;
-  if (!data?.uid || data.createdAt === undefined || data.seenAt === undefined) return undefined;
-  const now = (options.clock ?? Date.now)();
-  if (now - data.createdAt >= options.absoluteMs || now - data.seenAt >= options.idleMs) return undefined;
+  return data && liveUser(data, (options.clock ?? Date.now)(), options.idleMs, options.absoluteMs);
+}
+
+/** The session's user, unless the session is incomplete or past its idle or absolute timeout. */
+function liveUser(data: Partial<SessionData>, now: number, idleMs: number, absoluteMs: number): SessionUser | undefined {
+  if (!data.uid || data.createdAt === undefined || data.seenAt === undefined) return undefined;
+  if (now - data.createdAt >= absoluteMs || now - data.seenAt >= idleMs) return undefined;
   return { id: data.uid, roles: data.roles ?? [] };
 }
 
