@@ -12,6 +12,7 @@ import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Actor } from '../events/catalogue.ts';
+import { CookieSigner } from './cookie-signer.ts';
 import { problems } from '../http/problem.ts';
 import type { SessionStore } from './session-store/port.ts';
 
@@ -73,12 +74,15 @@ export function describeSession(ctx: Context) {
   };
 }
 
+/** Koa and the cookies module take any object with Keygrip's sign, verify and index. */
+const signingKeys = (keys: string[]) => new CookieSigner(keys) as unknown as string[];
+
 export const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs / 10));
 
 /** Installs koa-session and the timeout checks on the app; sets ctx.state.user and actor. */
 export function installSessions(app: Koa, options: SessionOptions): void {
   const clock = options.clock ?? Date.now;
-  app.keys = options.keys;
+  app.keys = signingKeys(options.keys);
   app.use(
     createSession(
       {
@@ -132,7 +136,7 @@ function checkSession(idleMs: number, absoluteMs: number, clock: () => number): 
 export async function userOfUpgrade(req: IncomingMessage, options: SessionOptions): Promise<SessionUser | undefined> {
   // No response to write to: a bad signature's clean-up cookie goes nowhere.
   const nowhere = { getHeader: () => undefined, setHeader: () => undefined } as unknown as ServerResponse;
-  const cookies = new Cookies(req, nowhere, { keys: options.keys });
+  const cookies = new Cookies(req, nowhere, { keys: signingKeys(options.keys) });
   const id = cookies.get(SESSION_COOKIE, { signed: true });
   if (!id) return undefined;
   const data = (await options.store.get(id))?.data as Partial<SessionData> | undefined;
