@@ -48,6 +48,16 @@ const schema = z.object({
   SIGNIN_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_SEARCH_PER_SECOND: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PROFILE_PER_SECOND: z.coerce.number().int().min(1).default(100),
+  /** Collaborative editing: the largest WebSocket message accepted, in bytes. */
+  COLLAB_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+  /** Collaborative editing: ops one connection may submit per second (steady rate), and the burst above it. */
+  COLLAB_OPS_PER_SECOND: z.coerce.number().int().min(1).default(50),
+  COLLAB_OPS_BURST: z.coerce.number().int().min(1).default(200),
+  /** A client further behind than this many ops is told to reload the document instead of replaying them. */
+  COLLAB_MAX_CATCH_UP_OPS: z.coerce.number().int().min(1).default(5000),
+  /** A milestone snapshot every this many ops, and after this many seconds of editing. */
+  COLLAB_SNAPSHOT_EVERY_OPS: z.coerce.number().int().min(1).default(100),
+  COLLAB_SNAPSHOT_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 });

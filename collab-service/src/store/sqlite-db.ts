@@ -1,0 +1,180 @@
+// ShareDB's database on an embedded SQLite file: the op log and the current snapshots.
+// Fit for one collab process (the embedded default); several processes need MongoDB and a
+// shared pub/sub. A commit writes the op and the snapshot in one transaction and is on disk
+// (synchronous=FULL by default) before ShareDB acknowledges the op to its client.
+import ShareDB from 'sharedb';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
+
+// ShareDB passes null for "no error"; its published types say undefined: either is accepted.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Callback<T = unknown> = (error: any, result?: T) => void;
+
+interface StoredSnapshot {
+  id: string;
+  v: number;
+  type: string | null;
+  data: unknown;
+  m: unknown;
+}
+
+/** ShareDB reads `snapshot.m` only when asked for metadata; `$submit` asks for it internally. */
+const wantsMetadata = (fields: unknown, options: unknown) =>
+  Boolean((fields as { $submit?: boolean } | null)?.$submit || (options as { metadata?: boolean } | null)?.metadata);
+
+export class SqliteShareDb extends ShareDB.DB {
+  readonly db: DatabaseSync;
+  private readonly statements: {
+    version: StatementSync;
+    snapshot: StatementSync;
+    insertOp: StatementSync;
+    upsertSnapshot: StatementSync;
+    opsFrom: StatementSync;
+    opsBetween: StatementSync;
+    list: StatementSync;
+  };
+  private closed = false;
+
+  constructor(path: string, synchronous: 'FULL' | 'NORMAL' = 'FULL') {
+    super();
+    this.db = openSqliteFile(path, synchronous);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS sharedb_snapshots (
+        collection TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL,
+        type TEXT, data TEXT, m TEXT,
+        PRIMARY KEY (collection, id)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS sharedb_ops (
+        collection TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL, op TEXT NOT NULL,
+        PRIMARY KEY (collection, id, v)) WITHOUT ROWID;`);
+    this.statements = {
+      version: this.db.prepare('SELECT v FROM sharedb_snapshots WHERE collection = ? AND id = ?'),
+      snapshot: this.db.prepare('SELECT v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND id = ?'),
+      insertOp: this.db.prepare('INSERT INTO sharedb_ops (collection, id, v, op) VALUES (?, ?, ?, ?)'),
+      // A deleted document keeps its row (type NULL) so that its version goes on from where it was.
+      upsertSnapshot: this.db.prepare(`
+        INSERT INTO sharedb_snapshots (collection, id, v, type, data, m) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (collection, id) DO UPDATE SET v = excluded.v, type = excluded.type, data = excluded.data, m = excluded.m`),
+      opsFrom: this.db.prepare('SELECT v, op FROM sharedb_ops WHERE collection = ? AND id = ? AND v >= ? ORDER BY v'),
+      opsBetween: this.db.prepare('SELECT v, op FROM sharedb_ops WHERE collection = ? AND id = ? AND v >= ? AND v < ? ORDER BY v'),
+      list: this.db.prepare(
+        'SELECT id, v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL ORDER BY id LIMIT ? OFFSET ?',
+      ),
+    };
+  }
+
+  override close(callback?: Callback): void {
+    if (!this.closed) {
+      this.closed = true;
+      this.db.close();
+    }
+    if (callback) process.nextTick(callback, null);
+  }
+
+  /** Writes the op and the snapshot if the snapshot is the next version; `false` if another commit won. */
+  override commit(collection: string, id: string, op: { v: number }, snapshot: StoredSnapshot, _options: unknown, callback: Callback<boolean>): void {
+    this.answer(callback, () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const current = (this.statements.version.get(collection, id) as { v: number } | undefined)?.v ?? 0;
+        if (snapshot.v !== current + 1 || op.v !== current) {
+          this.db.exec('ROLLBACK');
+          return false;
+        }
+        this.statements.insertOp.run(collection, id, op.v, JSON.stringify(op));
+        this.statements.upsertSnapshot.run(
+          collection,
+          id,
+          snapshot.v,
+          snapshot.type,
+          snapshot.type ? JSON.stringify(snapshot.data) : null,
+          snapshot.m == null ? null : JSON.stringify(snapshot.m),
+        );
+        this.db.exec('COMMIT');
+        return true;
+      } catch (error) {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  override getSnapshot(collection: string, id: string, fields: unknown, options: unknown, callback: Callback): void {
+    this.answer(callback, () => this.readSnapshot(collection, id, wantsMetadata(fields, options)));
+  }
+
+  override getSnapshotBulk(collection: string, ids: string[], fields: unknown, options: unknown, callback: Callback): void {
+    this.answer(callback, () => {
+      const metadata = wantsMetadata(fields, options);
+      return Object.fromEntries(ids.map((id) => [id, this.readSnapshot(collection, id, metadata)]));
+    });
+  }
+
+  /** Ops with from <= v < to (to null: all after from), in order; an error if any is missing. */
+  override getOps(collection: string, id: string, from: number | null, to: number | null, options: unknown, callback: Callback): void {
+    this.answer(callback, () => {
+      const start = from ?? 0;
+      const rows = (
+        to == null ? this.statements.opsFrom.all(collection, id, start) : this.statements.opsBetween.all(collection, id, start, to)
+      ) as { v: number; op: string }[];
+      if (to != null && rows.length < to - start) throw new Error(`missing ops for ${collection}/${id} between ${start} and ${to}`);
+      const metadata = (options as { metadata?: boolean } | null)?.metadata;
+      return rows.map(({ op }) => {
+        const parsed = JSON.parse(op) as { m?: unknown };
+        if (!metadata) delete parsed.m;
+        return parsed;
+      });
+    });
+  }
+
+  /**
+   * Only what an administrator's console needs: every live document of a collection by id,
+   * with `$limit` (default and most 1000) and `$skip`. Other query keys are refused, not ignored.
+   */
+  override query = (collection: string, query: unknown, _fields: unknown, options: unknown, callback: ShareDB.DBQueryCallback): void => {
+    this.answer(callback as Callback, () => {
+      const { $limit = 1000, $skip = 0, ...rest } = (query ?? {}) as { $limit?: number; $skip?: number };
+      if (Object.keys(rest).length > 0) throw new Error(`unsupported query keys: ${Object.keys(rest).join(', ')}`);
+      if (!Number.isInteger($limit) || $limit < 1 || $limit > 1000 || !Number.isInteger($skip) || $skip < 0) {
+        throw new Error('$limit must be 1..1000 and $skip 0 or more');
+      }
+      const metadata = (options as { metadata?: boolean } | null)?.metadata ?? false;
+      const rows = this.statements.list.all(collection, $limit, $skip) as unknown as (Row & { id: string })[];
+      return rows.map((row) => toSnapshot(row.id, row, metadata));
+    });
+  };
+
+  private readSnapshot(collection: string, id: string, metadata: boolean) {
+    const row = this.statements.snapshot.get(collection, id) as Row | undefined;
+    return toSnapshot(id, row, metadata);
+  }
+
+  /** ShareDB expects callbacks on a later tick, like any I/O. */
+  private answer<T>(callback: Callback<T>, work: () => T): void {
+    let result: T;
+    try {
+      if (this.closed) throw new Error('the collab database is closed');
+      result = work();
+    } catch (error) {
+      process.nextTick(callback, error as Error);
+      return;
+    }
+    process.nextTick(callback, null, result);
+  }
+}
+
+interface Row {
+  v: number;
+  type: string | null;
+  data: string | null;
+  m: string | null;
+}
+
+function toSnapshot(id: string, row: Row | undefined, metadata: boolean): StoredSnapshot {
+  return {
+    id,
+    v: row?.v ?? 0,
+    type: row?.type ?? null,
+    data: row?.type && row.data != null ? JSON.parse(row.data) : undefined,
+    m: metadata && row?.m ? JSON.parse(row.m) : null,
+  };
+}

@@ -1,0 +1,26 @@
+// Types for the ShareDB packages that ship none: only what this service uses.
+declare module 'rich-text' {
+  export const type: {
+    name: string;
+    uri: string;
+    create(data?: unknown): { ops: unknown[] };
+    apply(snapshot: unknown, op: unknown): { ops: unknown[] };
+    transform(op: unknown, other: unknown, side: 'left' | 'right'): unknown;
+    transformCursor(cursor: number, op: unknown, isOwnOp: boolean): number;
+    transformPresence(presence: unknown, op: unknown, isOwnOp: boolean): unknown;
+  };
+}
+
+declare module 'sharedb-mongo' {
+  import type ShareDB from 'sharedb';
+  function ShareDbMongo(url: string, options?: Record<string, unknown>): ShareDB.DB;
+  export default ShareDbMongo;
+}
+
+declare module 'sharedb-milestone-mongo' {
+  import type ShareDB from 'sharedb';
+  class MongoMilestoneDB extends ShareDB.MilestoneDB {
+    constructor(url: string, options?: { interval?: number });
+  }
+  export default MongoMilestoneDB;
+}
