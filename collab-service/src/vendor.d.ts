@@ -7,7 +7,8 @@ declare module 'rich-text' {
     apply(snapshot: unknown, op: unknown): { ops: unknown[] };
     transform(op: unknown, other: unknown, side: 'left' | 'right'): unknown;
     transformCursor(cursor: number, op: unknown, isOwnOp: boolean): number;
-    transformPresence(presence: unknown, op: unknown, isOwnOp: boolean): unknown;
+    transformPresence<T>(presence: T, op: unknown, isOwnOp: boolean): T;
+    compose(op: unknown, other: unknown): unknown;
   };
 }
 

@@ -13,6 +13,7 @@ import { commandRoutes } from '@eventide/command-service/src/routes.ts';
 import { queryRoutes } from '@eventide/query-service/src/routes.ts';
 import { queryDeps } from '@eventide/query-service/src/wire.ts';
 import { startFollowers } from '@eventide/projector/src/followers.ts';
+import { openCollab } from '@eventide/collab-service/src/wire.ts';
 
 let config;
 try {
@@ -37,6 +38,7 @@ try {
 }
 
 const { projector, stop } = await startFollowers(config, eventStore.store, readStore.store, log);
+const collab = await openCollab(config, { auth, log });
 const app = createHttpApp({
   log,
   auth,
@@ -45,15 +47,24 @@ const app = createHttpApp({
     ...queryRoutes(
       queryDeps(config, readStore.store, { subscribe: (listener) => projector.onProgress(listener), eventStore: eventStore.store, limiters: auth.limiters }),
     ),
+    ...collab.routers,
   ],
-  health: () => ({ eventStore: eventStore.description, readStore: readStore.description, auth: auth.description, projectedTo: projector.position() }),
+  health: () => ({
+    eventStore: eventStore.description,
+    readStore: readStore.description,
+    collab: collab.description,
+    auth: auth.description,
+    projectedTo: projector.position(),
+  }),
 });
-await serve({
+const server = await serve({
   app,
   config,
   log,
   onClose: async () => {
+    await collab.close();
     await stop();
     await auth.close();
   },
 });
+collab.attach(server);

@@ -1,0 +1,82 @@
+// The collab service's HTTP routes: the editor page and its script, a document's text now or
+// as it was (at a version or a time), and who may edit it.
+import Router from '@koa/router';
+import { z } from 'zod';
+import { requireUser } from '@eventide/shared/auth/session.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { validate } from '@eventide/shared/http/validate.ts';
+import type { DocumentAccess } from './sharedb/access.ts';
+import { DOCUMENT_ID, type documentReader } from './documents.ts';
+import type { EditorAssets } from './web/assets.ts';
+
+export interface CollabRouteDeps {
+  access: DocumentAccess;
+  reader: ReturnType<typeof documentReader>;
+  editor: EditorAssets;
+}
+
+const documentId = z.string().regex(DOCUMENT_ID, 'a document id is 1 to 100 letters, digits, "-" or "_"');
+const userId = z.uuid('must be a user id').toLowerCase();
+const readQuery = z
+  .strictObject({
+    version: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
+    at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z' }).optional(),
+  })
+  .refine((q) => q.version === undefined || q.at === undefined, { message: 'give version or at, not both', path: ['at'] });
+
+export function collabRoutes({ access, reader, editor }: CollabRouteDeps): Router {
+  const router = new Router({ prefix: '/collab' });
+
+  router.get('/editor', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    // The page runs only its own script and talks only to its own origin.
+    ctx.set('Content-Security-Policy', "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'");
+    ctx.body = editor.html;
+  });
+  router.get('/editor.js', async (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = await editor.script();
+  });
+  router.get('/editor.css', (ctx) => {
+    ctx.type = 'text/css; charset=utf-8';
+    ctx.body = editor.css;
+  });
+
+  const memberOnly = async (ctx: Parameters<Parameters<Router['get']>[1]>[0]) => {
+    const user = requireUser(ctx);
+    const id = validate(documentId, ctx.params.id, 'id');
+    // A document someone may not open answers exactly like one that does not exist.
+    if (!(await access.canEdit(user, id)) || !(await access.record(id))) throw problems.notFound(`document ${id}`);
+    return { user, id };
+  };
+
+  router.get('/documents/:id', async (ctx) => {
+    const { id } = await memberOnly(ctx);
+    const query = validate(readQuery, ctx.query, 'query');
+    if (query.version !== undefined) {
+      const current = await reader.current(id);
+      if (query.version > current.version) throw problems.invalidField('version', `the document is at version ${current.version}`);
+      ctx.body = await reader.atVersion(id, query.version);
+    } else if (query.at !== undefined) {
+      ctx.body = await reader.atTime(id, new Date(query.at));
+    } else {
+      ctx.body = await reader.current(id);
+    }
+  });
+
+  router.get('/documents/:id/access', async (ctx) => {
+    const { id } = await memberOnly(ctx);
+    ctx.body = await access.record(id);
+  });
+
+  const share = (editor: boolean) => async (ctx: Parameters<Parameters<Router['put']>[1]>[0]) => {
+    const { user, id } = await memberOnly(ctx);
+    if (!(await access.canManage(user, id))) throw problems.forbidden(`only the owner of ${id} and administrators share it`);
+    const other = validate(userId, ctx.params.userId, 'userId');
+    ctx.body = await access.setEditor(id, other, editor);
+  };
+  router.put('/documents/:id/editors/:userId', share(true));
+  router.delete('/documents/:id/editors/:userId', share(false));
+  return router;
+}

@@ -1,0 +1,108 @@
+// Who may open a document. Each document has an access record, written only by the server in a
+// ShareDB collection of its own that clients cannot name: the owner (whoever created the
+// document) and the editors the owner shared it with. Admins may open every document.
+// Records are cached briefly, because every op sent to every subscriber is checked.
+import type ShareDB from 'sharedb';
+import type { SessionUser } from '@eventide/shared/auth/session.ts';
+import { isAdmin } from '@eventide/shared/auth/session.ts';
+
+/** The one collection clients edit. */
+export const DOCUMENTS = 'documents';
+/** Server-only: access records, one per document, under the document's id. */
+export const ACCESS = 'collab_access';
+
+export interface AccessRecord {
+  owner: string;
+  editors: string[];
+}
+
+export interface DocumentAccess {
+  /** The record, or undefined for a document nobody has created yet. */
+  record(id: string): Promise<AccessRecord | undefined>;
+  /** Read and edit: admins, the owner, editors; anyone for a document that does not exist yet. */
+  canEdit(user: SessionUser, id: string): Promise<boolean>;
+  /** Delete the document, share it, unshare it: admins and the owner. */
+  canManage(user: SessionUser, id: string): Promise<boolean>;
+  /** Before a create: records the creator as owner unless the document already has one. */
+  claim(user: SessionUser, id: string): Promise<boolean>;
+  setEditor(id: string, userId: string, editor: boolean): Promise<AccessRecord>;
+}
+
+const CACHE_MS = 2_000;
+
+export function documentAccess(backend: ShareDB, clock: () => number = Date.now): DocumentAccess {
+  const cache = new Map<string, { record: AccessRecord | undefined; until: number }>();
+  // A connection of the server's own: its agent is trusted by the guards (see guard.ts).
+  const connection = backend.connect();
+
+  const read = (id: string) =>
+    new Promise<AccessRecord | undefined>((resolve, reject) =>
+      backend.db.getSnapshot(ACCESS, id, null, null, (error: Error | null, snapshot?: { type: unknown; data: AccessRecord }) =>
+        error ? reject(error) : resolve(snapshot?.type ? snapshot.data : undefined),
+      ),
+    );
+
+  async function record(id: string): Promise<AccessRecord | undefined> {
+    const cached = cache.get(id);
+    if (cached && cached.until > clock()) return cached.record;
+    const fresh = await read(id);
+    if (cache.size > 10_000) cache.clear();
+    cache.set(id, { record: fresh, until: clock() + CACHE_MS });
+    return fresh;
+  }
+
+  const isMember = (record: AccessRecord, userId: string) => record.owner === userId || record.editors.includes(userId);
+
+  /** Runs a change on the record through ShareDB, so that concurrent changes are transformed, not lost. */
+  async function change(id: string, apply: (doc: ReturnType<typeof connection.get>) => Promise<void>): Promise<AccessRecord | undefined> {
+    const doc = connection.get(ACCESS, id);
+    try {
+      await new Promise<void>((resolve, reject) => doc.fetch((error) => (error ? reject(error) : resolve())));
+      await apply(doc);
+      return doc.type ? (structuredClone(doc.data) as AccessRecord) : undefined;
+    } finally {
+      cache.delete(id);
+      doc.destroy();
+    }
+  }
+
+  const submit = (doc: ReturnType<typeof connection.get>, op: unknown) =>
+    new Promise<void>((resolve, reject) => doc.submitOp(op as never, {}, (error) => (error ? reject(error) : resolve())));
+
+  return {
+    record,
+    async canEdit(user, id) {
+      if (isAdmin(user)) return true;
+      const found = await record(id);
+      return !found || isMember(found, user.id);
+    },
+    async canManage(user, id) {
+      if (isAdmin(user)) return true;
+      return (await record(id))?.owner === user.id;
+    },
+    async claim(user, id) {
+      const existing = await record(id);
+      if (existing) return isAdmin(user) || isMember(existing, user.id);
+      const after = await change(id, async (doc) => {
+        if (doc.type) return;
+        await new Promise<void>((resolve, reject) =>
+          doc.create({ owner: user.id, editors: [] } satisfies AccessRecord, (error) =>
+            // Another creator won the race: their record stands, and decides below.
+            error && (error as unknown as { code?: string }).code !== 'ERR_DOC_ALREADY_CREATED' ? reject(error) : resolve(),
+          ),
+        );
+      });
+      return isAdmin(user) || (after !== undefined && isMember(after, user.id));
+    },
+    async setEditor(id, userId, editor) {
+      const after = await change(id, async (doc) => {
+        if (!doc.type) throw new Error(`document ${id} has no access record`);
+        const editors = (doc.data as AccessRecord).editors;
+        const index = editors.indexOf(userId);
+        if (editor && index < 0) await submit(doc, [{ p: ['editors', editors.length], li: userId }]);
+        if (!editor && index >= 0) await submit(doc, [{ p: ['editors', index], ld: userId }]);
+      });
+      return after!;
+    },
+  };
+}

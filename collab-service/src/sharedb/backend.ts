@@ -1,0 +1,50 @@
+// The ShareDB backend of the collab service: rich-text documents with presence, on the chosen
+// store, behind the guards. ShareDB's own log lines go to our logger.
+import ShareDB from 'sharedb';
+import { type as richText } from 'rich-text';
+import type { CollabStore } from '../store/open.ts';
+import { documentAccess, type DocumentAccess } from './access.ts';
+import { clientIds } from './client-ids.ts';
+import { installGuards, type GuardOptions } from './guard.ts';
+import type { PresenceClaims } from './presence-claims.ts';
+
+ShareDB.types.register(richText);
+
+export interface CollabBackendOptions extends Omit<GuardOptions, 'access' | 'ids'> {
+  store: CollabStore;
+  /** Signs client ids (see client-ids.ts): the session secret will do. */
+  secret: string;
+}
+
+export interface CollabBackend {
+  backend: ShareDB;
+  access: DocumentAccess;
+  claims: PresenceClaims;
+  close(): Promise<void>;
+}
+
+export function createCollabBackend(options: CollabBackendOptions): CollabBackend {
+  const { store, log } = options;
+  ShareDB.logger.setMethods({
+    info: (...args: unknown[]) => log.info({ sharedb: args.map(String) }, 'sharedb'),
+    warn: (...args: unknown[]) => log.warn({ sharedb: args.map(String) }, 'sharedb'),
+    error: (...args: unknown[]) => log.error({ sharedb: args.map(String) }, 'sharedb'),
+  });
+  store.milestoneDb.on('error', (error) => log.error({ err: error }, 'saving a milestone snapshot failed'));
+  const backend = new ShareDB({
+    db: store.db,
+    milestoneDb: store.milestoneDb,
+    presence: true,
+    // A cursor a client may no longer see is dropped quietly, not reported to that client.
+    doNotForwardSendPresenceErrorsToClient: true,
+    errorHandler: (error, context) => log.warn({ err: error, client: (context as { agent?: { clientId?: string } }).agent?.clientId }, 'sharedb'),
+  });
+  const access = documentAccess(backend, options.clock);
+  const { claims } = installGuards(backend, { ...options, access, ids: clientIds(options.secret) });
+  return {
+    backend,
+    access,
+    claims,
+    close: () => new Promise<void>((resolve, reject) => backend.close((error?: Error) => (error ? reject(error) : resolve()))),
+  };
+}

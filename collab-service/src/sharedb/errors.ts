@@ -1,0 +1,24 @@
+// The errors this service adds to ShareDB's own. A client receives `{ code, message }`; codes
+// are listed in docs/collab.md.
+export class CollabError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export const collabErrors = {
+  forbidden: (what: string) => new CollabError('ERR_FORBIDDEN', `not allowed: ${what}`),
+  unknownCollection: (collection: unknown) =>
+    new CollabError('ERR_UNKNOWN_COLLECTION', `unknown collection ${JSON.stringify(collection)}: documents live in "documents"`),
+  badOp: (why: string) => new CollabError('ERR_BAD_OP', `invalid op: ${why}`),
+  spoofedSource: () => new CollabError('ERR_SPOOFED_SOURCE', 'that client id was not issued to you'),
+  presenceTaken: () => new CollabError('ERR_PRESENCE_TAKEN', 'that presence id belongs to another client'),
+  tooFarBehind: (behind: number, limit: number) =>
+    new CollabError(
+      'ERR_TOO_FAR_BEHIND',
+      `this client is ${behind} ops behind (the limit is ${limit}): drop the document and subscribe again without a version`,
+    ),
+  rateLimited: () => new CollabError('ERR_RATE_LIMITED', 'too many ops queued on this connection'),
+};

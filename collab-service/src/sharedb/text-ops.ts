@@ -1,0 +1,43 @@
+// What a document may contain: plain text in the rich-text type (Quill deltas), with no
+// formatting attributes and no embeds. Checked on every submitted op before it is applied, so
+// that a hand-written client cannot store what the editor cannot show.
+import { type as richText } from 'rich-text';
+import { collabErrors } from './errors.ts';
+
+export const TEXT_TYPE_URI = richText.uri;
+const TEXT_TYPE_NAMES = new Set([richText.name, richText.uri]);
+
+const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
+
+/** Throws a CollabError naming the first thing wrong with a delta's components. */
+function checkDelta(delta: unknown, allowed: ReadonlySet<'insert' | 'delete' | 'retain'>): void {
+  const ops = Array.isArray(delta) ? delta : (delta as { ops?: unknown } | null)?.ops;
+  if (!Array.isArray(ops)) throw collabErrors.badOp('a delta is a list of components');
+  ops.forEach((component: unknown, index) => {
+    if (typeof component !== 'object' || component === null) throw collabErrors.badOp(`component ${index} is not an object`);
+    const keys = Object.keys(component);
+    const [key] = keys;
+    if (keys.length !== 1 || !key || !allowed.has(key as never)) {
+      throw collabErrors.badOp(`component ${index} must have exactly one of ${[...allowed].join(', ')} (no attributes)`);
+    }
+    const value = (component as Record<string, unknown>)[key];
+    if (key === 'insert' ? typeof value !== 'string' || value.length === 0 : !isCount(value)) {
+      throw collabErrors.badOp(`component ${index}: ${key} must be ${key === 'insert' ? 'a non-empty string' : 'a positive integer'}`);
+    }
+  });
+}
+
+const EDIT = new Set(['insert', 'delete', 'retain'] as const);
+const CONTENT = new Set(['insert'] as const);
+
+/** Checks an op as submitted: a create of a text document, an edit, or a delete. */
+export function checkTextOp(op: { op?: unknown; create?: { type?: unknown; data?: unknown }; del?: unknown }): void {
+  if (op.create) {
+    if (!TEXT_TYPE_NAMES.has(op.create.type as string)) throw collabErrors.badOp(`documents are of type ${richText.name}`);
+    if (op.create.data !== undefined) checkDelta(op.create.data, CONTENT);
+  } else if ('op' in op) {
+    checkDelta(op.op, EDIT);
+  } else if (!op.del) {
+    throw collabErrors.badOp('an op creates, edits or deletes');
+  }
+}

@@ -1,0 +1,55 @@
+// One WebSocket as the object stream ShareDB's agent reads and writes: a JSON message per
+// frame. A frame that is not JSON text ends the connection (1007 or 1003), and so does a client
+// that stops reading while the server's buffer for it grows (1008): it will have to reload.
+import { Duplex } from 'node:stream';
+import { WebSocket } from 'ws';
+
+/** Past this much unsent data the client is too far behind to catch up by streaming. */
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+export class WebSocketJsonStream extends Duplex {
+  private readonly socket: WebSocket;
+
+  constructor(socket: WebSocket) {
+    super({ objectMode: true });
+    this.socket = socket;
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return socket.close(1003, 'messages are JSON text');
+      let message: unknown;
+      try {
+        message = JSON.parse(data.toString());
+      } catch {
+        return socket.close(1007, 'a message is not valid JSON');
+      }
+      this.push(message);
+    });
+    socket.on('close', () => {
+      this.push(null);
+      this.destroy();
+    });
+    socket.on('error', () => this.destroy());
+  }
+
+  override _read(): void {}
+
+  override _write(message: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return callback();
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.socket.close(1008, 'too far behind: reload the document');
+      return callback();
+    }
+    // A send that fails means the socket is closing; its close event ends this stream.
+    this.socket.send(JSON.stringify(message), () => undefined);
+    callback();
+  }
+
+  override _final(callback: () => void): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error: Error | null) => void): void {
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(1011);
+    callback(error);
+  }
+}

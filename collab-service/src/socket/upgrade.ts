@@ -1,0 +1,122 @@
+// The collab WebSocket endpoint (path /collab): who may open it, and what keeps it honest while
+// open. The upgrade needs the same session cookie as the REST API and a page of an allowed
+// origin (a cross-site page could otherwise open it with the user's cookie). Open connections
+// are pinged, so a dead network is noticed and its cursors withdrawn, and their session is
+// checked again every minute, so signing out or a timeout ends them.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type ShareDB from 'sharedb';
+import { userOfUpgrade, type SessionOptions, type SessionUser } from '@eventide/shared/auth/session.ts';
+import type { Logger } from '@eventide/shared/log.ts';
+import type { ConnectionInfo } from '../sharedb/guard.ts';
+import { WebSocketJsonStream } from './json-stream.ts';
+
+export const COLLAB_PATH = '/collab';
+/** Close codes of ours (4000-4999 are the application's). */
+export const CLOSE_SESSION_ENDED = 4401;
+
+export interface CollabSocketOptions {
+  backend: ShareDB;
+  sessions: SessionOptions;
+  /** Origins besides the request's own whose pages may connect (PUBLIC_ORIGIN, ALLOWED_ORIGINS). */
+  allowedOrigins: string[];
+  maxMessageBytes: number;
+  log: Logger;
+  /** How often connections are pinged and their sessions checked again. */
+  checkEveryMs?: number;
+}
+
+export interface CollabSocket {
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+interface Live {
+  socket: WebSocket;
+  request: IncomingMessage;
+  user: SessionUser;
+  alive: boolean;
+}
+
+export function attachCollabSocket(server: Server, options: CollabSocketOptions): CollabSocket {
+  const { backend, sessions, log } = options;
+  const allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, perMessageDeflate: false });
+  const live = new Set<Live>();
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://host').pathname !== COLLAB_PATH) return refuse(socket, 404, 'not-found', 'Not found', 'no WebSocket endpoint here: use /collab');
+    const origin = request.headers.origin;
+    if (origin && origin !== ownOrigin(request) && !allowed.has(origin)) {
+      return refuse(socket, 403, 'forbidden', 'Forbidden', `pages from ${origin === 'null' ? 'an opaque origin' : origin} may not connect`);
+    }
+    userOfUpgrade(request, sessions).then(
+      (user) => {
+        if (!user) return refuse(socket, 401, 'unauthenticated', 'Sign-in required', 'sign in first: the connection needs the session cookie');
+        wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request, user));
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'collab upgrade failed');
+        refuse(socket, 503, 'unavailable', 'Service unavailable', 'the session store did not answer; try again');
+      },
+    );
+  };
+  server.on('upgrade', onUpgrade);
+
+  function accept(ws: WebSocket, request: IncomingMessage, user: SessionUser): void {
+    const entry: Live = { socket: ws, request, user, alive: true };
+    live.add(entry);
+    ws.on('pong', () => (entry.alive = true));
+    ws.on('close', (code) => {
+      live.delete(entry);
+      log.debug({ user: user.id, code }, 'collab connection closed');
+    });
+    const info: ConnectionInfo = { user, close: (code, reason) => ws.close(code, reason) };
+    backend.listen(new WebSocketJsonStream(ws), info);
+    log.debug({ user: user.id }, 'collab connection opened');
+  }
+
+  const timer = setInterval(() => {
+    for (const entry of live) {
+      if (!entry.alive) {
+        entry.socket.terminate();
+        continue;
+      }
+      entry.alive = false;
+      entry.socket.ping();
+      userOfUpgrade(entry.request, sessions).then(
+        (user) => {
+          if (user?.id !== entry.user.id) entry.socket.close(CLOSE_SESSION_ENDED, 'the session ended: sign in again');
+        },
+        (error: unknown) => log.warn({ err: error }, 'collab session check failed; the connection stays open'),
+      );
+    }
+  }, options.checkEveryMs ?? 30_000);
+  timer.unref();
+
+  return {
+    get connections() {
+      return live.size;
+    },
+    async close() {
+      clearInterval(timer);
+      server.off('upgrade', onUpgrade);
+      for (const entry of live) entry.socket.close(1001, 'the server is shutting down');
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function ownOrigin(request: IncomingMessage): string {
+  const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
+  return `${secure ? 'https' : 'http'}://${request.headers.host ?? ''}`;
+}
+
+/** An upgrade refused with the same problem+json body the REST API would send. */
+function refuse(socket: Duplex, status: number, type: string, title: string, detail: string): void {
+  const body = JSON.stringify({ type: `/problems/${type}`, title, status, detail, instance: COLLAB_PATH });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

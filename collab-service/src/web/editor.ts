@@ -1,0 +1,251 @@
+/// <reference lib="dom" />
+// The editor page's script (bundled for the browser by assets.ts): a textarea bound to a ShareDB
+// rich-text document, with everyone's cursors drawn in a layer behind it. It reconnects after a
+// network failure (ShareDB resends unacknowledged ops, applied once), and reloads the document
+// cleanly when the server says this page is too far behind.
+import { Connection } from 'sharedb/lib/client/index.js';
+import { type as richText } from 'rich-text';
+
+type Doc = ReturnType<Connection['get']>;
+type Range = { index: number; length: number; user?: string };
+type ShareError = { code?: string; message: string };
+type Delta = ({ retain: number } | { insert: string } | { delete: number })[];
+
+const COLLECTION = 'documents';
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const status = $<HTMLSpanElement>('status');
+const textarea = $<HTMLTextAreaElement>('text');
+const cursors = $<HTMLDivElement>('cursors');
+const editorsList = $<HTMLUListElement>('editors');
+
+function setStatus(text: string, state: 'online' | 'offline' | 'busy' = 'online'): void {
+  status.textContent = text;
+  status.dataset.state = state;
+}
+
+async function signedIn(): Promise<boolean> {
+  return (await fetch('/auth/session', { credentials: 'same-origin' })).ok;
+}
+
+function askToSignIn(): Promise<void> {
+  const form = $<HTMLFormElement>('sign-in');
+  form.hidden = false;
+  setStatus('not signed in', 'offline');
+  return new Promise((resolve) => {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const reply = await fetch('/auth/sign-in', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: data.get('email'), password: data.get('password') }),
+      });
+      if (!reply.ok) {
+        $('sign-in-error').textContent = ((await reply.json().catch(() => ({}))) as { detail?: string }).detail ?? 'sign-in failed';
+        return;
+      }
+      form.hidden = true;
+      resolve();
+    });
+  });
+}
+
+function documentId(): string | undefined {
+  const id = new URLSearchParams(location.search).get('doc');
+  if (id && /^[A-Za-z0-9_-]{1,100}$/.test(id)) return id;
+  $<HTMLFormElement>('open').hidden = false;
+  return undefined;
+}
+
+const textOf = (doc: Doc) => ((doc.data as { ops?: { insert?: unknown }[] } | undefined)?.ops ?? []).map((op) => (typeof op.insert === 'string' ? op.insert : '')).join('');
+
+/** The one edit that turns `before` into `after`: what a keystroke, paste or cut does. */
+function diff(before: string, after: string): Delta {
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  const delta: Delta = [];
+  if (start > 0) delta.push({ retain: start });
+  if (before.length - start - end > 0) delta.push({ delete: before.length - start - end });
+  if (after.length - start - end > 0) delta.push({ insert: after.slice(start, after.length - end) });
+  return delta;
+}
+
+const colours = ['#d1495b', '#00798c', '#edae49', '#66a182', '#8d6cab', '#2e4057', '#e07a5f'];
+const colourOf = (user: string) => colours[[...user].reduce((sum, c) => sum + c.charCodeAt(0), 0) % colours.length]!;
+
+/** A WebSocket that ShareDB can be rebound to after a failure: reconnects with jittered backoff. */
+function connect(onClosedForGood: (reason: string) => void): Connection {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/collab`;
+  let attempt = 0;
+  const open = () => {
+    const socket = new WebSocket(url);
+    socket.addEventListener('open', () => (attempt = 0));
+    socket.addEventListener('close', (event) => {
+      if (event.code === 4401 || event.code === 4403) return onClosedForGood(event.reason);
+      setStatus('offline: reconnecting…', 'offline');
+      const delay = Math.min(10_000, 250 * 2 ** attempt++) * (0.5 + Math.random() / 2);
+      // bindToSocket is ShareDB's documented way to resume on a new socket; its types omit it.
+      setTimeout(() => (connection as unknown as { bindToSocket(s: WebSocket): void }).bindToSocket(open()), delay);
+    });
+    return socket;
+  };
+  const connection = new Connection(open() as never);
+  return connection;
+}
+
+async function main(): Promise<void> {
+  if (!(await signedIn())) await askToSignIn();
+  const id = documentId();
+  if (!id) return;
+  $('doc-name').textContent = id;
+  $<HTMLElement>('editor').hidden = false;
+
+  const connection = connect((reason) => {
+    setStatus(`disconnected: ${reason || 'access ended'}`, 'offline');
+    textarea.readOnly = true;
+  });
+  connection.on('state', (state) => {
+    if (state === 'connected') setStatus('connected');
+  });
+
+  const presence = connection.getDocPresence(COLLECTION, id);
+  presence.subscribe();
+  const mine = presence.create();
+  const remote = new Map<string, Range>();
+  let doc = openDocument();
+  let shown = '';
+  let lastActivity = 0;
+
+  function openDocument(): Doc {
+    const fresh = connection.get(COLLECTION, id!);
+    fresh.subscribe((error) => {
+      if (error) return handleError(error as unknown as ShareError);
+      if (!fresh.type) fresh.create([], richText.uri, (createError) => createError && handleError(createError as never));
+      show();
+    });
+    fresh.on('op', (_op, source) => {
+      if (source !== 'editor') show(_op);
+      markPending();
+    });
+    fresh.on('load', show);
+    fresh.on('error', (error) => handleError(error as unknown as ShareError));
+    fresh.on('nothing pending', markPending);
+    return fresh;
+  }
+
+  function handleError(error: ShareError): void {
+    if (error.code === 'ERR_TOO_FAR_BEHIND' || error.code === 'ERR_DOC_IN_HARD_ROLLBACK') {
+      // The server would rather send the document than thousands of ops: start over from it.
+      setStatus('reloading the document…', 'busy');
+      doc.destroy();
+      doc = openDocument();
+      return;
+    }
+    setStatus(`error: ${error.message}`, 'offline');
+  }
+
+  function markPending(): void {
+    document.body.dataset.pending = String(doc.hasWritePending());
+    document.body.dataset.version = String(doc.version);
+  }
+
+  /** Puts the document's text in the textarea, keeping the local selection where it belongs. */
+  function show(op?: unknown): void {
+    if (!doc.type) return;
+    const text = textOf(doc);
+    if (text !== textarea.value) {
+      let { selectionStart, selectionEnd } = textarea;
+      if (op) {
+        selectionStart = richText.transformCursor(selectionStart, op, false);
+        selectionEnd = richText.transformCursor(selectionEnd, op, false);
+      } else {
+        const change = diff(textarea.value, text);
+        selectionStart = richText.transformCursor(selectionStart, change, false);
+        selectionEnd = richText.transformCursor(selectionEnd, change, false);
+      }
+      textarea.value = text;
+      textarea.setSelectionRange(selectionStart, selectionEnd);
+    }
+    shown = text;
+    markPending();
+    drawCursors();
+  }
+
+  textarea.addEventListener('input', () => {
+    if (!doc.type) return;
+    const delta = diff(shown, textarea.value);
+    shown = textarea.value;
+    if (delta.length > 0) doc.submitOp(delta, { source: 'editor' });
+    lastActivity = Date.now();
+    sendSelection();
+    drawCursors();
+  });
+  for (const event of ['select', 'keyup', 'mouseup', 'focus']) textarea.addEventListener(event, sendSelection);
+  document.addEventListener('selectionchange', sendSelection);
+  textarea.addEventListener('scroll', () => (cursors.scrollTop = textarea.scrollTop));
+
+  let sentSelection = '';
+  function sendSelection(): void {
+    if (!doc.type || document.activeElement !== textarea) return;
+    const range: Range = { index: textarea.selectionStart, length: textarea.selectionEnd - textarea.selectionStart };
+    const key = `${range.index}:${range.length}:${doc.version}`;
+    if (key === sentSelection) return;
+    sentSelection = key;
+    mine.submit(range, (error) => error && setStatus(`presence: ${error.message}`, 'offline'));
+  }
+
+  presence.on('receive', (presenceId: string, value: Range | null) => {
+    if (value) remote.set(presenceId, value);
+    else remote.delete(presenceId);
+    drawCursors();
+  });
+
+  /** Redraws the layer behind the textarea: the same text, with a marker at each remote cursor. */
+  function drawCursors(): void {
+    const text = textarea.value;
+    const marks = [...remote.entries()]
+      .map(([presenceId, range]) => ({ presenceId, ...range, index: Math.min(range.index, text.length) }))
+      .sort((a, b) => a.index - b.index);
+    cursors.replaceChildren();
+    editorsList.replaceChildren();
+    let at = 0;
+    for (const mark of marks) {
+      const colour = colourOf(mark.user ?? mark.presenceId);
+      cursors.append(text.slice(at, mark.index));
+      const selectionEnd = Math.min(text.length, mark.index + mark.length);
+      const caret = document.createElement('span');
+      caret.className = 'remote-cursor';
+      caret.dataset.index = String(mark.index);
+      caret.dataset.length = String(mark.length);
+      caret.dataset.user = mark.user ?? '';
+      caret.dataset.label = `editor ${(mark.user ?? mark.presenceId).slice(0, 6)}`;
+      caret.style.setProperty('--colour', colour);
+      cursors.append(caret);
+      if (selectionEnd > mark.index) {
+        const selected = document.createElement('span');
+        selected.className = 'remote-selection';
+        selected.style.setProperty('--colour', colour);
+        selected.textContent = text.slice(mark.index, selectionEnd);
+        cursors.append(selected);
+      }
+      at = Math.max(mark.index, selectionEnd);
+      const item = document.createElement('li');
+      item.textContent = caret.dataset.label;
+      item.style.setProperty('--colour', colour);
+      editorsList.append(item);
+    }
+    cursors.append(text.slice(at) + '\n');
+    cursors.scrollTop = textarea.scrollTop;
+  }
+
+  // Typing here does not reach the HTTP API, whose session would time out while the user works:
+  // while they are active, touch it every few minutes.
+  setInterval(() => {
+    if (Date.now() - lastActivity < 5 * 60_000) void signedIn();
+  }, 4 * 60_000);
+}
+
+main().catch((error: Error) => setStatus(`error: ${error.message}`, 'offline'));

@@ -1,0 +1,66 @@
+// The collab service's parts, wired from configuration: for its own main and for `npm start`.
+// Routes go on the Koa app; the WebSocket endpoint attaches to the HTTP server once listening.
+import type { Server } from 'node:http';
+import type Router from '@koa/router';
+import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
+import type { Config } from '@eventide/shared/config.ts';
+import type { Logger } from '@eventide/shared/log.ts';
+import { documentReader } from './documents.ts';
+import { collabRoutes } from './routes.ts';
+import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
+import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
+import { openCollabStore } from './store/open.ts';
+import { editorAssets } from './web/assets.ts';
+
+export interface Collab {
+  routers: Router[];
+  collab: CollabBackend;
+  description: string;
+  /** Opens /collab on the server; call once it listens. */
+  attach(server: Server): CollabSocket;
+  close(): Promise<void>;
+}
+
+export interface CollabWiring {
+  auth: OpenedAuth;
+  log: Logger;
+  clock?: () => number;
+  /** How often open connections are pinged and their sessions checked (default 30 s). */
+  checkEveryMs?: number;
+}
+
+export async function openCollab(config: Config, { auth, log, clock, checkEveryMs }: CollabWiring): Promise<Collab> {
+  const store = await openCollabStore(config);
+  const collab = createCollabBackend({
+    store,
+    log,
+    secret: auth.sessions.keys[0]!,
+    opsPerSecond: config.COLLAB_OPS_PER_SECOND,
+    opsBurst: config.COLLAB_OPS_BURST,
+    maxCatchUpOps: config.COLLAB_MAX_CATCH_UP_OPS,
+    milestones: { everyOps: config.COLLAB_SNAPSHOT_EVERY_OPS, everySeconds: config.COLLAB_SNAPSHOT_EVERY_SECONDS },
+    ...(clock ? { clock } : {}),
+  });
+  const routers = [collabRoutes({ access: collab.access, reader: documentReader(collab.backend), editor: editorAssets() })];
+  let socket: CollabSocket | undefined;
+  return {
+    routers,
+    collab,
+    description: store.description,
+    attach(server) {
+      socket = attachCollabSocket(server, {
+        backend: collab.backend,
+        sessions: auth.sessions,
+        allowedOrigins: auth.allowedOrigins,
+        maxMessageBytes: config.COLLAB_MAX_MESSAGE_BYTES,
+        log,
+        ...(checkEveryMs ? { checkEveryMs } : {}),
+      });
+      return socket;
+    },
+    async close() {
+      await socket?.close();
+      await collab.close();
+    },
+  };
+}
