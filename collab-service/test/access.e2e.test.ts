@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
-import { call, openSocket, openText, textOf, type EditorClient } from '../src/testing/editor-client.ts';
+import { openSocket, openText, submit, textOf, type EditorClient } from '../src/testing/editor-client.ts';
 import { rawClient, type RawClient } from '../src/testing/raw-client.ts';
 
 let app: CollabApp;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const doc = await openText(ownerEditor.doc(DOC));
   for (const word of ['one ', 'two ', 'three ', 'four ', 'five ', 'six ', 'seven ']) {
     const end = textOf(doc).length;
-    await call((done) => doc.submitOp(end > 0 ? [{ retain: end }, { insert: word }] : [{ insert: word }], done));
+    await submit(doc, end > 0 ? [{ retain: end }, { insert: word }] : [{ insert: word }]);
   }
 });
 afterAll(async () => {
@@ -173,7 +173,7 @@ describe('withdrawing access', () => {
     // The next op on the document reaches the removed editor's subscription, and ends it.
     await until(async () => {
       const doc = ownerEditor.doc(DOC);
-      await call((done) => doc.submitOp([{ insert: '.' }], done));
+      await submit(doc, [{ insert: '.' }]);
       return removedEditor.socket.readyState !== removedEditor.socket.OPEN;
     }, 'the removed editor to be disconnected');
     expect(await closedWith).toBe(4403);

@@ -70,3 +70,6 @@ export async function converged(docs: Doc[], version: () => Promise<number>, ms 
     return docs.every((doc) => doc.version === server);
   }, 'editors to settle at the server version', ms);
 }
+
+/** Submits an edit and resolves on its ack. */
+export const submit = (doc: Doc, op: unknown) => call((done) => doc.submitOp(op, {}, done));
