@@ -1,6 +1,9 @@
 // Types for the ShareDB packages that ship none: only what this service uses.
 declare module 'rich-text' {
-  export const type: {
+  // CommonJS: Node's ESM loader sees only a default export.
+  const richText: { type: RichText };
+  export default richText;
+  interface RichText {
     name: string;
     uri: string;
     create(data?: unknown): { ops: unknown[] };
@@ -9,7 +12,7 @@ declare module 'rich-text' {
     transformCursor(cursor: number, op: unknown, isOwnOp: boolean): number;
     transformPresence<T>(presence: T, op: unknown, isOwnOp: boolean): T;
     compose(op: unknown, other: unknown): unknown;
-  };
+  }
 }
 
 declare module 'sharedb-mongo' {

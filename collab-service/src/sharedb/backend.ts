@@ -1,12 +1,14 @@
 // The ShareDB backend of the collab service: rich-text documents with presence, on the chosen
 // store, behind the guards. ShareDB's own log lines go to our logger.
 import ShareDB from 'sharedb';
-import { type as richText } from 'rich-text';
+import richTextModule from 'rich-text';
 import type { CollabStore } from '../store/open.ts';
 import { documentAccess, type DocumentAccess } from './access.ts';
 import { clientIds } from './client-ids.ts';
 import { installGuards, type GuardOptions } from './guard.ts';
 import type { PresenceClaims } from './presence-claims.ts';
+
+const richText = richTextModule.type;
 
 ShareDB.types.register(richText);
 

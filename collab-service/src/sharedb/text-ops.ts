@@ -1,8 +1,10 @@
 // What a document may contain: plain text in the rich-text type (Quill deltas), with no
 // formatting attributes and no embeds. Checked on every submitted op before it is applied, so
 // that a hand-written client cannot store what the editor cannot show.
-import { type as richText } from 'rich-text';
+import richTextModule from 'rich-text';
 import { collabErrors } from './errors.ts';
+
+const richText = richTextModule.type;
 
 export const TEXT_TYPE_URI = richText.uri;
 const TEXT_TYPE_NAMES = new Set([richText.name, richText.uri]);

@@ -2,9 +2,11 @@
 // session cookie, and the waits that ShareDB's batching makes necessary (it may merge queued ops
 // into one submit, so versions are compared, never counted).
 import ShareDB from 'sharedb/lib/client/index.js';
-import { type as richText } from 'rich-text';
+import richTextModule from 'rich-text';
 import { WebSocket } from 'ws';
 import { until } from '@eventide/shared/testing/wait.ts';
+
+const richText = richTextModule.type;
 
 ShareDB.types.register(richText);
 

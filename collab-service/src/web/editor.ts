@@ -4,7 +4,9 @@
 // network failure (ShareDB resends unacknowledged ops, applied once), and reloads the document
 // cleanly when the server says this page is too far behind.
 import { Connection } from 'sharedb/lib/client/index.js';
-import { type as richText } from 'rich-text';
+import richTextModule from 'rich-text';
+
+const richText = richTextModule.type;
 
 type Doc = ReturnType<Connection['get']>;
 type Range = { index: number; length: number; user?: string };
@@ -137,6 +139,8 @@ async function main(): Promise<void> {
   }
 
   function handleError(error: ShareError): void {
+    // Someone else created the document first: theirs arrives through the subscription.
+    if (error.code === 'ERR_DOC_ALREADY_CREATED') return;
     if (error.code === 'ERR_TOO_FAR_BEHIND' || error.code === 'ERR_DOC_IN_HARD_ROLLBACK') {
       // The server would rather send the document than thousands of ops: start over from it.
       setStatus('reloading the document…', 'busy');
