@@ -3,10 +3,11 @@
 // rich-text document, with everyone's cursors drawn in a layer behind it. It reconnects after a
 // network failure (ShareDB resends unacknowledged ops, applied once), and reloads the document
 // cleanly when the server says this page is too far behind.
-import { Connection } from 'sharedb/lib/client/index.js';
+import { Connection, types } from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 
 const richText = richTextModule.type;
+types.register(richText);
 
 type Doc = ReturnType<Connection['get']>;
 type Range = { index: number; length: number; user?: string };
@@ -161,17 +162,14 @@ async function main(): Promise<void> {
     if (!doc.type) return;
     const text = textOf(doc);
     if (text !== textarea.value) {
-      let { selectionStart, selectionEnd } = textarea;
-      if (op) {
-        selectionStart = richText.transformCursor(selectionStart, op, false);
-        selectionEnd = richText.transformCursor(selectionEnd, op, false);
-      } else {
-        const change = diff(textarea.value, text);
-        selectionStart = richText.transformCursor(selectionStart, change, false);
-        selectionEnd = richText.transformCursor(selectionEnd, change, false);
-      }
+      // The caret moves with the edit, as a remote cursor would (transformPresence wraps the delta).
+      const moved = richText.transformPresence(
+        { index: textarea.selectionStart, length: textarea.selectionEnd - textarea.selectionStart },
+        op ?? diff(textarea.value, text),
+        false,
+      );
       textarea.value = text;
-      textarea.setSelectionRange(selectionStart, selectionEnd);
+      textarea.setSelectionRange(moved.index, moved.index + moved.length);
     }
     shown = text;
     markPending();
