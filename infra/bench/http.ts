@@ -1,10 +1,8 @@
 // POST /users requests per second through the whole stack (validation, email claim, two
 // durable appends) against a bare Koa JSON handler, both loaded by autocannon from this process.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startService } from '../test/process.ts';
+import { spawnServer } from './servers/spawn.ts';
 
 export interface HttpResult {
   name: string;
@@ -38,13 +36,8 @@ async function load(name: string, url: string, seconds: number, connections: num
 }
 
 async function startBareKoa(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./servers/bare-koa.ts', import.meta.url))], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  const { port, stop } = await spawnServer('./bare-koa.ts');
+  return { url: `http://127.0.0.1:${port}`, stop };
 }
 
 export async function benchHttp(dataDir: string, seconds: number, synchronous: string): Promise<{ ours: HttpResult; floor: HttpResult }> {
