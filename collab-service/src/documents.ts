@@ -4,9 +4,6 @@
 import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './sharedb/access.ts';
 
-/** Document ids: what fits in a URL path segment and a ShareDB channel name without escaping. */
-export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
-
 export interface DocumentText {
   id: string;
   version: number;

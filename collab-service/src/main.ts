@@ -12,5 +12,5 @@ const log = createLogger({ level: config.LOG_LEVEL, name: 'collab-service' });
 const auth = await openAuth(config);
 const collab = await openCollab(config, { auth, log });
 const app = createHttpApp({ log, auth, routers: collab.routers, health: () => ({ collab: collab.description, auth: auth.description }) });
-const server = await serve({ app, config, log, onClose: async () => void (await Promise.all([collab.close(), auth.close()])) });
+const server = await serve({ app, config, log, beforeDrain: () => collab.disconnect(), onClose: async () => void (await Promise.all([collab.close(), auth.close()])) });
 collab.attach(server);

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { requireUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { validate } from '@eventide/shared/http/validate.ts';
-import type { DocumentAccess } from './sharedb/access.ts';
-import { DOCUMENT_ID, type documentReader } from './documents.ts';
+import { DOCUMENT_ID, type DocumentAccess } from './sharedb/access.ts';
+import type { documentReader } from './documents.ts';
 import type { EditorAssets } from './web/assets.ts';
 
 export interface CollabRouteDeps {

@@ -18,6 +18,8 @@ export interface Collab {
   description: string;
   /** Opens /collab on the server; call once it listens. */
   attach(server: Server): CollabSocket;
+  /** Closes the WebSockets (1001), so that an HTTP drain need not wait for them. */
+  disconnect(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,9 @@ export async function openCollab(config: Config, { auth, log, clock, checkEveryM
         ...(checkEveryMs ? { checkEveryMs } : {}),
       });
       return socket;
+    },
+    async disconnect() {
+      await socket?.close();
     },
     async close() {
       await socket?.close();

@@ -131,6 +131,15 @@ describe('spoofing', () => {
   });
 });
 
+describe('document ids', () => {
+  it('are 1 to 100 letters, digits, "-" or "_"', async () => {
+    const client = await raw(owner);
+    expect((await errorOf(client, { a: 's', c: 'documents', d: 'no spaces here' }, (m) => m.a === 's')).code).toBe('ERR_BAD_ID');
+    expect((await errorOf(client, { a: 'op', c: 'documents', d: 'a.b', v: null, seq: 1, create: { type: 'rich-text', data: [] } }, (m) => m.a === 'op')).code).toBe('ERR_BAD_ID');
+    expect((await errorOf(client, { a: 'p', ch: 'documents.x'.padEnd(120, 'x'), c: 'documents', d: 'x'.repeat(101), id: 'p', p: null, pv: 1 }, (m) => m.a === 'p')).code).toBe('ERR_BAD_ID');
+  });
+});
+
 describe('ops', () => {
   it('are plain text only: attributes and embeds are refused', async () => {
     const client = await raw(owner);

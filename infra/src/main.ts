@@ -61,6 +61,7 @@ const server = await serve({
   app,
   config,
   log,
+  beforeDrain: () => collab.disconnect(),
   onClose: async () => {
     await collab.close();
     await stop();

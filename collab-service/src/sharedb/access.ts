@@ -8,6 +8,8 @@ import { isAdmin } from '@eventide/shared/auth/session.ts';
 
 /** The one collection clients edit. */
 export const DOCUMENTS = 'documents';
+/** Document ids: what fits in a URL path segment and a ShareDB channel name without escaping. */
+export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
 /** Server-only: access records, one per document, under the document's id. */
 export const ACCESS = 'collab_access';
 

@@ -12,6 +12,7 @@ export const collabErrors = {
   forbidden: (what: string) => new CollabError('ERR_FORBIDDEN', `not allowed: ${what}`),
   unknownCollection: (collection: unknown) =>
     new CollabError('ERR_UNKNOWN_COLLECTION', `unknown collection ${JSON.stringify(collection)}: documents live in "documents"`),
+  badId: (id: string) => new CollabError('ERR_BAD_ID', `${JSON.stringify(id.slice(0, 120))} is not a document id: 1 to 100 letters, digits, "-" or "_"`),
   badOp: (why: string) => new CollabError('ERR_BAD_OP', `invalid op: ${why}`),
   spoofedSource: () => new CollabError('ERR_SPOOFED_SOURCE', 'that client id was not issued to you'),
   presenceTaken: () => new CollabError('ERR_PRESENCE_TAKEN', 'that presence id belongs to another client'),

@@ -6,7 +6,7 @@ import type ShareDB from 'sharedb';
 import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import { isAdmin } from '@eventide/shared/auth/session.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-import { DOCUMENTS, type DocumentAccess } from './access.ts';
+import { DOCUMENT_ID, DOCUMENTS, type DocumentAccess } from './access.ts';
 import type { ClientIds } from './client-ids.ts';
 import { CollabError, collabErrors } from './errors.ts';
 import { checkTextOp } from './text-ops.ts';
@@ -143,6 +143,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
 
   async function mayEdit(user: SessionUser, collection: string, id: unknown): Promise<void> {
     if (collection !== DOCUMENTS || typeof id !== 'string') throw collabErrors.forbidden(`document ${String(id)}`);
+    if (!DOCUMENT_ID.test(id)) throw collabErrors.badId(id);
     if (!(await access.canEdit(user, id))) throw collabErrors.forbidden(`document ${id}`);
   }
 
@@ -170,6 +171,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
 
   async function checkSubmit(user: SessionUser, collection: string, id: string, op: Parameters<typeof checkTextOp>[0]): Promise<void> {
     checkCollection(collection);
+    if (!DOCUMENT_ID.test(id)) throw collabErrors.badId(id);
     checkTextOp(op);
     if (op.create) {
       if (!(await access.claim(user, id))) throw collabErrors.forbidden(`creating ${id}: it belongs to someone else`);

@@ -44,6 +44,7 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
   const allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, perMessageDeflate: false });
   const live = new Set<Live>();
+  let closed = false;
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://host').pathname !== COLLAB_PATH) return refuse(socket, 404, 'not-found', 'Not found', 'no WebSocket endpoint here: use /collab');
@@ -100,9 +101,15 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
       return live.size;
     },
     async close() {
+      if (closed) return;
+      closed = true;
       clearInterval(timer);
       server.off('upgrade', onUpgrade);
       for (const entry of live) entry.socket.close(1001, 'the server is shutting down');
+      // Clients answer a close at once; one that does not is cut after a second, not ws's 30 s.
+      const deadline = Date.now() + 1_000;
+      while (live.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const entry of live) entry.socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -13,10 +13,12 @@ export interface ServeOptions {
   app: Koa;
   config: Pick<Config, 'PORT' | 'HOST'>;
   log: Logger;
+  /** Runs first at shutdown: ends long-lived connections (WebSockets), which the drain would wait on. */
+  beforeDrain?: () => Promise<void>;
   onClose?: () => Promise<void>;
 }
 
-export async function serve({ app, config, log, onClose }: ServeOptions): Promise<Server> {
+export async function serve({ app, config, log, beforeDrain, onClose }: ServeOptions): Promise<Server> {
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -30,6 +32,7 @@ export async function serve({ app, config, log, onClose }: ServeOptions): Promis
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    await beforeDrain?.().catch((error: unknown) => log.error({ err: error }, 'closing long-lived connections failed'));
     // Requests in flight finish (bounded), so that their appends are answered before the
     // store closes; idle keep-alive connections are closed at once.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
