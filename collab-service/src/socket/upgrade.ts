@@ -54,7 +54,7 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
     }
     userOfUpgrade(request, sessions).then(
       (user) => {
-        if (!user) return refuse(socket, 401, 'unauthenticated', 'Sign-in required', 'sign in first: the connection needs the session cookie');
+        if (!user) return refuse(socket, 401, 'unauthenticated', 'Not signed in', 'sign in first: the connection needs the session cookie');
         wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request, user));
       },
       (error: unknown) => {
