@@ -3,6 +3,7 @@
 // ShareDB connection; callers check access first.
 import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './sharedb/access.ts';
+import { plainText } from './text.ts';
 
 export interface DocumentText {
   id: string;
@@ -17,19 +18,17 @@ type Connection = ReturnType<ShareDB['connect']>;
 interface SnapshotLike {
   v: number;
   type: string | null;
-  data: { ops?: { insert?: unknown }[] } | undefined;
+  data: unknown;
   m?: { ctime?: number; mtime?: number } | null;
 }
 
-/** The plain text of a rich-text document: its inserts, in order. */
-export const textOf = (data: SnapshotLike['data']) => (data?.ops ?? []).map((op) => (typeof op.insert === 'string' ? op.insert : '')).join('');
 
 export function documentReader(backend: ShareDB) {
   const connection: Connection = backend.connect();
   const describe = (id: string, snapshot: SnapshotLike): DocumentText => ({
     id,
     version: snapshot.v,
-    text: snapshot.type ? textOf(snapshot.data) : null,
+    text: snapshot.type ? plainText(snapshot.data) : null,
     ...(snapshot.m?.ctime ? { createdAt: new Date(snapshot.m.ctime).toISOString() } : {}),
     ...(snapshot.m?.mtime ? { modifiedAt: new Date(snapshot.m.mtime).toISOString() } : {}),
   });

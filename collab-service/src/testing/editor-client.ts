@@ -5,6 +5,7 @@ import ShareDB from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 import { WebSocket } from 'ws';
 import { until } from '@eventide/shared/testing/wait.ts';
+import { plainText } from '../text.ts';
 
 const richText = richTextModule.type;
 
@@ -16,11 +17,12 @@ export type Doc = ReturnType<Connection['get']>;
 export interface EditorClient {
   connection: Connection;
   socket: WebSocket;
-  /** Opens a socket and resolves once it is open; rejects with the refusal's status if refused. */
+  /** The document of that id in the collection `documents`. */
   doc(id: string): Doc;
   close(): void;
 }
 
+/** Opens a socket and resolves once it is open; rejects with the refusal's status and body if refused. */
 export function openSocket(url: string, cookie: string, origin?: string): Promise<WebSocket> {
   const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/collab`, { headers: { cookie, ...(origin ? { origin } : {}) } });
   return new Promise((resolve, reject) => {
@@ -45,7 +47,7 @@ export async function connectEditor(url: string, cookie: string): Promise<Editor
   };
 }
 
-export const textOf = (doc: Doc) => ((doc.data as { ops?: { insert?: unknown }[] } | undefined)?.ops ?? []).map((op) => (typeof op.insert === 'string' ? op.insert : '')).join('');
+export const textOf = (doc: Doc) => plainText(doc.data);
 
 export const call = <T = void>(start: (callback: (error?: unknown, result?: T) => void) => void) =>
   new Promise<T>((resolve, reject) => start((error, result) => (error ? reject(error) : resolve(result as T))));

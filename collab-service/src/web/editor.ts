@@ -5,6 +5,7 @@
 // cleanly when the server says this page is too far behind.
 import { Connection, types } from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
+import { plainText } from '../text.ts';
 
 const richText = richTextModule.type;
 types.register(richText);
@@ -61,7 +62,7 @@ function documentId(): string | undefined {
   return undefined;
 }
 
-const textOf = (doc: Doc) => ((doc.data as { ops?: { insert?: unknown }[] } | undefined)?.ops ?? []).map((op) => (typeof op.insert === 'string' ? op.insert : '')).join('');
+const textOf = (doc: Doc) => plainText(doc.data);
 
 /** The one edit that turns `before` into `after`: what a keystroke, paste or cut does. */
 function diff(before: string, after: string): Delta {
