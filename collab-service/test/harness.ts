@@ -15,6 +15,7 @@ import { commandRoutes } from '@eventide/command-service/src/routes.ts';
 import { signUp, signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { openCollab, type Collab } from '../src/wire.ts';
 import { connectEditor, type EditorClient } from '../src/testing/editor-client.ts';
+import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 
 export interface User extends SignedIn {
   http: JsonClient;
@@ -34,7 +35,7 @@ export interface CollabApp {
 
 export async function startCollabApp(options: { env?: Record<string, string>; log?: Logger; checkEveryMs?: number; dir?: string } = {}): Promise<CollabApp> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'eventide-collab-'));
-  const config = loadConfig({ DATA_DIR: dir, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
+  const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
   const auth = await openAuth(config);
   const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
   const log = options.log ?? createLogger({ level: 'silent' });

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
 import { openAuth, type OpenedAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
@@ -11,6 +12,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
+import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 import { authDeps } from '../src/account/wire.ts';
 import { commandRoutes } from '../src/routes.ts';
 import { signUpAdmin, type SignedIn } from '../src/testing/sign-in.ts';
@@ -32,16 +34,28 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { bodyLimit?: number; env?: Record<string, string>; clock?: () => number } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  bodyLimit?: number;
+  env?: Record<string, string>;
+  clock?: () => number;
+  /** Replaces the password hasher, e.g. with one that holds hashes until the test lets them go. */
+  hasher?: PasswordHasher;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-http-'));
-  const config = loadConfig({ DATA_DIR: dir, ...options.env });
+  const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, ...options.env });
   const store = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
   const auth = await openAuth(config, options.clock ? { clock: options.clock } : {});
   const log = createLogger({ level: 'silent' });
   const app = createHttpApp({
     log,
     auth,
-    routers: commandRoutes({ store, bodyLimit: options.bodyLimit ?? 64 * 1024, auth: authDeps(config, auth) }),
+    routers: commandRoutes({
+      store,
+      bodyLimit: options.bodyLimit ?? 64 * 1024,
+      auth: { ...authDeps(config, auth), ...(options.hasher ? { hasher: options.hasher } : {}) },
+    }),
   });
   const { server, url } = await listenOnLoopback(app);
 

@@ -45,6 +45,8 @@ export async function benchHttp(dataDir: string, seconds: number, synchronous: s
   const bare = await startBareKoa();
   const floor = await load('bare Koa JSON handler', bare.url, seconds, connections);
   bare.stop();
+  // Sign-ups from one address are limited (docs/auth.md): startService raises the limit, as for
+  // tests, so that this measures the write path, not the limiter.
   const service = await startService({ DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous });
   const ours = await load(`POST /users (SQLite synchronous=${synchronous})`, service.url, seconds, connections);
   await service.stop();

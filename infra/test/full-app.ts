@@ -18,6 +18,7 @@ import { signUpAdmin, type SignedIn } from '@eventide/command-service/src/testin
 import { queryRoutes } from '@eventide/query-service/src/routes.ts';
 import { queryDeps } from '@eventide/query-service/src/wire.ts';
 import { startProjector, type Projector } from '@eventide/projector/src/projector.ts';
+import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 
 export interface FullApp extends JsonClient {
   url: string;
@@ -36,7 +37,7 @@ export interface FullApp extends JsonClient {
 
 export async function startFullApp(options: { env?: Record<string, string>; log?: Logger; onReply?: (reply: Reply) => void } = {}): Promise<FullApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-full-'));
-  const config = loadConfig({ DATA_DIR: dir, ...options.env });
+  const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, ...options.env });
   const auth = await openAuth(config);
   const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
   const readStore = openSqliteReadStore(join(dir, 'read.db'));

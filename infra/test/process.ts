@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 /** The entry points a test can start: the combined one, or a service alone. */
@@ -65,7 +66,7 @@ export async function spawnService(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...TEST_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const stderr: string[] = [];

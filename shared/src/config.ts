@@ -48,6 +48,12 @@ const schema = z.object({
   SIGNIN_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_SEARCH_PER_SECOND: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PROFILE_PER_SECOND: z.coerce.number().int().min(1).default(100),
+  /** Sign-ups per hour from one address (each may tell whether an address is taken; docs/auth.md). */
+  RATE_LIMIT_SIGN_UPS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Changes of a user's own email address per hour (the same reason). */
+  RATE_LIMIT_EMAIL_CHANGES_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /** Password hashes computed at once; unset: the cores, at most one less than libuv's thread pool. */
+  PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(64).optional(),
   /** Collaborative editing: the largest WebSocket message accepted, in bytes. */
   COLLAB_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
   /** Collaborative editing: ops one connection may submit per second (steady rate), and the burst above it. */

@@ -2,7 +2,7 @@
 import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
 import type { SignInGuardOptions } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
-import type { ScryptParameters } from '@eventide/shared/auth/password.ts';
+import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
 import type { Provider } from '../oauth/providers.ts';
 
 export interface AuthDeps {
@@ -12,8 +12,13 @@ export interface AuthDeps {
   signIn: SignInGuardOptions;
   /** Requests per second per client on a user profile (/users/{id}). */
   profilePerSecond: number;
+  /** Sign-ups per hour per client not signed in; each may tell whether an address is taken. */
+  signUpsPerHour: number;
+  /** Changes of their own address per hour per user; each may tell whether an address is taken. */
+  emailChangesPerHour: number;
   providers: Map<string, Provider>;
   /** Where the provider sends the browser back: `<public origin>/auth/callback`; unset: from the request. */
   publicOrigin?: string | undefined;
-  passwordParams?: ScryptParameters;
+  /** Every password hash goes through it, fairly per client. */
+  hasher: PasswordHasher;
 }

@@ -3,7 +3,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { hashPassword, verifyPassword, PASSWORD_MAX } from '@eventide/shared/auth/password.ts';
+import { abandonSignal } from '@eventide/shared/auth/hasher.ts';
+import { hashPassword, PASSWORD_MAX, verifyPassword } from '@eventide/shared/auth/password.ts';
+import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
 import { describeSession, requireUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
 import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
@@ -26,10 +28,10 @@ const wrongCredentials = () => problems.unauthenticated('the email or the passwo
 export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDeps): Router {
   const router = new Router();
   const guard = signInGuard(auth.limiters, auth.signIn);
-  const params = auth.passwordParams;
+  const { hasher } = auth;
   // Unknown accounts cost the same hash as known ones, so timing does not tell which exist.
   let decoy: Promise<string> | undefined;
-  const decoyHash = () => (decoy ??= hashPassword(newId(), params));
+  const decoyHash = () => (decoy ??= hashPassword(newId(), hasher.params));
 
   async function sessionBody(ctx: Context) {
     const session = describeSession(ctx)!;
@@ -44,19 +46,17 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
 
   router.post('/auth/sign-in', async (ctx) => {
     const body = await readBody(ctx, signInBody, bodyLimit);
-    const account = normalizeEmail(body.email);
-    await guard.check(account, ctx.ip);
+    // Counted before the password is checked: see sign-in-guard.ts.
+    const attempt = await guard.attempt(normalizeEmail(body.email), ctx.ip);
     const user = await userByEmail(store, body.email);
     const loaded = user ? await loadAccount(store, user.userId) : undefined;
-    const verdict = await verifyPassword(body.password, loaded?.account.passwordHash ?? (await decoyHash()), params);
-    if (!user || !loaded?.account.passwordHash || !verdict.ok) {
-      await guard.failed(account, ctx.ip);
-      throw wrongCredentials();
-    }
-    await guard.succeeded(account, ctx.ip);
+    const encoded = loaded?.account.passwordHash ?? (await decoyHash());
+    const verdict = await hasher.verify(clientKey(ctx), body.password, encoded, abandonSignal(ctx));
+    if (!user || !loaded?.account.passwordHash || !verdict.ok) throw wrongCredentials();
+    await attempt.succeeded();
     if (verdict.needsRehash) {
       // Best effort: a concurrent change to the account wins, and the next sign-in tries again.
-      const hash = await hashPassword(body.password, params);
+      const hash = await hasher.hash(clientKey(ctx), body.password);
       await appendAccount(store, user.userId, loaded.revision, [{ type: 'account:password-set', data: { hash } }], {
         ...metadataOf(ctx),
         actor: { type: 'user', userId: user.userId },
@@ -78,19 +78,28 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
     ctx.body = await sessionBody(ctx);
   });
 
-  // Sets or changes the password. A change needs the current one; every other session of the
-  // user ends, and this one continues under a new id.
+  // Sets or changes the password. A change needs the current one, which is guessed no more
+  // cheaply here than at sign-in: the same guard counts the attempt first. Every other session
+  // of the user ends, and this one continues under a new id.
   router.put('/auth/password', async (ctx) => {
     const me = requireUser(ctx);
     const body = await readBody(ctx, passwordBody, bodyLimit);
     const { account, revision } = await loadAccount(store, me.id);
-    if (account.passwordHash) {
-      if (body.currentPassword === undefined) throw problems.invalidField('currentPassword', 'is required to change a password');
-      if (!(await verifyPassword(body.currentPassword, account.passwordHash, params)).ok) {
-        throw problems.unprocessable('currentPassword', 'is not the current password');
-      }
-    }
-    const hash = await hashPassword(body.password, params);
+    const current = account.passwordHash;
+    if (current && body.currentPassword === undefined) throw problems.invalidField('currentPassword', 'is required to change a password');
+    const email = current ? (await activeUser(store, me.id))?.email : undefined;
+    const attempt = email ? await guard.attempt(normalizeEmail(email), ctx.ip) : undefined;
+    const hash = await hasher.run(
+      clientKey(ctx),
+      async () => {
+        if (current && !(await verifyPassword(body.currentPassword!, current, hasher.params)).ok) {
+          throw problems.unprocessable('currentPassword', 'is not the current password');
+        }
+        return hashPassword(body.password, hasher.params);
+      },
+      abandonSignal(ctx),
+    );
+    await attempt?.succeeded();
     await appendAccount(store, me.id, revision, [{ type: 'account:password-set', data: { hash } }], { ...metadataOf(ctx), causationId: newId() });
     await auth.sessions.destroyUser(me.id);
     await signIn(ctx, me);

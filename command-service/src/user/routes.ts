@@ -7,26 +7,28 @@ import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
-import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
-import { isAdmin, requireUser, sessionUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
+import { clientKey, limiter, rateLimit } from '@eventide/shared/auth/rate-limit.ts';
+import { isAdmin, requireUser, sessionUser, signOut } from '@eventide/shared/auth/session.ts';
+import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { AuthDeps } from '../account/deps.ts';
-import { password, setInitialPassword } from '../account/password.ts';
+import { password } from '../account/password.ts';
 import { mayActFor } from '../http/authorize.ts';
 import { handle, type CommandOptions, type Hooks } from '../handle.ts';
-import { commandOptions, newEntityId } from '../http/command-options.ts';
+import { commandOptions } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
 import { mountVersioned } from '../http/versioning.ts';
 import type { UserCommand } from './decide.ts';
 import { emailClaims, type EmailClaims } from './email-claim.ts';
 import { known, userV1, userV2 } from './representation.ts';
+import { signUps } from './sign-up.ts';
 import { normalizeEmail, userAggregate, type UserEvent, type UserState } from './user.ts';
 
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const email = z.email('must be an email address').max(254, 'must be at most 254 characters');
 const profile = z.strictObject({ name, email });
 /** Sign-up may choose a password; it goes to the private account stream, never to user:created. */
-const signUp = profile.extend({ password: password.optional() });
+const signUpBody = profile.extend({ password: password.optional() });
 const changes = profile.partial().refine((c) => Object.keys(c).length > 0, 'send at least one of: name, email');
 
 export interface UserRoutesDeps {
@@ -38,30 +40,41 @@ export interface UserRoutesDeps {
 
 type Represent = (state: ReturnType<typeof known>) => unknown;
 
+/** Runs before a user's address changes to one that is new to them; may refuse by throwing. */
+export type BeforeNewAddress = (userId: string) => Promise<void>;
+
 /** Claims a new address before the user's event is appended (email-claim.ts says why no release). */
-function emailHook(claims: EmailClaims, metadata: Omit<EventMetadata, 'causationId'>): Hooks<UserState, UserEvent> {
+function emailHook(claims: EmailClaims, metadata: Omit<EventMetadata, 'causationId'>, beforeNewAddress?: BeforeNewAddress): Hooks<UserState, UserEvent> {
   return {
     async beforeAppend(events, before, commandId) {
       const event = events[0];
       const wanted = event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
       if (!event || wanted === undefined) return;
       if (before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted)) return;
+      if (event.type === 'user:updated') await beforeNewAddress?.(event.data.userId);
       await claims.claim(wanted, event.data.userId, commandId, { ...metadata, causationId: commandId });
     },
   };
 }
 
 /** Runs a user command with the email claim that must hold across streams. */
-export function userCommands(store: EventStore, now?: () => Date) {
-  const claims = emailClaims(store, now);
-  return (userId: string, command: UserCommand, options: CommandOptions) =>
-    handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata));
+export function userCommands(store: EventStore, now?: () => Date, claims: EmailClaims = emailClaims(store, now)) {
+  return (userId: string, command: UserCommand, options: CommandOptions, beforeNewAddress?: BeforeNewAddress) =>
+    handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata, beforeNewAddress));
 }
 
 export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Router {
   const router = new Router();
-  const run = userCommands(store, now);
+  const claims = emailClaims(store, now);
+  const run = userCommands(store, now, claims);
+  const signUp = signUps({ store, claims, run, hasher: auth.hasher, guard: signInGuard(auth.limiters, auth.signIn) });
   const limit = rateLimit(auth.limiters, { name: 'user-profile', points: auth.profilePerSecond, duration: 1 });
+  // Each sign-up or change of address may answer that an address is taken (docs/auth.md,
+  // "Who can learn that an address has an account"), so strangers get few of them; admins,
+  // who can list every user, are not counted.
+  const signUpLimit = limiter(auth.limiters, { name: 'sign-up', points: auth.signUpsPerHour, duration: 3600, what: 'sign-ups from this address' });
+  const emailChangeLimit = limiter(auth.limiters, { name: 'email-change', points: auth.emailChangesPerHour, duration: 3600, what: 'changes of address' });
+  const beforeNewAddress = (ctx: Context): BeforeNewAddress | undefined => (isAdmin(sessionUser(ctx)) ? undefined : () => emailChangeLimit(ctx, clientKey(ctx)));
 
   /** The user id in the path, when the signed-in user may act on it; anyone else's is not found. */
   const ownUserId = (ctx: Context) => {
@@ -72,32 +85,31 @@ export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Rou
   };
 
   // Sign-up: open to anyone not signed in, and to admins. With a password, the new user is
-  // signed in by the answer.
+  // signed in by the answer (sign-up.ts).
   const create = (prefix: string, represent: Represent) => async (ctx: Context) => {
     const me = sessionUser(ctx);
     if (me && !isAdmin(me)) throw problems.forbidden('you are signed in; sign out to create another account');
-    const { password: chosen, ...body } = await readBody(ctx, signUp, bodyLimit);
+    const { password: chosen, ...profile } = await readBody(ctx, signUpBody, bodyLimit);
+    if (!me) await signUpLimit(ctx, clientKey(ctx));
     // The fingerprint leaves the password out: event ids are public, and must not be a fast
     // hash of it.
-    const options = commandOptions(ctx, body);
-    const userId = newEntityId(options);
-    if (chosen !== undefined) await setInitialPassword(store, userId, chosen, options, auth.passwordParams);
-    const result = await run(userId, { type: 'CreateUser', userId, profile: body }, options);
-    if (chosen !== undefined && !me) await signIn(ctx, { id: userId, roles: [] });
+    const options = commandOptions(ctx, profile);
+    const result = await signUp(ctx, { profile, password: chosen, by: me, options });
+    const userId = (result.state as { userId: string }).userId;
     respondWrite(ctx, result, represent(known(result.state)), { status: 201, location: `${prefix}/users/${userId}` });
   };
 
   const change = (represent: Represent) => async (ctx: Context) => {
     const userId = ownUserId(ctx);
     const body = await readBody(ctx, changes, bodyLimit);
-    const result = await run(userId, { type: 'ChangeUser', changes: body }, commandOptions(ctx, body));
+    const result = await run(userId, { type: 'ChangeUser', changes: body }, commandOptions(ctx, body), beforeNewAddress(ctx));
     respondWrite(ctx, result, represent(known(result.state)));
   };
 
   const replace = (represent: Represent) => async (ctx: Context) => {
     const userId = ownUserId(ctx);
     const body = await readBody(ctx, profile, bodyLimit);
-    const result = await run(userId, { type: 'ReplaceUser', profile: body }, commandOptions(ctx, body));
+    const result = await run(userId, { type: 'ReplaceUser', profile: body }, commandOptions(ctx, body), beforeNewAddress(ctx));
     respondWrite(ctx, result, represent(known(result.state)));
   };
 

@@ -5,6 +5,7 @@
 import type { Context, Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problems } from '../http/problem.ts';
+import { addressKey } from './client-address.ts';
 import { sessionUser } from './session.ts';
 
 export interface LimitSpec {
@@ -15,6 +16,8 @@ export interface LimitSpec {
   duration: number;
   /** Once the points are spent, refuse for this long (seconds); default: until the window ends. */
   blockDuration?: number;
+  /** What is counted, for the refusal's detail; default "requests to this endpoint". */
+  what?: string;
 }
 
 export type LimiterFactory = (spec: LimitSpec) => RateLimiterAbstract;
@@ -38,10 +41,23 @@ export function mongoLimiters(client: unknown): LimiterFactory {
     });
 }
 
-/** The client a limit counts for: the signed-in user, else the address (ctx.ip honours X-Forwarded-For only when app.proxy is set). */
+/**
+ * The client a limit counts for: the signed-in user, else the address (ctx.ip honours
+ * X-Forwarded-For only when app.proxy is set; an IPv6 client counts by its /64).
+ */
 export function clientKey(ctx: Context): string {
   const user = sessionUser(ctx);
-  return user ? `user:${user.id}` : `ip:${ctx.ip}`;
+  return user ? `user:${user.id}` : `ip:${addressKey(ctx.ip)}`;
+}
+
+/** Spends `points` for `key`, or answers the refusal: rate-limiter-flexible rejects with it. */
+export async function spend(limiter: RateLimiterAbstract, key: string, points = 1): Promise<{ ok: boolean; res: RateLimiterRes }> {
+  try {
+    return { ok: true, res: await limiter.consume(key, points) };
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return { ok: false, res: error };
+    throw error;
+  }
 }
 
 /** RateLimit-* (draft-ietf-httpapi-ratelimit-headers, the widely deployed form) and, when refused, Retry-After. */
@@ -56,18 +72,24 @@ export function limitHeaders(spec: LimitSpec, res: RateLimiterRes, refused: bool
   };
 }
 
-/** Spends one point per request for the client; 429 with Retry-After once they are spent. */
-export function rateLimit(limiters: LimiterFactory, spec: LimitSpec, keyOf: (ctx: Context) => string = clientKey): Middleware {
-  const limiter = limiters(spec);
-  return async (ctx, next) => {
-    let res: RateLimiterRes;
-    try {
-      res = await limiter.consume(keyOf(ctx));
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      throw problems.tooManyRequests(`at most ${spec.points} requests in ${spec.duration} s to this endpoint; try again later`, limitHeaders(spec, error, true));
+/** Spends one point for a key, or throws 429 with Retry-After once they are spent; sets the RateLimit headers. */
+export function limiter(limiters: LimiterFactory, spec: LimitSpec): (ctx: Context, key: string) => Promise<void> {
+  const counter = limiters(spec);
+  return async (ctx, key) => {
+    const { ok, res } = await spend(counter, key);
+    if (!ok) {
+      const what = spec.what ?? 'requests to this endpoint';
+      throw problems.tooManyRequests(`at most ${spec.points} ${what} in ${spec.duration} s; try again later`, limitHeaders(spec, res, true));
     }
     ctx.set(limitHeaders(spec, res, false));
+  };
+}
+
+/** Spends one point per request for the client; 429 with Retry-After once they are spent. */
+export function rateLimit(limiters: LimiterFactory, spec: LimitSpec, keyOf: (ctx: Context) => string = clientKey): Middleware {
+  const limit = limiter(limiters, spec);
+  return async (ctx, next) => {
+    await limit(ctx, keyOf(ctx));
     await next();
   };
 }

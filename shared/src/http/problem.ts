@@ -72,6 +72,8 @@ export const problems = {
   forbidden: (detail: string) => new AppError(403, { type: 'forbidden', title: 'Forbidden', detail }),
   tooManyRequests: (detail: string, headers: Record<string, string>) =>
     new AppError(429, { type: 'rate-limited', title: 'Too many requests', detail, headers }),
+  /** Overloaded for now, for everyone: a moment later will do. */
+  busy: (detail: string) => new AppError(503, { type: 'busy', title: 'Busy', detail, headers: { 'Retry-After': '1' } }),
   idempotencyKeyReused: () =>
     new AppError(422, {
       type: 'idempotency-key-reused',

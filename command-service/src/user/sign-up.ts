@@ -1,0 +1,108 @@
+// Sign-up: POST /users by someone not signed in (or by an admin), with an optional password.
+//
+// Nothing is written before the address is claimed, so a taken address is refused with no
+// partial write. The password is hashed on the fair queue and recorded in the private account
+// stream before the user exists, so a user with a password is never visible without it.
+//
+// A repeated Idempotency-Key needs care when the caller has no session: every such caller shares
+// one scope, so the key alone cannot tell a retry from a stranger who learnt the key, name and
+// address. A repeat is answered again only to a caller who proves it made the first request by
+// sending the same password (checked like a sign-in, under the same brute-force guard); a repeat
+// of a sign-up without a password cannot be proven and is refused.
+import type { Context } from 'koa';
+import { abandonSignal, type PasswordHasher } from '@eventide/shared/auth/hasher.ts';
+import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
+import { signIn, type SessionUser } from '@eventide/shared/auth/session.ts';
+import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
+import { WrongExpectedRevisionError, type EventStore } from '@eventide/shared/event-store/port.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { accountStream, loadAccount } from '../account/account.ts';
+import { activeUser } from '../account/directory.ts';
+import { commandIdOf, load, type CommandOptions, type WriteResult } from '../handle.ts';
+import { newEntityId } from '../http/command-options.ts';
+import type { EmailClaims } from './email-claim.ts';
+import { normalizeEmail, userAggregate, type UserState } from './user.ts';
+import type { UserCommand } from './decide.ts';
+
+export interface SignUpDeps {
+  store: EventStore;
+  claims: EmailClaims;
+  run(userId: string, command: UserCommand, options: CommandOptions): Promise<WriteResult<UserState>>;
+  hasher: PasswordHasher;
+  guard: SignInGuard;
+}
+
+export interface SignUpRequest {
+  profile: { name: string; email: string };
+  password: string | undefined;
+  /** Who is signing up: undefined for someone not signed in, else the admin making the user. */
+  by: SessionUser | undefined;
+  options: CommandOptions;
+}
+
+const unprovable = () =>
+  problems.conflict(
+    'a sign-up with this Idempotency-Key was already made; without a session its answer is given again only to a caller who sends the same password',
+    [{ field: 'Idempotency-Key', message: 'already used for a sign-up' }],
+  );
+
+export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
+  /** Whether this key's sign-up has written anything yet (its user or its password). */
+  async function started(userId: string, commandId: string): Promise<boolean> {
+    const { events } = await load(store, userAggregate, userId);
+    if (events.some((e) => e.metadata.causationId === commandId)) return true;
+    return (await store.readStream(accountStream(userId))).length > 0;
+  }
+
+  /** A repeat from a caller without a session: only the first request's password lets it through. */
+  async function prove(ctx: Context, request: SignUpRequest, userId: string): Promise<void> {
+    const { account } = await loadAccount(store, userId);
+    if (!account.passwordHash) throw unprovable();
+    if (request.password === undefined) throw problems.idempotencyKeyReused();
+    const attempt = await guard.attempt(normalizeEmail(request.profile.email), ctx.ip);
+    const verdict = await hasher.verify(clientKey(ctx), request.password, account.passwordHash, abandonSignal(ctx));
+    if (!verdict.ok) throw problems.idempotencyKeyReused();
+    await attempt.succeeded();
+  }
+
+  /**
+   * Records the chosen password; false when another request with the same key recorded one first.
+   * The event's id is this request's own: a shared one would make the store take a racing
+   * stranger's append as a harmless repeat of the first, and let it go on as that sign-up.
+   */
+  async function recordPassword(ctx: Context, request: SignUpRequest, userId: string, commandId: string): Promise<boolean> {
+    const hash = await hasher.hash(clientKey(ctx), request.password!, abandonSignal(ctx));
+    try {
+      await store.append(
+        accountStream(userId),
+        [{ id: newId(), type: 'account:password-set', data: { hash }, metadata: { ...request.options.metadata, causationId: commandId } }],
+        { expectedRevision: 'no_stream' },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return false;
+      throw error;
+    }
+  }
+
+  return async function signUp(ctx: Context, request: SignUpRequest): Promise<WriteResult<UserState>> {
+    const { options, profile } = request;
+    const userId = newEntityId(options);
+    const commandId = commandIdOf(options.idempotency);
+    const anonymous = request.by === undefined;
+    if (options.idempotency && (await started(userId, commandId))) {
+      if (anonymous) await prove(ctx, request, userId);
+    } else {
+      await claims.claim(profile.email, userId, commandId, { ...options.metadata, causationId: commandId });
+      // A concurrent request with the same key recorded its password first: it is that one's sign-up.
+      if (request.password !== undefined && !(await recordPassword(ctx, request, userId, commandId)) && anonymous) {
+        await prove(ctx, request, userId);
+      }
+    }
+    const result = await run(userId, { type: 'CreateUser', userId, profile }, options);
+    // Whoever gets here without a session wrote the password or proved it.
+    if (anonymous && request.password !== undefined && (await activeUser(store, userId))) await signIn(ctx, { id: userId, roles: [] });
+    return result;
+  };
+}
