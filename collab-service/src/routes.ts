@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
+import { parseQuery } from '@eventide/shared/http/query.ts';
 import { validate } from '@eventide/shared/http/validate.ts';
 import { DOCUMENT_ID, type DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';
@@ -19,7 +20,11 @@ const documentId = z.string().regex(DOCUMENT_ID, 'a document id is 1 to 100 lett
 const userId = z.uuid('must be a user id').toLowerCase();
 const readQuery = z
   .strictObject({
-    version: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
+    version: z
+      .string()
+      .regex(/^(0|[1-9][0-9]{0,14})$/, 'must be a whole number of 0 or more')
+      .transform(Number)
+      .optional(),
     at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z' }).optional(),
   })
   .refine((q) => q.version === undefined || q.at === undefined, { message: 'give version or at, not both', path: ['at'] });
@@ -53,7 +58,7 @@ export function collabRoutes({ access, reader, editor }: CollabRouteDeps): Route
 
   router.get('/documents/:id', async (ctx) => {
     const { id } = await memberOnly(ctx);
-    const query = validate(readQuery, ctx.query, 'query');
+    const query = parseQuery(ctx, readQuery, 'query');
     if (query.version !== undefined) {
       const current = await reader.current(id);
       if (query.version > current.version) throw problems.invalidField('version', `the document is at version ${current.version}`);

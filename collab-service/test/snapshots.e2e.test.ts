@@ -50,6 +50,9 @@ it('names the field for bad input', async () => {
   for (const [query, field] of [
     ['version=abc', 'query.version'],
     ['version=-1', 'query.version'],
+    ['version=', 'query.version'],
+    ['version=0x1', 'query.version'],
+    ['version=1&version=2', 'query.version'],
     ['version=99', 'version'],
     ['at=yesterday', 'query.at'],
     ['version=1&at=2026-11-21T00:00:00Z', 'query.at'],

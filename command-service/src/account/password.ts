@@ -2,8 +2,13 @@
 // bounded so that hashing it cannot be turned into a denial of service.
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@eventide/shared/auth/password.ts';
+import { characters } from '@eventide/shared/http/text.ts';
 
+/** Any characters (spaces and all), counted as code points; not trimmed: every one is part of it. */
 export const password = z
   .string()
-  .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
-  .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);
+  .refine((p) => characters(p) >= PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+  .refine((p) => characters(p) <= PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);
+
+/** A password being checked (sign-in, current password): only bounded, so that checking stays cheap. */
+export const passwordToCheck = z.string().refine((p) => characters(p) <= PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { abandonSignal } from '@eventide/shared/auth/hasher.ts';
-import { hashPassword, PASSWORD_MAX, verifyPassword } from '@eventide/shared/auth/password.ts';
+import { hashPassword, verifyPassword } from '@eventide/shared/auth/password.ts';
 import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
 import { describeSession, requireUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
 import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
@@ -17,11 +17,11 @@ import { normalizeEmail } from '../user/user.ts';
 import { userV2 } from '../user/representation.ts';
 import { appendAccount, loadAccount } from './account.ts';
 import type { AuthDeps } from './deps.ts';
-import { password } from './password.ts';
+import { password, passwordToCheck } from './password.ts';
 import { activeUser, userByEmail } from './directory.ts';
 
-const signInBody = z.strictObject({ email: z.string().max(254, 'must be at most 254 characters'), password: z.string().max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`) });
-const passwordBody = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX).optional(), password });
+const signInBody = z.strictObject({ email: z.string().max(254, 'must be at most 254 characters'), password: passwordToCheck });
+const passwordBody = z.strictObject({ currentPassword: passwordToCheck.optional(), password });
 
 const wrongCredentials = () => problems.unauthenticated('the email or the password is wrong');
 

@@ -39,9 +39,13 @@ export async function currentPrices(store: EventStore, lines: RequestedLine[]): 
 
 export function priceLines(lines: RequestedLine[], prices: Map<string, Money>, order: OrderState): OrderLine[] {
   const kept = new Map((isExisting(order) ? order.lines : []).map((l) => [l.productId, l.unitPrice]));
-  return lines.map((line) => ({
+  const priced = lines.map((line) => ({
     productId: line.productId,
     quantity: line.quantity,
     unitPrice: kept.get(line.productId) ?? prices.get(line.productId)!,
   }));
+  // Prices recorded before the API bounded them could make a total that is no longer exact.
+  const total = priced.reduce((sum, line) => sum + line.quantity * line.unitPrice.amount, 0);
+  if (!Number.isSafeInteger(total)) throw problems.unprocessable('lines', 'the order\'s total would be too large to count exactly');
+  return priced;
 }

@@ -1,9 +1,10 @@
 // Product writes: POST /products, PATCH and DELETE /products/{productId}.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { money } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
+import { text } from '@eventide/shared/http/text.ts';
+import { price } from './price.ts';
 import { requireAdmin } from '../http/authorize.ts';
 import { handle, type CommandOptions } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
@@ -13,13 +14,12 @@ import type { ProductCommand } from './decide.ts';
 import { productAggregate } from './product.ts';
 import { productView } from './representation.ts';
 
-const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 const details = {
-  name: text(200).min(1, 'must not be empty'),
-  description: text(5000),
-  price: money,
-  sku: text(64).min(1, 'must not be empty').nullable(),
-  category: text(100).min(1, 'must not be empty').nullable(),
+  name: text({ min: 1, max: 200 }),
+  description: text({ max: 5000, multiline: true }),
+  price,
+  sku: text({ min: 1, max: 64 }).nullable(),
+  category: text({ min: 1, max: 100 }).nullable(),
 };
 const createBody = z.strictObject({
   ...details,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
+import { text } from '@eventide/shared/http/text.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { clientKey, limiter, rateLimit } from '@eventide/shared/auth/rate-limit.ts';
 import { isAdmin, requireUser, sessionUser, signOut } from '@eventide/shared/auth/session.ts';
@@ -24,7 +25,7 @@ import { known, userV1, userV2 } from './representation.ts';
 import { signUps } from './sign-up.ts';
 import { normalizeEmail, userAggregate, type UserEvent, type UserState } from './user.ts';
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = text({ min: 1, max: 200 });
 const email = z.email('must be an email address').max(254, 'must be at most 254 characters');
 const profile = z.strictObject({ name, email });
 /** Sign-up may choose a password; it goes to the private account stream, never to user:created. */

@@ -12,7 +12,7 @@ import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-import { parseQuery } from '../params.ts';
+import { parseQuery } from '@eventide/shared/http/query.ts';
 
 const HEARTBEAT_MS = 15_000;
 const position = z.string().regex(/^\d{1,15}$/, 'must be a position as given in an event id');

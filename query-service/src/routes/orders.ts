@@ -6,7 +6,8 @@ import { orderV1, orderV2 } from '@eventide/command-service/src/order/representa
 import type { OrderState } from '@eventide/command-service/src/order/order.ts';
 import { deprecatedVersion } from '@eventide/command-service/src/http/versioning.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
-import { DEFAULT_LIMIT, limit, page, parseQuery } from '../params.ts';
+import { parseQuery } from '@eventide/shared/http/query.ts';
+import { DEFAULT_LIMIT, limit, page } from '../params.ts';
 import { findOne, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
 
 const listQuery = z.strictObject({

@@ -9,7 +9,8 @@ import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { productView } from '@eventide/command-service/src/product/representation.ts';
 import type { ProductState } from '@eventide/command-service/src/product/product.ts';
 import type { Cursors } from '../cursor.ts';
-import { DEFAULT_LIMIT, limit, page, parseQuery } from '../params.ts';
+import { parseQuery } from '@eventide/shared/http/query.ts';
+import { DEFAULT_LIMIT, limit, page } from '../params.ts';
 import { byId, offsetPage, reader, type QueryDeps } from './context.ts';
 
 const LIST = 'products';

@@ -5,24 +5,22 @@ import { z } from 'zod';
 import { productView } from '@eventide/command-service/src/product/representation.ts';
 import type { ProductState } from '@eventide/command-service/src/product/product.ts';
 import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
-import { parseQuery } from '../params.ts';
+import { characters } from '@eventide/shared/http/text.ts';
+import { parseQuery } from '@eventide/shared/http/query.ts';
+import { positiveInt } from '../params.ts';
 import { reader, type QueryDeps } from './context.ts';
 
 export const SEARCH_MIN = 3;
+export const SEARCH_MAX = 200;
 export const SEARCH_MAX_LIMIT = 50;
 
 const searchQuery = z.strictObject({
   q: z
     .string()
     .transform((q) => q.trim())
-    .refine((q) => [...q].length >= SEARCH_MIN, `q must be at least ${SEARCH_MIN} characters, so that a search narrows something down`)
-    .refine((q) => q.length <= 200, 'q must be at most 200 characters'),
-  limit: z
-    .string()
-    .regex(/^[1-9][0-9]?$/, 'limit must be a positive whole number')
-    .transform(Number)
-    .refine((n) => n <= SEARCH_MAX_LIMIT, `limit must be at most ${SEARCH_MAX_LIMIT}`)
-    .optional(),
+    .refine((q) => characters(q) >= SEARCH_MIN, `must be at least ${SEARCH_MIN} characters, so that a search narrows something down`)
+    .refine((q) => characters(q) <= SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`),
+  limit: positiveInt(SEARCH_MAX_LIMIT).optional(),
 });
 
 export function searchRoutes({ readStore, progress, limiters, limits }: QueryDeps): Router {

@@ -8,7 +8,8 @@ import type { Middleware } from 'koa';
 import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
-import { limit, page, parseQuery } from '../params.ts';
+import { parseQuery } from '@eventide/shared/http/query.ts';
+import { limit, page } from '../params.ts';
 import { byId, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
 
 const listQuery = z.strictObject({ page: page.optional(), limit: limit.optional() });

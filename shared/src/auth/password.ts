@@ -2,6 +2,7 @@
 // string that names its parameters, so that a hash made under older parameters is recognised at
 // sign-in and replaced. scrypt runs on libuv's thread pool: it does not block the event loop.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { characters } from '../http/text.ts';
 
 export interface ScryptParameters {
   /** log2 of the CPU/memory cost N. */
@@ -13,7 +14,7 @@ export interface ScryptParameters {
 export const CURRENT: ScryptParameters = { logN: 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
-/** Long enough for passphrases; bounded so that hashing cannot be turned into a denial of service. */
+/** In characters (code points). Long enough for passphrases; bounded so that hashing cannot be turned into a denial of service. */
 export const PASSWORD_MAX = 1024;
 export const PASSWORD_MIN = 8;
 
@@ -40,7 +41,7 @@ export interface Verification {
 
 export async function verifyPassword(password: string, encoded: string, current: ScryptParameters = CURRENT): Promise<Verification> {
   const match = ENCODED.exec(encoded);
-  if (!match || password.length > PASSWORD_MAX) return { ok: false, needsRehash: false };
+  if (!match || characters(password) > PASSWORD_MAX) return { ok: false, needsRehash: false };
   const params = { logN: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
   const expected = Buffer.from(match[5]!, 'base64url');
   const key = await scrypt(password, Buffer.from(match[4]!, 'base64url'), params);

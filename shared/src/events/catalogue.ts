@@ -24,7 +24,7 @@ export const money = z.strictObject({
 export type Money = z.infer<typeof money>;
 
 export const ORDER_STATUSES = ['draft', 'placed', 'paid', 'shipped', 'delivered', 'cancelled'] as const;
-export const orderStatus = z.enum(ORDER_STATUSES);
+export const orderStatus = z.enum(ORDER_STATUSES, { message: `must be one of ${ORDER_STATUSES.join(', ')}` });
 export type OrderStatus = z.infer<typeof orderStatus>;
 
 const id = z.string().min(1);

@@ -21,20 +21,55 @@ export async function readJson(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promis
   }
   const declared = ctx.request.length;
   if (declared !== undefined && declared > limit) throw problems.tooLarge(limit);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await getRawBody(ctx.req, { limit, encoding: 'utf-8', length: declared });
+    bytes = await getRawBody(ctx.req, { limit, length: declared });
   } catch (error) {
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') throw problems.tooLarge(limit);
     if (type === 'request.size.invalid') throw problems.invalidField('(body)', 'the body is shorter or longer than Content-Length says');
     throw problems.invalidField('(body)', 'the body could not be read');
   }
+  const text = decodeUtf8(bytes);
   if (text.trim() === '') throw problems.invalidField('(body)', 'a JSON body is required');
   try {
     return JSON.parse(text);
   } catch (error) {
     throw problems.invalidField('(body)', `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** The body as text; bytes that are not UTF-8 are refused rather than stored as replacement characters. */
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    throw problems.unsupportedMediaType(`JSON is read as UTF-8, and the body is not valid UTF-8 (byte ${at})`);
+  }
+}
+
+/** The offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Buffer): number {
+  let low = 0;
+  let high = bytes.length;
+  // The longest valid prefix, found by halving: decoding a prefix is all the decoder offers.
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (isUtf8Prefix(bytes.subarray(0, middle))) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+function isUtf8Prefix(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
   }
 }
 

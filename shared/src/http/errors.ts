@@ -21,7 +21,6 @@ function isHttpError(error: unknown): error is Error & { status: number; expose?
 const TITLES: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed',
-  501: 'Not implemented',
 };
 
 export function problemDetails(log: Logger): Middleware {
@@ -31,13 +30,16 @@ export function problemDetails(log: Logger): Middleware {
       if (ctx.body == null && ctx.status === 404) {
         throw new AppError(404, { type: 'not-found', title: 'Not found', detail: `no resource at ${ctx.path}` });
       }
+      // The router answers 501 to a method none of its routes has (PROPFIND, PURGE, ...): that
+      // is the client's mistake like any other unsupported method, not a fault of ours.
       if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
         const allowed = ctx.response.get('Allow');
-        throw new AppError(ctx.status, {
-          type: ctx.status === 405 ? 'method-not-allowed' : 'not-implemented',
-          title: TITLES[ctx.status]!,
-          detail: `${ctx.method} is not supported on ${ctx.path}${allowed ? `; use ${allowed}` : ''}`,
-          ...(allowed ? { headers: { Allow: allowed } } : {}),
+        if (!allowed) throw new AppError(404, { type: 'not-found', title: 'Not found', detail: `no resource at ${ctx.path}` });
+        throw new AppError(405, {
+          type: 'method-not-allowed',
+          title: TITLES[405]!,
+          detail: `${ctx.method} is not supported on ${ctx.path}; use ${allowed}`,
+          headers: { Allow: allowed },
         });
       }
     } catch (error) {

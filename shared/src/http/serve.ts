@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import { answerClientErrors } from './client-errors.ts';
 
 /** How long shutdown waits for requests in flight. */
 const DRAIN_MS = 10_000;
@@ -20,6 +21,7 @@ export interface ServeOptions {
 
 export async function serve({ app, config, log, beforeDrain, onClose }: ServeOptions): Promise<Server> {
   const server = app.listen(config.PORT, config.HOST);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

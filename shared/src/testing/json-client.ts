@@ -1,6 +1,8 @@
 // A small HTTP client for tests: JSON in, parsed JSON (or text) out, headers kept. It keeps the
 // cookies the server sets, as a browser would (by name; enough for one site on loopback), and
 // never follows redirects, so tests see them.
+import { answerClientErrors } from '../http/client-errors.ts';
+
 export interface Reply {
   status: number;
   headers: Headers;
@@ -76,6 +78,7 @@ export function jsonClient(baseUrl: string, options: { onReply?: (reply: Reply) 
 /** Serves a Koa app on an ephemeral loopback port. */
 export async function listenOnLoopback(app: { listen: (port: number, host: string) => import('node:http').Server }) {
   const server = app.listen(0, '127.0.0.1');
+  answerClientErrors(server);
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as import('node:net').AddressInfo;
   return { server, url: `http://127.0.0.1:${port}` };

@@ -1,0 +1,22 @@
+// A price as the API takes it. Stricter than what a product:created event may carry (events
+// recorded before these rules stay valid): the currency must be one ISO 4217 knows, and the
+// amount small enough that an order's total (100 lines of up to 10,000 each) is still an exact
+// integer in JavaScript and JSON.
+import { z } from 'zod';
+
+/** The largest price in minor units: 100 lines x 10,000 x this stays below 2^53. */
+export const MAX_PRICE_AMOUNT = 9_000_000_000;
+
+const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
+
+export const price = z.strictObject({
+  amount: z
+    .number({ message: 'must be a number' })
+    .int('must be a whole number of minor units (cents for EUR)')
+    .min(0, 'must be 0 or more')
+    .max(MAX_PRICE_AMOUNT, `must be at most ${MAX_PRICE_AMOUNT} minor units`),
+  currency: z
+    .string({ message: 'must be a string' })
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals, such as EUR')
+    .refine((code) => ISO_4217.has(code), 'is not an ISO 4217 currency code'),
+});
