@@ -27,7 +27,7 @@ export interface CollabWiring {
   auth: OpenedAuth;
   log: Logger;
   clock?: () => number;
-  /** How often open connections are pinged and their sessions checked (default 30 s). */
+  /** How often open connections are pinged and their sessions checked (default: COLLAB_CHECK_EVERY_SECONDS). */
   checkEveryMs?: number;
 }
 
@@ -36,6 +36,7 @@ export async function openCollab(config: Config, { auth, log, clock, checkEveryM
   const collab = createCollabBackend({
     store,
     log,
+    revocations: auth.revocations,
     secret: auth.sessions.keys[0]!,
     opsPerSecond: config.COLLAB_OPS_PER_SECOND,
     opsBurst: config.COLLAB_OPS_BURST,
@@ -53,10 +54,11 @@ export async function openCollab(config: Config, { auth, log, clock, checkEveryM
       socket = attachCollabSocket(server, {
         backend: collab.backend,
         sessions: auth.sessions,
+        revocations: auth.revocations,
         allowedOrigins: auth.allowedOrigins,
         maxMessageBytes: config.COLLAB_MAX_MESSAGE_BYTES,
         log,
-        ...(checkEveryMs ? { checkEveryMs } : {}),
+        checkEveryMs: checkEveryMs ?? config.COLLAB_CHECK_EVERY_SECONDS * 1000,
       });
       return socket;
     },

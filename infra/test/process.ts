@@ -10,17 +10,19 @@ const ROOT = new URL('../../', import.meta.url);
 export const ENTRY = {
   all: fileURLToPath(new URL('infra/src/main.ts', ROOT)),
   projector: fileURLToPath(new URL('projector/src/main.ts', ROOT)),
+  command: fileURLToPath(new URL('command-service/src/main.ts', ROOT)),
+  collab: fileURLToPath(new URL('collab-service/src/main.ts', ROOT)),
 } as const;
 
-/** Runs `npm run admin -- grant <email>` against a data directory, as an operator would. */
-export async function grantAdmin(env: Record<string, string>, email: string): Promise<void> {
+/** Runs `npm run admin -- grant <email>` (or revoke) against a data directory, as an operator would. */
+export async function grantAdmin(env: Record<string, string>, email: string, action: 'grant' | 'revoke' = 'grant'): Promise<void> {
   const cli = fileURLToPath(new URL('command-service/src/account/admin-cli.ts', ROOT));
-  const child = spawn(process.execPath, [cli, 'grant', email], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, action, email], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`admin grant failed (${code}): ${output}`);
+  if (code !== 0) throw new Error(`admin ${action} failed (${code}): ${output}`);
 }
 
 export interface RunningService {

@@ -61,6 +61,8 @@ const schema = z.object({
   COLLAB_OPS_BURST: z.coerce.number().int().min(1).default(200),
   /** A client further behind than this many ops is told to reload the document instead of replaying them. */
   COLLAB_MAX_CATCH_UP_OPS: z.coerce.number().int().min(1).default(5000),
+  /** How often open collab connections are pinged and their sessions checked again (timeouts; revocations end them at once). */
+  COLLAB_CHECK_EVERY_SECONDS: z.coerce.number().int().min(1).default(30),
   /** A milestone snapshot every this many ops, and after this many seconds of editing. */
   COLLAB_SNAPSHOT_EVERY_OPS: z.coerce.number().int().min(1).default(100),
   COLLAB_SNAPSHOT_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),

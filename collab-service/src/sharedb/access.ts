@@ -1,9 +1,12 @@
 // Who may open a document. Each document has an access record, written only by the server in a
 // ShareDB collection of its own that clients cannot name: the owner (whoever created the
 // document) and the editors the owner shared it with. Admins may open every document.
-// Records are cached briefly, because every op sent to every subscriber is checked.
+// Records are cached briefly, because every op sent to every subscriber is checked; taking an
+// editor off a document is published as a revocation, which drops the record from every
+// process's cache and ends that editor's connections to it at once.
 import type ShareDB from 'sharedb';
 import type { SessionUser } from '@eventide/shared/auth/session.ts';
+import type { RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
 import { isAdmin } from '@eventide/shared/auth/session.ts';
 
 /** The one collection clients edit. */
@@ -28,12 +31,16 @@ export interface DocumentAccess {
   /** Before a create: records the creator as owner unless the document already has one. */
   claim(user: SessionUser, id: string): Promise<boolean>;
   setEditor(id: string, userId: string, editor: boolean): Promise<AccessRecord>;
+  close(): void;
 }
 
 const CACHE_MS = 2_000;
 
-export function documentAccess(backend: ShareDB, clock: () => number = Date.now): DocumentAccess {
+export function documentAccess(backend: ShareDB, revocations: RevocationFeed, clock: () => number = Date.now): DocumentAccess {
   const cache = new Map<string, { record: AccessRecord | undefined; until: number }>();
+  const stopListening = revocations.subscribe((revocation) => {
+    if (revocation.type === 'document-access') cache.delete(revocation.document);
+  });
   // A connection of the server's own: its agent is trusted by the guards (see guard.ts).
   const connection = backend.connect();
 
@@ -104,7 +111,9 @@ export function documentAccess(backend: ShareDB, clock: () => number = Date.now)
         if (editor && index < 0) await submit(doc, [{ p: ['editors', editors.length], li: userId }]);
         if (!editor && index >= 0) await submit(doc, [{ p: ['editors', index], ld: userId }]);
       });
+      if (!editor) await revocations.publish({ type: 'document-access', document: id, userId });
       return after!;
     },
+    close: stopListening,
   };
 }

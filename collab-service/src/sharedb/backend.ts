@@ -1,6 +1,7 @@
 // The ShareDB backend of the collab service: rich-text documents with presence, on the chosen
 // store, behind the guards. ShareDB's own log lines go to our logger.
 import ShareDB from 'sharedb';
+import type { RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
 import richTextModule from 'rich-text';
 import type { CollabStore } from '../store/open.ts';
 import { documentAccess, type DocumentAccess } from './access.ts';
@@ -14,6 +15,8 @@ ShareDB.types.register(richText);
 
 export interface CollabBackendOptions extends Omit<GuardOptions, 'access' | 'ids'> {
   store: CollabStore;
+  /** Withdrawn access is published here, and heard from other processes. */
+  revocations: RevocationFeed;
   /** Signs client ids (see client-ids.ts): the session secret will do. */
   secret: string;
 }
@@ -41,12 +44,15 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
     doNotForwardSendPresenceErrorsToClient: true,
     errorHandler: (error, context) => log.warn({ err: error, client: (context as { agent?: { clientId?: string } }).agent?.clientId }, 'sharedb'),
   });
-  const access = documentAccess(backend, options.clock);
+  const access = documentAccess(backend, options.revocations, options.clock);
   const { claims } = installGuards(backend, { ...options, access, ids: clientIds(options.secret) });
   return {
     backend,
     access,
     claims,
-    close: () => new Promise<void>((resolve, reject) => backend.close((error?: Error) => (error ? reject(error) : resolve()))),
+    close: () => {
+      access.close();
+      return new Promise<void>((resolve, reject) => backend.close((error?: Error) => (error ? reject(error) : resolve())));
+    },
   };
 }

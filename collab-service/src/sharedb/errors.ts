@@ -22,4 +22,5 @@ export const collabErrors = {
       `this client is ${behind} ops behind (the limit is ${limit}): drop the document and subscribe again without a version`,
     ),
   rateLimited: () => new CollabError('ERR_RATE_LIMITED', 'too many ops queued on this connection'),
+  connectionEnded: () => new CollabError('ERR_CONNECTION_ENDED', 'this connection has ended (its session was revoked): nothing more is done for it'),
 };

@@ -18,6 +18,8 @@ export interface ConnectionInfo {
   user: SessionUser;
   /** Ends the connection with a WebSocket close code, e.g. when access is withdrawn. */
   close(code: number, reason: string): void;
+  /** Whether the connection was ended (a revoked session): what it sent is no longer acted on. */
+  ended(): boolean;
 }
 
 export interface ClientContext extends ConnectionInfo {
@@ -84,6 +86,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const agent = context.agent as Agent;
     const client = clientOf(agent);
     if (!client) return next();
+    if (client.ended()) return next(collabErrors.connectionEnded());
     checkMessage(agent, client, context.data as Message).then(() => next(), next);
   });
 
@@ -166,7 +169,12 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const agent = context.agent as Agent;
     const client = clientOf(agent);
     if (!client) return next();
-    checkSubmit(client.user, context.collection, context.id, context.op as Parameters<typeof checkTextOp>[0]).then(() => next(), next);
+    // An op that was still being checked when its session was revoked is not applied.
+    if (client.ended()) return next(collabErrors.connectionEnded());
+    checkSubmit(client.user, context.collection, context.id, context.op as Parameters<typeof checkTextOp>[0]).then(
+      () => (client.ended() ? next(collabErrors.connectionEnded()) : next()),
+      next,
+    );
   });
 
   async function checkSubmit(user: SessionUser, collection: string, id: string, op: Parameters<typeof checkTextOp>[0]): Promise<void> {

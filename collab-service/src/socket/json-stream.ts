@@ -14,6 +14,8 @@ export class WebSocketJsonStream extends Duplex {
     super({ objectMode: true });
     this.socket = socket;
     socket.on('message', (data, isBinary) => {
+      // Once the server has begun to close (a revoked session), nothing more is acted on.
+      if (socket.readyState !== WebSocket.OPEN) return;
       if (isBinary) return socket.close(1003, 'messages are JSON text');
       let message: unknown;
       try {

@@ -1,15 +1,19 @@
 // The collab WebSocket endpoint (path /collab): who may open it, and what keeps it honest while
 // open. The upgrade needs the same session cookie as the REST API and a page of an allowed
-// origin (a cross-site page could otherwise open it with the user's cookie). Open connections
-// are pinged, so a dead network is noticed and its cursors withdrawn, and their session is
-// checked again every minute, so signing out or a timeout ends them.
+// origin (a cross-site page could otherwise open it with the user's cookie). A revoked session
+// (sign-out, a password change, a deleted user, a changed role) or a withdrawn document ends
+// its connections at once, whichever process it was revoked on (the revocation feed). Open
+// connections are also pinged, so a dead network is noticed and its cursors withdrawn, and
+// their session is checked again at the same interval, which catches timeouts.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type ShareDB from 'sharedb';
-import { userOfUpgrade, type SessionOptions, type SessionUser } from '@eventide/shared/auth/session.ts';
+import type { Revocation, RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
+import { sessionOfUpgrade, type SessionOptions, type SessionUser } from '@eventide/shared/auth/session.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-import type { ConnectionInfo } from '../sharedb/guard.ts';
+import { CLOSE_FORBIDDEN, type ConnectionInfo } from '../sharedb/guard.ts';
+import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
 
 export const COLLAB_PATH = '/collab';
@@ -19,6 +23,7 @@ export const CLOSE_SESSION_ENDED = 4401;
 export interface CollabSocketOptions {
   backend: ShareDB;
   sessions: SessionOptions;
+  revocations: RevocationFeed;
   /** Origins besides the request's own whose pages may connect (PUBLIC_ORIGIN, ALLOWED_ORIGINS). */
   allowedOrigins: string[];
   maxMessageBytes: number;
@@ -36,7 +41,12 @@ interface Live {
   socket: WebSocket;
   request: IncomingMessage;
   user: SessionUser;
+  /** The session's store key, as revocations name it. */
+  session: string;
+  /** ShareDB's agent: which documents and presence channels the connection has open. */
+  agent: { subscribedDocs: Record<string, Record<string, unknown>>; subscribedPresences: Record<string, unknown> };
   alive: boolean;
+  ended: boolean;
 }
 
 export function attachCollabSocket(server: Server, options: CollabSocketOptions): CollabSocket {
@@ -52,10 +62,10 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
     if (origin && origin !== ownOrigin(request) && !allowed.has(origin)) {
       return refuse(socket, 403, 'forbidden', 'Forbidden', `pages from ${origin === 'null' ? 'an opaque origin' : origin} may not connect`);
     }
-    userOfUpgrade(request, sessions).then(
-      (user) => {
-        if (!user) return refuse(socket, 401, 'unauthenticated', 'Not signed in', 'sign in first: the connection needs the session cookie');
-        wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request, user));
+    sessionOfUpgrade(request, sessions).then(
+      (session) => {
+        if (!session) return refuse(socket, 401, 'unauthenticated', 'Not signed in', 'sign in first: the connection needs the session cookie');
+        wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request, session.user, session.key));
       },
       (error: unknown) => {
         log.error({ err: error }, 'collab upgrade failed');
@@ -65,18 +75,32 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
   };
   server.on('upgrade', onUpgrade);
 
-  function accept(ws: WebSocket, request: IncomingMessage, user: SessionUser): void {
-    const entry: Live = { socket: ws, request, user, alive: true };
+  function accept(ws: WebSocket, request: IncomingMessage, user: SessionUser, session: string): void {
+    const entry = { socket: ws, request, user, session, alive: true, ended: false } as Live;
     live.add(entry);
     ws.on('pong', () => (entry.alive = true));
     ws.on('close', (code) => {
       live.delete(entry);
       log.debug({ user: user.id, code }, 'collab connection closed');
     });
-    const info: ConnectionInfo = { user, close: (code, reason) => ws.close(code, reason) };
-    backend.listen(new WebSocketJsonStream(ws), info);
+    const info: ConnectionInfo = { user, close: (code, reason) => end(entry, code, reason), ended: () => entry.ended };
+    entry.agent = backend.listen(new WebSocketJsonStream(ws), info) as unknown as Live['agent'];
     log.debug({ user: user.id }, 'collab connection opened');
   }
+
+  /** Ends a connection: nothing it sent after this is acted on (json-stream.ts, guard.ts). */
+  function end(entry: Live, code: number, reason: string): void {
+    entry.ended = true;
+    entry.socket.close(code, reason);
+  }
+
+  const stopListening = options.revocations.subscribe((revocation) => {
+    for (const entry of live) {
+      const code = closeCodeFor(revocation, entry);
+      if (code === CLOSE_SESSION_ENDED) end(entry, code, 'the session ended: sign in again');
+      else if (code === CLOSE_FORBIDDEN) end(entry, code, 'access to a document was withdrawn');
+    }
+  });
 
   const timer = setInterval(() => {
     for (const entry of live) {
@@ -86,9 +110,9 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
       }
       entry.alive = false;
       entry.socket.ping();
-      userOfUpgrade(entry.request, sessions).then(
-        (user) => {
-          if (user?.id !== entry.user.id) entry.socket.close(CLOSE_SESSION_ENDED, 'the session ended: sign in again');
+      sessionOfUpgrade(entry.request, sessions).then(
+        (session) => {
+          if (session?.user.id !== entry.user.id) end(entry, CLOSE_SESSION_ENDED, 'the session ended: sign in again');
         },
         (error: unknown) => log.warn({ err: error }, 'collab session check failed; the connection stays open'),
       );
@@ -104,6 +128,7 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
       if (closed) return;
       closed = true;
       clearInterval(timer);
+      stopListening();
       server.off('upgrade', onUpgrade);
       for (const entry of live) entry.socket.close(1001, 'the server is shutting down');
       // Clients answer a close at once; one that does not is cut after a second, not ws's 30 s.
@@ -113,6 +138,21 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** The close code a revocation means for a connection, or undefined when it does not concern it. */
+function closeCodeFor(revocation: Revocation, entry: Live): number | undefined {
+  switch (revocation.type) {
+    case 'session':
+      return revocation.session === entry.session ? CLOSE_SESSION_ENDED : undefined;
+    case 'user':
+      return revocation.userId === entry.user.id ? CLOSE_SESSION_ENDED : undefined;
+    case 'document-access': {
+      if (revocation.userId !== entry.user.id) return undefined;
+      const open = entry.agent.subscribedDocs[DOCUMENTS]?.[revocation.document] !== undefined || entry.agent.subscribedPresences[`${DOCUMENTS}.${revocation.document}`] !== undefined;
+      return open ? CLOSE_FORBIDDEN : undefined;
+    }
+  }
 }
 
 function ownOrigin(request: IncomingMessage): string {

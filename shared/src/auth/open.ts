@@ -6,9 +6,13 @@ import type { Config } from '../config.ts';
 import { loadOrCreateSecret } from '../secret.ts';
 import { memoryLimiters, mongoLimiters, type LimiterFactory } from './rate-limit.ts';
 import type { SessionOptions } from './session.ts';
+import { openMongoRevocations } from './revocations/mongo.ts';
+import type { RevocationFeed } from './revocations/port.ts';
+import { openSqliteRevocations } from './revocations/sqlite.ts';
 import { hashedKeys } from './session-store/keys.ts';
 import { openMongoSessionStore } from './session-store/mongo.ts';
 import type { SessionStore } from './session-store/port.ts';
+import { revokingSessions } from './session-store/revoking.ts';
 import { openSqliteSessionStore } from './session-store/sqlite.ts';
 
 export interface HttpAuth {
@@ -20,27 +24,40 @@ export interface HttpAuth {
 }
 
 export interface OpenedAuth extends HttpAuth {
+  /** Ended sessions and withdrawn access, from every process sharing the store. */
+  revocations: RevocationFeed;
   description: string;
   close(): Promise<void>;
 }
 
-export async function openAuth(config: Config, options: { clock?: () => number } = {}): Promise<OpenedAuth> {
+export interface AuthOptions {
+  clock?: () => number;
+  /** Where a revocation that could not be delivered is reported. */
+  onError?: (error: unknown) => void;
+}
+
+export async function openAuth(config: Config, options: AuthOptions = {}): Promise<OpenedAuth> {
   const secret = loadOrCreateSecret(config.SESSION_SECRET, join(config.dataDir, 'session-secret'));
   let raw: SessionStore;
   let limiters: LimiterFactory;
+  let revocations: RevocationFeed;
   let description: string;
+  const onError = options.onError ?? ((error: unknown) => console.error('revocation feed:', error));
   if (config.MONGO_URL) {
     const opened = await openMongoSessionStore(config.MONGO_URL);
     raw = opened.store;
     limiters = mongoLimiters(opened.client);
-    description = 'sessions and rate limits in MongoDB';
+    revocations = await openMongoRevocations(opened.client, { onError });
+    description = 'sessions, revocations and rate limits in MongoDB';
   } else {
     const path = join(config.dataDir, 'sessions.db');
     raw = openSqliteSessionStore(path);
     limiters = memoryLimiters();
-    description = `sessions in SQLite at ${path}, rate limits in memory`;
+    revocations = openSqliteRevocations(path, { onError });
+    description = `sessions and revocations in SQLite at ${path}, rate limits in memory`;
   }
-  const store = hashedKeys(raw);
+  // Keys are hashed before anything below sees them, so revocations carry store keys, never ids.
+  const store = hashedKeys(revokingSessions(raw, revocations));
   return {
     sessions: {
       store,
@@ -52,7 +69,11 @@ export async function openAuth(config: Config, options: { clock?: () => number }
     limiters,
     allowedOrigins: [...(config.PUBLIC_ORIGIN ? [config.PUBLIC_ORIGIN] : []), ...config.ALLOWED_ORIGINS],
     trustProxyHops: config.TRUST_PROXY_HOPS,
+    revocations,
     description,
-    close: () => store.close(),
+    async close() {
+      await revocations.close();
+      await store.close();
+    },
   };
 }

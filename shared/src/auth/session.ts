@@ -14,6 +14,7 @@ import createSession from 'koa-session';
 import type { Actor } from '../events/catalogue.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { problems } from '../http/problem.ts';
+import { storeKeyOf } from './session-store/keys.ts';
 import type { SessionStore } from './session-store/port.ts';
 
 export const SESSION_COOKIE = 'eventide.sid';
@@ -129,18 +130,30 @@ function checkSession(idleMs: number, absoluteMs: number, clock: () => number): 
   };
 }
 
+/** A session as a connection outside Koa holds it: its user, and its key in the store (for revocations). */
+export interface UpgradeSession {
+  user: SessionUser;
+  /** The store's key for this session, as revocations name it. */
+  key: string;
+}
+
 /**
- * The user of a request that Koa does not handle, such as a WebSocket upgrade: the same cookie,
- * signature, store and timeouts as the HTTP routes. It does not touch or refresh the session.
+ * The session of a request that Koa does not handle, such as a WebSocket upgrade: the same
+ * cookie, signature, store and timeouts as the HTTP routes. It does not touch or refresh it.
  */
-export async function userOfUpgrade(req: IncomingMessage, options: SessionOptions): Promise<SessionUser | undefined> {
+export async function sessionOfUpgrade(req: IncomingMessage, options: SessionOptions): Promise<UpgradeSession | undefined> {
   // No response to write to: a bad signature's clean-up cookie goes nowhere.
   const nowhere = { getHeader: () => undefined, setHeader: () => undefined } as unknown as ServerResponse;
   const cookies = new Cookies(req, nowhere, { keys: signingKeys(options.keys) });
   const id = cookies.get(SESSION_COOKIE, { signed: true });
   if (!id) return undefined;
   const data = (await options.store.get(id))?.data as Partial<SessionData> | undefined;
-  return data && liveUser(data, (options.clock ?? Date.now)(), options.idleMs, options.absoluteMs);
+  const user = data && liveUser(data, (options.clock ?? Date.now)(), options.idleMs, options.absoluteMs);
+  return user && { user, key: storeKeyOf(id) };
+}
+
+export async function userOfUpgrade(req: IncomingMessage, options: SessionOptions): Promise<SessionUser | undefined> {
+  return (await sessionOfUpgrade(req, options))?.user;
 }
 
 /** The session's user, unless the session is incomplete or past its idle or absolute timeout. */

@@ -3,7 +3,9 @@
 import { createHash } from 'node:crypto';
 import type { SessionStore } from './port.ts';
 
-const hash = (key: string) => createHash('sha256').update(key).digest('base64url');
+/** The key a store holds for the secret a client holds (a session id from its cookie). */
+export const storeKeyOf = (key: string) => createHash('sha256').update(key).digest('base64url');
+const hash = storeKeyOf;
 
 export function hashedKeys(store: SessionStore): SessionStore {
   return {
