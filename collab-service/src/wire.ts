@@ -41,6 +41,8 @@ export async function openCollab(config: Config, { auth, log, clock, checkEveryM
     opsPerSecond: config.COLLAB_OPS_PER_SECOND,
     opsBurst: config.COLLAB_OPS_BURST,
     maxCatchUpOps: config.COLLAB_MAX_CATCH_UP_OPS,
+    catchUpOpsPerMinute: config.COLLAB_CATCH_UP_OPS_PER_MINUTE,
+    maxDocumentCharacters: config.COLLAB_MAX_DOCUMENT_CHARACTERS,
     milestones: { everyOps: config.COLLAB_SNAPSHOT_EVERY_OPS, everySeconds: config.COLLAB_SNAPSHOT_EVERY_SECONDS },
     ...(clock ? { clock } : {}),
   });
@@ -57,6 +59,8 @@ export async function openCollab(config: Config, { auth, log, clock, checkEveryM
         revocations: auth.revocations,
         allowedOrigins: auth.allowedOrigins,
         maxMessageBytes: config.COLLAB_MAX_MESSAGE_BYTES,
+        messagesPerSecond: config.COLLAB_MESSAGES_PER_SECOND,
+        maxConnectionsPerUser: config.COLLAB_MAX_CONNECTIONS_PER_USER,
         log,
         checkEveryMs: checkEveryMs ?? config.COLLAB_CHECK_EVERY_SECONDS * 1000,
       });

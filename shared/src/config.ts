@@ -56,13 +56,21 @@ const schema = z.object({
   PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(64).optional(),
   /** Collaborative editing: the largest WebSocket message accepted, in bytes. */
   COLLAB_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+  /** Collaborative editing: messages read per second per connection; beyond it, reading waits. */
+  COLLAB_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).default(100),
+  /** Collaborative editing: connections one user may hold at once (per process). */
+  COLLAB_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).default(8),
   /** Collaborative editing: ops one connection may submit per second (steady rate), and the burst above it. */
   COLLAB_OPS_PER_SECOND: z.coerce.number().int().min(1).default(50),
   COLLAB_OPS_BURST: z.coerce.number().int().min(1).default(200),
   /** A client further behind than this many ops is told to reload the document instead of replaying them. */
   COLLAB_MAX_CATCH_UP_OPS: z.coerce.number().int().min(1).default(5000),
+  /** Ops one connection may be caught up by per minute, once its first COLLAB_MAX_CATCH_UP_OPS are spent. */
+  COLLAB_CATCH_UP_OPS_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   /** How often open collab connections are pinged and their sessions checked again (timeouts; revocations end them at once). */
   COLLAB_CHECK_EVERY_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Collaborative editing: the most characters (UTF-16 code units) a document may hold. */
+  COLLAB_MAX_DOCUMENT_CHARACTERS: z.coerce.number().int().min(1).default(1_000_000),
   /** A milestone snapshot every this many ops, and after this many seconds of editing. */
   COLLAB_SNAPSHOT_EVERY_OPS: z.coerce.number().int().min(1).default(100),
   COLLAB_SNAPSHOT_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),

@@ -21,6 +21,14 @@ export const collabErrors = {
       'ERR_TOO_FAR_BEHIND',
       `this client is ${behind} ops behind (the limit is ${limit}): drop the document and subscribe again without a version`,
     ),
+  catchUpSpent: (behind: number, perMinute: number) =>
+    new CollabError(
+      'ERR_TOO_FAR_BEHIND',
+      `catching this connection up by ${behind} more ops is beyond what it may ask for now (${perMinute} a minute): drop the document and subscribe again without a version`,
+    ),
+  tooManyOpen: (max: number) => new CollabError('ERR_TOO_MANY_OPEN', `a connection may have at most ${max} documents open; unsubscribe from some first`),
+  documentTooLarge: (max: number) => new CollabError('ERR_DOCUMENT_TOO_LARGE', `a document may hold at most ${max} characters`),
+  presenceLimit: (max: number) => new CollabError('ERR_TOO_MANY_OPEN', `a connection may hold at most ${max} presence ids`),
   rateLimited: () => new CollabError('ERR_RATE_LIMITED', 'too many ops queued on this connection'),
   connectionEnded: () => new CollabError('ERR_CONNECTION_ENDED', 'this connection has ended (its session was revoked): nothing more is done for it'),
 };

@@ -9,8 +9,11 @@ import type { Logger } from '@eventide/shared/log.ts';
 import { DOCUMENT_ID, DOCUMENTS, type DocumentAccess } from './access.ts';
 import type { ClientIds } from './client-ids.ts';
 import { CollabError, collabErrors } from './errors.ts';
-import { checkTextOp } from './text-ops.ts';
-import { OpThrottle } from './throttle.ts';
+import { checkTextOp, growsPast } from './text-ops.ts';
+import { LRUCache } from 'lru-cache';
+import { installAnswerHooks, whenAnswered } from './answered.ts';
+import { CatchUpBudget } from './catch-up-budget.ts';
+import { OpLine } from './op-line.ts';
 import { PresenceClaims } from './presence-claims.ts';
 
 /** What the WebSocket layer hands ShareDB for each connection (backend.listen's second argument). */
@@ -23,7 +26,8 @@ export interface ConnectionInfo {
 }
 
 export interface ClientContext extends ConnectionInfo {
-  throttle: OpThrottle;
+  ops: OpLine;
+  catchUp: CatchUpBudget;
 }
 
 export interface GuardOptions {
@@ -33,6 +37,10 @@ export interface GuardOptions {
   opsPerSecond: number;
   opsBurst: number;
   maxCatchUpOps: number;
+  /** Ops one connection may be caught up by per minute, beyond its first maxCatchUpOps. */
+  catchUpOpsPerMinute: number;
+  /** A document's text may not grow past this many UTF-16 code units. */
+  maxDocumentCharacters: number;
   milestones: { everyOps: number; everySeconds: number };
   clock?: () => number;
 }
@@ -43,6 +51,9 @@ type Agent = {
   clientId: string;
   src: string | null;
   stream: NodeJS.EventEmitter & { isServer?: boolean };
+  /** ShareDB's own bookkeeping, absent from its type declarations. */
+  subscribedDocs?: Record<string, Record<string, unknown> | undefined>;
+  subscribedPresences?: Record<string, unknown>;
 };
 
 /** The request a client sent, as ShareDB's agent parsed it (see sharedb/lib/agent.js). */
@@ -59,14 +70,20 @@ interface Message {
 }
 
 export const CLOSE_FORBIDDEN = 4403;
+/** Documents (and their presence channels) one connection may have subscribed at once. */
+export const MAX_OPEN_DOCUMENTS = 100;
+const RECENT_DOCUMENTS = 10_000;
+
 
 export function installGuards(backend: ShareDB, options: GuardOptions): { claims: PresenceClaims } {
   const { access, ids, log } = options;
   const clock = options.clock ?? Date.now;
   const claims = new PresenceClaims(backend);
+  // Both remember recent documents only: a forgotten version is read from the store, and a
+  // forgotten milestone time makes the next commit save one.
   /** The newest version of each document this process has committed: the catch-up check's yardstick. */
-  const versions = new Map<string, number>();
-  const lastMilestone = new Map<string, number>();
+  const versions = new LRUCache<string, number>({ max: RECENT_DOCUMENTS });
+  const lastMilestone = new LRUCache<string, number>({ max: RECENT_DOCUMENTS });
 
   const clientOf = (agent: Agent) => agent.custom.client;
 
@@ -74,7 +91,13 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const agent = context.agent as Agent;
     const info = context.req as ConnectionInfo | undefined;
     if (info) {
-      agent.custom = { client: { ...info, throttle: new OpThrottle({ perSecond: options.opsPerSecond, burst: options.opsBurst, clock }) } };
+      agent.custom = {
+        client: {
+          ...info,
+          ops: new OpLine({ perSecond: options.opsPerSecond, burst: options.opsBurst, clock }),
+          catchUp: new CatchUpBudget({ capacity: options.maxCatchUpOps, perMinute: options.catchUpOpsPerMinute, clock }),
+        },
+      };
       agent.clientId = ids.mint(info.user.id);
     } else if (!agent.stream.isServer) {
       return next(collabErrors.forbidden('connections without a session'));
@@ -107,36 +130,60 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
       case 'nf':
       case 'nt':
         await mayEdit(user, checkCollection(message.c), message.d);
-        if ((message.a === 'f' || message.a === 's') && message.v != null) await checkCatchUp(message.d as string, message.v);
+        if (message.a === 's') checkOpenDocuments(agent, [message.d as string]);
+        if (message.a === 'f' || message.a === 's') await chargeCatchUp(client, [[message.d as string, message.v]]);
         return;
       case 'bf':
       case 'bs': {
         const collection = checkCollection(message.c);
         const requested = Array.isArray(message.b) ? message.b.map((id) => [id, null] as const) : Object.entries(message.b ?? {});
-        for (const [id, version] of requested) {
-          await mayEdit(user, collection, id);
-          if (version != null) await checkCatchUp(id as string, version);
-        }
+        for (const [id] of requested) await mayEdit(user, collection, id);
+        if (message.a === 'bs') checkOpenDocuments(agent, requested.map(([id]) => id as string));
+        await chargeCatchUp(client, requested as Array<readonly [string, unknown]>);
         return;
       }
-      case 'op':
+      case 'op': {
         checkCollection(message.c);
         if (message.src != null && message.src !== agent.clientId && !ids.belongsTo(message.src, user.id)) throw collabErrors.spoofedSource();
-        if (typeof message.v === 'number') await checkCatchUp(message.d as string, message.v);
-        await client.throttle.take();
+        // In line first, so that the catch-up is counted against the version it will meet.
+        const release = await client.ops.enter();
+        try {
+          if (client.ended()) throw collabErrors.connectionEnded();
+          await chargeCatchUp(client, [[message.d as string, message.v]]);
+        } catch (error) {
+          release();
+          throw error;
+        }
+        whenAnswered(message, release);
         return;
+      }
       case 'p':
         await mayEdit(user, checkCollection(message.c), message.d);
         claims.claim(agent, message);
+        // Presence made at an old version is transformed through every op since.
+        await chargeCatchUp(client, [[message.d as string, message.v]]);
         return;
       case 'ps':
-      case 'pr':
-        await mayEdit(user, DOCUMENTS, documentOfChannel(message.ch));
+      case 'pr': {
+        const document = documentOfChannel(message.ch);
+        await mayEdit(user, DOCUMENTS, document);
+        const presences = agent.subscribedPresences ?? {};
+        if (message.a === 'ps' && presences[message.ch as string] === undefined && Object.keys(presences).length >= MAX_OPEN_DOCUMENTS) {
+          throw collabErrors.tooManyOpen(MAX_OPEN_DOCUMENTS);
+        }
         return;
+      }
       default:
         // Unsubscribes, pings and anything unknown: ShareDB answers those itself.
         return;
     }
+  }
+
+  /** Refuses subscriptions beyond MAX_OPEN_DOCUMENTS: each holds a stream on the server. */
+  function checkOpenDocuments(agent: Agent, ids: string[]): void {
+    const open = agent.subscribedDocs?.[DOCUMENTS] ?? {};
+    const fresh = new Set(ids.filter((id) => open[id] === undefined));
+    if (Object.keys(open).length + fresh.size > MAX_OPEN_DOCUMENTS) throw collabErrors.tooManyOpen(MAX_OPEN_DOCUMENTS);
   }
 
   const checkCollection = (collection: unknown): string => {
@@ -150,10 +197,16 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     if (!(await access.canEdit(user, id))) throw collabErrors.forbidden(`document ${id}`);
   }
 
-  async function checkCatchUp(id: string, version: unknown): Promise<void> {
-    if (typeof version !== 'number') return;
-    const behind = (await currentVersion(id)) - version;
-    if (behind > options.maxCatchUpOps) throw collabErrors.tooFarBehind(behind, options.maxCatchUpOps);
+  /** Counts what catching the client up from these versions costs, or refuses it (catch-up-budget.ts). */
+  async function chargeCatchUp(client: ClientContext, requested: Array<readonly [string, unknown]>): Promise<void> {
+    let total = 0;
+    for (const [id, version] of requested) {
+      if (typeof version !== 'number') continue;
+      const behind = Math.max(0, (await currentVersion(id)) - version);
+      if (behind > options.maxCatchUpOps) throw collabErrors.tooFarBehind(behind, options.maxCatchUpOps);
+      total += behind;
+    }
+    if (!client.catchUp.spend(total)) throw collabErrors.catchUpSpent(total, options.catchUpOpsPerMinute);
   }
 
   async function currentVersion(id: string): Promise<number> {
@@ -194,8 +247,8 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const request = context as unknown as {
       collection: string;
       id: string;
-      op: { m?: Record<string, unknown> };
-      snapshot: { v: number };
+      op: { m?: Record<string, unknown>; op?: unknown; create?: unknown };
+      snapshot: { v: number; data?: unknown };
       saveMilestoneSnapshot: boolean | null;
       agent: Agent;
     };
@@ -203,6 +256,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
       request.saveMilestoneSnapshot = false;
       return next();
     }
+    if (growsPast(request.op, request.snapshot, options.maxDocumentCharacters)) return next(collabErrors.documentTooLarge(options.maxDocumentCharacters));
     const user = clientOf(request.agent)?.user;
     // Who wrote each op is kept with it (never sent to clients): the history names its authors.
     if (user) request.op.m = { ...request.op.m, user: user.id };
@@ -265,6 +319,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     mayEdit(client.user, presence.c ?? DOCUMENTS, presence.d).then(() => next(), next);
   });
 
+  installAnswerHooks(backend);
   backend.on('error', (error: Error) => log.error({ err: error }, 'sharedb error'));
   return { claims };
 }

@@ -6,6 +6,9 @@ import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './access.ts';
 import { collabErrors } from './errors.ts';
 
+/** Presence ids one connection may hold: one per open document is all an editor uses. */
+const MAX_PRESENCE_IDS = 100;
+
 interface Claimant {
   clientId: string;
   src: string | null;
@@ -38,6 +41,7 @@ export class PresenceClaims {
     if (owner && owner !== agent) throw collabErrors.presenceTaken();
     this.owners.set(key, agent);
     let mine = this.held.get(agent);
+    if (mine && !mine.has(key) && mine.size >= MAX_PRESENCE_IDS) throw collabErrors.presenceLimit(MAX_PRESENCE_IDS);
     if (!mine) {
       mine = new Map();
       this.held.set(agent, mine);

@@ -43,3 +43,14 @@ export function checkTextOp(op: { op?: unknown; create?: { type?: unknown; data?
     throw collabErrors.badOp('an op creates, edits or deletes');
   }
 }
+
+/** Whether a commit that inserts text leaves the document longer than `max` (deletions always pass). */
+export function growsPast(op: { op?: unknown; create?: unknown }, snapshot: { data?: unknown }, max: number): boolean {
+  const edit = Array.isArray(op.op) ? op.op : ((op.op as { ops?: unknown } | undefined)?.ops ?? []);
+  const inserts = op.create !== undefined || (edit as object[]).some((component) => 'insert' in component);
+  if (!inserts) return false;
+  const components = (snapshot.data as { ops?: { insert?: unknown }[] } | undefined)?.ops ?? [];
+  let length = 0;
+  for (const component of components) if (typeof component.insert === 'string') length += component.insert.length;
+  return length > max;
+}

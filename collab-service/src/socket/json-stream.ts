@@ -1,18 +1,26 @@
 // One WebSocket as the object stream ShareDB's agent reads and writes: a JSON message per
 // frame. A frame that is not JSON text ends the connection (1007 or 1003), and so does a client
 // that stops reading while the server's buffer for it grows (1008): it will have to reload.
+// Messages are read no faster than the connection's inflow allows (inflow.ts), and an op the
+// connection was already sent is not sent again (sent-ops.ts).
 import { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
+import { whenAnswered } from '../sharedb/answered.ts';
+import { Inflow, type InflowOptions } from './inflow.ts';
+import { SentOps } from './sent-ops.ts';
 
 /** Past this much unsent data the client is too far behind to catch up by streaming. */
-const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export class WebSocketJsonStream extends Duplex {
   private readonly socket: WebSocket;
+  private readonly sent = new SentOps();
+  private readonly inflow: Inflow;
 
-  constructor(socket: WebSocket) {
+  constructor(socket: WebSocket, inflow: InflowOptions) {
     super({ objectMode: true });
     this.socket = socket;
+    this.inflow = new Inflow(socket, inflow);
     socket.on('message', (data, isBinary) => {
       // Once the server has begun to close (a revoked session), nothing more is acted on.
       if (socket.readyState !== WebSocket.OPEN) return;
@@ -23,9 +31,12 @@ export class WebSocketJsonStream extends Duplex {
       } catch {
         return socket.close(1007, 'a message is not valid JSON');
       }
+      this.noteRequest(message);
+      if (typeof message === 'object' && message !== null) whenAnswered(message, this.inflow.admit());
       this.push(message);
     });
     socket.on('close', () => {
+      this.inflow.close();
       this.push(null);
       this.destroy();
     });
@@ -34,8 +45,19 @@ export class WebSocketJsonStream extends Duplex {
 
   override _read(): void {}
 
+  /** Requests for ops from a version reset what counts as already sent for those documents. */
+  private noteRequest(message: unknown): void {
+    if (typeof message !== 'object' || message === null) return;
+    const { a, c, d, v, b } = message as { a?: unknown; c?: unknown; d?: unknown; v?: unknown; b?: unknown };
+    if (a === 'f' || a === 's') this.sent.asked(c, d, v);
+    else if ((a === 'bf' || a === 'bs') && typeof b === 'object' && b !== null && !Array.isArray(b)) {
+      for (const [id, version] of Object.entries(b)) this.sent.asked(c, id, version);
+    }
+  }
+
   override _write(message: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.socket.readyState !== WebSocket.OPEN) return callback();
+    if (this.sent.isRepeat(message as Record<string, unknown>)) return callback();
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.socket.close(1008, 'too far behind: reload the document');
       return callback();

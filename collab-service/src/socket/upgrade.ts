@@ -15,8 +15,11 @@ import type { Logger } from '@eventide/shared/log.ts';
 import { CLOSE_FORBIDDEN, type ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
+import { UserConnections } from './user-connections.ts';
 
 export const COLLAB_PATH = '/collab';
+/** Messages of one connection being handled at once before its reading pauses. */
+const MAX_IN_FLIGHT = 16;
 /** Close codes of ours (4000-4999 are the application's). */
 export const CLOSE_SESSION_ENDED = 4401;
 
@@ -27,6 +30,10 @@ export interface CollabSocketOptions {
   /** Origins besides the request's own whose pages may connect (PUBLIC_ORIGIN, ALLOWED_ORIGINS). */
   allowedOrigins: string[];
   maxMessageBytes: number;
+  /** Messages read per second per connection; beyond it, reading waits (inflow.ts). */
+  messagesPerSecond: number;
+  /** Connections one user may hold on this process. */
+  maxConnectionsPerUser: number;
   log: Logger;
   /** How often connections are pinged and their sessions checked again. */
   checkEveryMs?: number;
@@ -54,6 +61,7 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
   const allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, perMessageDeflate: false });
   const live = new Set<Live>();
+  const perUser = new UserConnections(options.maxConnectionsPerUser);
   let closed = false;
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -65,7 +73,17 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
     sessionOfUpgrade(request, sessions).then(
       (session) => {
         if (!session) return refuse(socket, 401, 'unauthenticated', 'Not signed in', 'sign in first: the connection needs the session cookie');
-        wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request, session.user, session.key));
+        const release = perUser.take(session.user.id);
+        if (!release) {
+          const limit = options.maxConnectionsPerUser;
+          return refuse(socket, 429, 'rate-limited', 'Too many requests', `at most ${limit} collaborative editing connections per user at once; close one first`);
+        }
+        // A handshake ws refuses never calls back: the place is given back when that socket closes.
+        socket.once('close', release);
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          ws.once('close', release);
+          accept(ws, request, session.user, session.key);
+        });
       },
       (error: unknown) => {
         log.error({ err: error }, 'collab upgrade failed');
@@ -84,7 +102,8 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
       log.debug({ user: user.id, code }, 'collab connection closed');
     });
     const info: ConnectionInfo = { user, close: (code, reason) => end(entry, code, reason), ended: () => entry.ended };
-    entry.agent = backend.listen(new WebSocketJsonStream(ws), info) as unknown as Live['agent'];
+    const stream = new WebSocketJsonStream(ws, { perSecond: options.messagesPerSecond, maxInFlight: MAX_IN_FLIGHT });
+    entry.agent = backend.listen(stream, info) as unknown as Live['agent'];
     log.debug({ user: user.id }, 'collab connection opened');
   }
 

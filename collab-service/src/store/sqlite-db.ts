@@ -148,17 +148,21 @@ export class SqliteShareDb extends ShareDB.DB {
     return toSnapshot(id, row, metadata);
   }
 
-  /** ShareDB expects callbacks on a later tick, like any I/O. */
+  /**
+   * ShareDB expects callbacks later, like any I/O. setImmediate, not nextTick: a burst of
+   * reads and commits (one client's flood of ops) then takes turns with sockets and HTTP
+   * requests, instead of running to its end before any other I/O is looked at.
+   */
   private answer<T>(callback: Callback<T>, work: () => T): void {
     let result: T;
     try {
       if (this.closed) throw new Error('the collab database is closed');
       result = work();
     } catch (error) {
-      process.nextTick(callback, error as Error);
+      setImmediate(callback, error as Error);
       return;
     }
-    process.nextTick(callback, null, result);
+    setImmediate(callback, null, result);
   }
 }
 

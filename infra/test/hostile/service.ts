@@ -1,0 +1,55 @@
+// The hostile suite's target: the real entry point (`npm start`'s main.ts) as a child process,
+// trusting one proxy hop so that a test can speak for many client addresses, and what a test
+// can observe of it from outside: its resident memory, and whether it answers.
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
+import { grantAdmin, startService, type RunningService } from '../process.ts';
+
+export interface HostileTarget extends RunningService {
+  dataDir: string;
+  env: Record<string, string>;
+  /** Resident memory of the service process, in MiB (Linux /proc). */
+  rssMiB(): number;
+  /** A signed-in admin, as an operator makes one. */
+  admin(): Promise<JsonClient & SignedIn>;
+  close(): Promise<void>;
+}
+
+export async function startTarget(env: Record<string, string> = {}): Promise<HostileTarget> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'eventide-hostile-'));
+  const fullEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', TRUST_PROXY_HOPS: '1', ...env };
+  const service = await startService(fullEnv);
+  const pid = service.child.pid!;
+  return {
+    ...service,
+    dataDir,
+    env: fullEnv,
+    rssMiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
+    async admin() {
+      const client = jsonClient(service.url);
+      const me = await signUp(client);
+      await grantAdmin(fullEnv, me.email);
+      const again = jsonClient(service.url);
+      const reply = await again.request('POST', '/auth/sign-in', { email: me.email, password: me.password });
+      if (reply.status !== 200) throw new Error(`admin sign-in failed: ${reply.status}`);
+      return Object.assign(again, me);
+    },
+    async close() {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether the service answers GET /health now; used while an attack is in flight. */
+export async function healthy(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/health`)).status === 200;
+  } catch {
+    return false;
+  }
+}
