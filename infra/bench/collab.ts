@@ -78,11 +78,15 @@ async function propagate(editors: number, rounds: number, type: (writer: number,
 async function ours(dataDir: string, editors: number, rounds: number): Promise<Latency> {
   const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
   try {
-    const http = jsonClient(service.url);
-    await signUp(http);
+    // One user each, as in real use (one user may hold only a few connections): the first makes
+    // the document and lets the others edit it.
+    const owner = jsonClient(service.url);
+    await signUp(owner);
     const clients = [];
     const docs: Doc[] = [];
     for (let i = 0; i < editors; i++) {
+      const http = i === 0 ? owner : jsonClient(service.url);
+      if (i > 0) await owner.request('PUT', `/collab/documents/bench/editors/${(await signUp(http)).userId}`);
       const client = await connectEditor(service.url, http.cookieHeader());
       clients.push(client);
       docs.push(await openText(client.doc('bench')));
