@@ -1,6 +1,7 @@
 // Runs the real entry point (`npm start`'s main.ts) as a child process, for tests that kill it.
 // Ready means what it means to a user: GET /health answers 200.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
@@ -13,6 +14,20 @@ export const ENTRY = {
   command: fileURLToPath(new URL('command-service/src/main.ts', ROOT)),
   collab: fileURLToPath(new URL('collab-service/src/main.ts', ROOT)),
 } as const;
+
+const START_SCRIPTS: Record<string, string> = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')).scripts;
+
+/**
+ * The Node flags package.json's start script gives an entry point (the young-generation cap that
+ * keeps memory bounded under abuse, see the README), so that tests and benchmarks run the process
+ * exactly as `npm start` does.
+ */
+export function startFlags(entry: string): string[] {
+  const relative = entry.slice(fileURLToPath(ROOT).length);
+  const script = Object.values(START_SCRIPTS).find((command) => command.endsWith(` ${relative}`) && command.startsWith('node '));
+  if (!script) throw new Error(`no start script in package.json runs ${relative}`);
+  return script.split(' ').slice(1, -1);
+}
 
 /** Runs `npm run admin -- grant <email>` (or revoke) against a data directory, as an operator would. */
 export async function grantAdmin(env: Record<string, string>, email: string, action: 'grant' | 'revoke' = 'grant'): Promise<void> {
@@ -67,7 +82,7 @@ export async function spawnService(
 ): Promise<RunningService & { exitCode(): number | null | undefined; stderr(): string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...startFlags(entry), entry], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...TEST_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
