@@ -38,8 +38,10 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
 
   let stopping = false;
   let restarts = 0;
+  /** Called when a member joins the group: the first member, or the one started after it crashed. */
+  let onJoin = () => {};
 
-  /** A fresh consumer in the group; resolves once it has joined. */
+  /** A fresh consumer in the group, running; its joining the group calls onJoin. */
   async function startConsumer(dispatcher: Dispatcher, topics: string[]): Promise<void> {
     const member = kafka.consumer({
       groupId: options.groupId,
@@ -60,12 +62,9 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
         if (!stopping) startConsumer(dispatcher, topics).catch((err: unknown) => log.error({ err }, 'subscriber: restart failed'));
       }, delay);
     });
-    const joined = new Promise<void>((resolve) => {
-      const off = member.on(member.events.GROUP_JOIN, () => {
-        off();
-        restarts = 0;
-        resolve();
-      });
+    member.on(member.events.GROUP_JOIN, () => {
+      restarts = 0;
+      onJoin();
     });
     await member.connect();
     await member.subscribe({ topics, fromBeginning: true });
@@ -79,7 +78,6 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
         await dispatcher.dispatch(message.value?.toString() ?? '', origin);
       },
     });
-    await joined;
   }
 
   return {
@@ -88,8 +86,12 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
       if (topics.length === 0) throw new Error('register a handler with on() before start()');
       producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner });
       await producer.connect();
-      // start() resolves once this member has joined the group and holds its partitions.
+      // start() resolves once a member has joined the group and holds its partitions. That may be
+      // the member started after the first one crashed before joining (a SyncGroup refused in a
+      // rebalance): waiting for the first one's join alone would never end.
+      const joined = new Promise<void>((resolve) => (onJoin = resolve));
       await startConsumer(dispatcher, topics);
+      await joined;
     },
 
     async stop() {
