@@ -9,7 +9,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { AppError } from '@eventide/shared/http/problem.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { handle } from './handle.ts';
-import { productAggregate } from './product/product.ts';
+import { productAggregate } from './product/decide.ts';
 
 const metadata = { correlationId: 'c', actor: { type: 'anonymous' as const } };
 let dir: string;

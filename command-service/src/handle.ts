@@ -5,7 +5,8 @@ import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { derivedId, newId } from '@eventide/shared/ids.ts';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@eventide/shared/event-store/port.ts';
-import { fold, type Aggregate, type DomainEvent } from './aggregate.ts';
+import { fold, type DomainEvent } from '@eventide/shared/models/model.ts';
+import type { Aggregate } from './aggregate.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
 export type IfMatch = '*' | number[];

@@ -1,24 +1,24 @@
-// Turns events into read-model documents. A document is the aggregate's state, folded by the
-// write side's own evolve, so a read answers exactly what the write answered. An event applies
+// Turns events into read-model documents. A document is the entity's state, folded by the
+// same evolve the write side uses (shared/src/models), so a read answers exactly what the write answered. An event applies
 // only on the version just before it: replays and duplicates change nothing.
 import { isEventName, type Model } from '@eventide/shared/events/catalogue.ts';
 import type { RecordedEvent, JsonValue } from '@eventide/shared/event-store/port.ts';
 import type { Collection, DocumentWrite, ReadDocument } from '@eventide/shared/read-store/port.ts';
-import type { Aggregate, DomainEvent, Recorded } from '@eventide/command-service/src/aggregate.ts';
-import { orderAggregate } from '@eventide/command-service/src/order/order.ts';
-import { productAggregate } from '@eventide/command-service/src/product/product.ts';
-import { userAggregate } from '@eventide/command-service/src/user/user.ts';
+import type { DomainEvent, EntityModel, Recorded } from '@eventide/shared/models/model.ts';
+import { orderModel } from '@eventide/shared/models/order/state.ts';
+import { productModel } from '@eventide/shared/models/product/state.ts';
+import { userModel } from '@eventide/shared/models/user/state.ts';
 
 interface Projection {
   collection: Collection;
-  aggregate: Aggregate<{ status: string }, unknown, DomainEvent>;
+  model: EntityModel<{ status: string }, DomainEvent>;
   idOf: (data: Record<string, unknown>) => string;
 }
 
 const PROJECTIONS: Record<Model, Projection> = {
-  user: { collection: 'users', aggregate: userAggregate as never, idOf: (d) => String(d.userId) },
-  product: { collection: 'products', aggregate: productAggregate as never, idOf: (d) => String(d.productId) },
-  order: { collection: 'orders', aggregate: orderAggregate as never, idOf: (d) => String(d.orderId) },
+  user: { collection: 'users', model: userModel as never, idOf: (d) => String(d.userId) },
+  product: { collection: 'products', model: productModel as never, idOf: (d) => String(d.productId) },
+  order: { collection: 'orders', model: orderModel as never, idOf: (d) => String(d.orderId) },
 };
 
 /** Which document an event belongs to, or undefined for events that have no read model. */
@@ -58,9 +58,9 @@ export function projectBatch(events: RecordedEvent[], stored: (collection: Colle
       outcome.gaps.push(event);
       continue;
     }
-    const state = (before?.fields as { status: string } | undefined) ?? target.projection.aggregate.initialState;
+    const state = (before?.fields as { status: string } | undefined) ?? target.projection.model.initialState;
     const recorded = { type: event.type, data: event.data, time: event.time, revision: event.revision } as unknown as Recorded<DomainEvent>;
-    const next = target.projection.aggregate.evolve(state, recorded);
+    const next = target.projection.model.evolve(state, recorded);
     const doc: ReadDocument = {
       id: target.id,
       version: event.revision,

@@ -2,10 +2,11 @@
 // of steps, so that every history is one the command service could have written.
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import { AppError } from '@eventide/shared/http/problem.ts';
-import { fold, type Aggregate, type DomainEvent } from '@eventide/command-service/src/aggregate.ts';
-import { orderAggregate } from '@eventide/command-service/src/order/order.ts';
-import { productAggregate } from '@eventide/command-service/src/product/product.ts';
-import { userAggregate } from '@eventide/command-service/src/user/user.ts';
+import { fold, type DomainEvent } from '@eventide/shared/models/model.ts';
+import type { Aggregate } from '@eventide/command-service/src/aggregate.ts';
+import { orderAggregate } from '@eventide/command-service/src/order/decide.ts';
+import { productAggregate } from '@eventide/command-service/src/product/decide.ts';
+import { userAggregate } from '@eventide/command-service/src/user/decide.ts';
 import { ORDER_STATUSES } from '@eventide/shared/events/catalogue.ts';
 
 export type Kind = 'user' | 'product' | 'order';

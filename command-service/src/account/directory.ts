@@ -3,7 +3,8 @@
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { emailClaims } from '../user/email-claim.ts';
 import { load } from '../handle.ts';
-import { userAggregate, type UserState } from '../user/user.ts';
+import type { UserState } from '@eventide/shared/models/user/state.ts';
+import { userAggregate } from '../user/decide.ts';
 
 export type ActiveUser = Extract<UserState, { status: 'active' }>;
 

@@ -20,7 +20,7 @@ import { appendAccount, hasIdentity, loadAccount, type AccountEvent, type Identi
 import { activeUser, userByEmail, type ActiveUser } from '../account/directory.ts';
 import type { CommandOptions } from '../handle.ts';
 import { userCommands } from '../user/routes.ts';
-import { normalizeEmail } from '../user/user.ts';
+import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
 import { identityClaims } from './identity-claim.ts';
 import type { ProviderProfile } from './providers.ts';
 

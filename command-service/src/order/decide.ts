@@ -2,8 +2,8 @@
 // products up, so deciding needs nothing but the command and the state.
 import type { OrderLine, OrderStatus } from '@eventide/shared/events/catalogue.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
-import { requireLive } from '../aggregate.ts';
-import type { ExistingOrder, OrderEvent, OrderState } from './order.ts';
+import { orderModel, type ExistingOrder, type OrderEvent, type OrderState } from '@eventide/shared/models/order/state.ts';
+import { requireLive, type Aggregate } from '../aggregate.ts';
 import { DELETABLE, transitionRefusal } from './status.ts';
 
 export type OrderCommand =
@@ -82,3 +82,5 @@ export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
     }
   }
 }
+
+export const orderAggregate: Aggregate<OrderState, OrderCommand, OrderEvent> = { ...orderModel, decide };

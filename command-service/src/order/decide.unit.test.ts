@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderLine, type OrderStatus } from '@eventide/shared/events/catalogue.ts';
 import { deciderSpec } from '../testing/given.ts';
-import { orderAggregate, type OrderEvent } from './order.ts';
+import type { OrderEvent } from '@eventide/shared/models/order/state.ts';
+import { orderAggregate } from './decide.ts';
 import { TRANSITIONS, transitionRefusal } from './status.ts';
 
 const given = deciderSpec(orderAggregate);

@@ -6,9 +6,9 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { isUuid } from '@eventide/shared/ids.ts';
 import { load } from '../handle.ts';
-import { productAggregate } from '../product/product.ts';
-import { userAggregate } from '../user/user.ts';
-import { isExisting, type OrderState } from './order.ts';
+import { isExisting, type OrderState } from '@eventide/shared/models/order/state.ts';
+import { productAggregate } from '../product/decide.ts';
+import { userAggregate } from '../user/decide.ts';
 
 export interface RequestedLine {
   productId: string;

@@ -15,9 +15,10 @@ import { respondWrite } from '../http/respond.ts';
 import { mountVersioned } from '../http/versioning.ts';
 import { handle, type CommandOptions } from '../handle.ts';
 import type { OrderCommand } from './decide.ts';
-import { orderAggregate, type OrderState } from './order.ts';
+import type { OrderState } from '@eventide/shared/models/order/state.ts';
+import { orderAggregate } from './decide.ts';
 import { currentPrices, priceLines, requireCustomer, type RequestedLine } from './pricing.ts';
-import { orderV1, orderV2 } from './representation.ts';
+import { orderV1, orderV2 } from '@eventide/shared/models/order/representation.ts';
 
 const MAX_LINES = 100;
 const line = z.strictObject({

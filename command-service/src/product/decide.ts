@@ -1,7 +1,7 @@
 // Product commands and the pure decisions on them.
 import { problems } from '@eventide/shared/http/problem.ts';
-import { requireLive } from '../aggregate.ts';
-import type { ProductDetails, ProductEvent, ProductState } from './product.ts';
+import { productModel, type ProductDetails, type ProductEvent, type ProductState } from '@eventide/shared/models/product/state.ts';
+import { requireLive, type Aggregate } from '../aggregate.ts';
 
 export type ProductCommand =
   | { type: 'CreateProduct'; productId: string; details: ProductDetails }
@@ -37,3 +37,5 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
     }
   }
 }
+
+export const productAggregate: Aggregate<ProductState, ProductCommand, ProductEvent> = { ...productModel, decide };

@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../testing/given.ts';
-import { productAggregate, type ProductDetails, type ProductEvent } from './product.ts';
+import type { ProductDetails, ProductEvent } from '@eventide/shared/models/product/state.ts';
+import { productAggregate } from './decide.ts';
 
 const given = deciderSpec(productAggregate);
 const productId = '5d0b1c38-43a9-4f0e-9d6a-0f5f8a2b9c11';

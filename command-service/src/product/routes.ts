@@ -11,8 +11,8 @@ import { commandOptions, newEntityId } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
 import type { ProductCommand } from './decide.ts';
-import { productAggregate } from './product.ts';
-import { productView } from './representation.ts';
+import { productAggregate } from './decide.ts';
+import { productView } from '@eventide/shared/models/product/representation.ts';
 
 const details = {
   name: text({ min: 1, max: 200 }),

@@ -1,7 +1,8 @@
 // given(events).when(command).then(events) for deciders: the spec style of every aggregate test.
 import { expect } from 'vitest';
 import { AppError } from '@eventide/shared/http/problem.ts';
-import type { Aggregate, DomainEvent, Recorded } from '../aggregate.ts';
+import type { DomainEvent, Recorded } from '@eventide/shared/models/model.ts';
+import type { Aggregate } from '../aggregate.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 

@@ -1,7 +1,7 @@
 // User commands and the pure decisions on them.
 import { problems } from '@eventide/shared/http/problem.ts';
-import { requireLive } from '../aggregate.ts';
-import type { UserEvent, UserState } from './user.ts';
+import { userModel, type UserEvent, type UserState } from '@eventide/shared/models/user/state.ts';
+import { requireLive, type Aggregate } from '../aggregate.ts';
 
 export interface UserProfile {
   name: string;
@@ -54,3 +54,5 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     }
   }
 }
+
+export const userAggregate: Aggregate<UserState, UserCommand, UserEvent> = { ...userModel, decide };

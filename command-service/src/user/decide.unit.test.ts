@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../testing/given.ts';
-import { userAggregate, type UserEvent } from './user.ts';
+import type { UserEvent } from '@eventide/shared/models/user/state.ts';
+import { userAggregate } from './decide.ts';
 
 const given = deciderSpec(userAggregate);
 const userId = '0b7c6c6e-6a40-4d7e-9a4f-1f6f0c6a1a01';

@@ -4,8 +4,8 @@
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { claimStreamOf, uniqueClaims, type Claims } from '../claims.ts';
-import { fold } from '../aggregate.ts';
-import { normalizeEmail, userAggregate } from './user.ts';
+import { fold } from '@eventide/shared/models/model.ts';
+import { normalizeEmail, userModel } from '@eventide/shared/models/user/state.ts';
 
 export { CLAIM_GRACE_MS } from '../claims.ts';
 
@@ -26,7 +26,7 @@ export function emailClaims(store: EventStore, now?: () => Date): EmailClaims {
       normalize: normalizeEmail,
       holderStream: (userId) => `user-${userId}`,
       holds(history, email) {
-        const holder = fold(userAggregate, history);
+        const holder = fold(userModel, history);
         return holder.status === 'active' && normalizeEmail(holder.email) === email;
       },
       conflict: () => problems.conflict('this email address is already in use by another user', [{ field: 'email', message: 'is already in use' }]),

@@ -21,9 +21,10 @@ import { respondWrite } from '../http/respond.ts';
 import { mountVersioned } from '../http/versioning.ts';
 import type { UserCommand } from './decide.ts';
 import { emailClaims, type EmailClaims } from './email-claim.ts';
-import { known, userV1, userV2 } from './representation.ts';
+import { known, userV1, userV2 } from '@eventide/shared/models/user/representation.ts';
 import { signUps } from './sign-up.ts';
-import { normalizeEmail, userAggregate, type UserEvent, type UserState } from './user.ts';
+import { normalizeEmail, type UserEvent, type UserState } from '@eventide/shared/models/user/state.ts';
+import { userAggregate } from './decide.ts';
 
 const name = text({ min: 1, max: 200 });
 const email = z.email('must be an email address').max(254, 'must be at most 254 characters');

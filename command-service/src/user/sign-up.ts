@@ -22,7 +22,8 @@ import { activeUser } from '../account/directory.ts';
 import { commandIdOf, load, type CommandOptions, type WriteResult } from '../handle.ts';
 import { newEntityId } from '../http/command-options.ts';
 import type { EmailClaims } from './email-claim.ts';
-import { normalizeEmail, userAggregate, type UserState } from './user.ts';
+import { normalizeEmail, type UserState } from '@eventide/shared/models/user/state.ts';
+import { userAggregate } from './decide.ts';
 import type { UserCommand } from './decide.ts';
 
 export interface SignUpDeps {

@@ -2,9 +2,9 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { orderStatus } from '@eventide/shared/events/catalogue.ts';
-import { orderV1, orderV2 } from '@eventide/command-service/src/order/representation.ts';
-import type { OrderState } from '@eventide/command-service/src/order/order.ts';
-import { deprecatedVersion } from '@eventide/command-service/src/http/versioning.ts';
+import { orderV1, orderV2 } from '@eventide/shared/models/order/representation.ts';
+import type { OrderState } from '@eventide/shared/models/order/state.ts';
+import { deprecatedVersion } from '@eventide/shared/http/versioning.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
 import { DEFAULT_LIMIT, limit, page } from '../params.ts';

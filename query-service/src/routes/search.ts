@@ -2,8 +2,8 @@
 // literally, word by word (the last word also as a prefix); fewer than 3 characters is a 400.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { productView } from '@eventide/command-service/src/product/representation.ts';
-import type { ProductState } from '@eventide/command-service/src/product/product.ts';
+import { productView } from '@eventide/shared/models/product/representation.ts';
+import type { ProductState } from '@eventide/shared/models/product/state.ts';
 import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
 import { characters } from '@eventide/shared/http/text.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';

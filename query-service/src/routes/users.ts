@@ -1,9 +1,9 @@
 // GET /users (offset pages), /users/{id}, and the versioned /v1 and /v2 forms.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { userV1, userV2 } from '@eventide/command-service/src/user/representation.ts';
-import type { UserState } from '@eventide/command-service/src/user/user.ts';
-import { deprecatedVersion } from '@eventide/command-service/src/http/versioning.ts';
+import { userV1, userV2 } from '@eventide/shared/models/user/representation.ts';
+import type { UserState } from '@eventide/shared/models/user/state.ts';
+import { deprecatedVersion } from '@eventide/shared/http/versioning.ts';
 import type { Middleware } from 'koa';
 import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';

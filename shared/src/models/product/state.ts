@@ -1,7 +1,6 @@
-// The product aggregate: what a catalogue entry holds and how its events evolve it.
-import type { Money } from '@eventide/shared/events/catalogue.ts';
-import type { Aggregate, DomainEvent, Recorded } from '../aggregate.ts';
-import { decide, type ProductCommand } from './decide.ts';
+// The product model, for both sides: what a catalogue entry holds and how its events evolve it.
+import type { Money } from '../../events/catalogue.ts';
+import type { DomainEvent, EntityModel, Recorded } from '../model.ts';
 
 export type ProductEvent = DomainEvent<'product:created' | 'product:updated' | 'product:deleted'>;
 
@@ -35,9 +34,4 @@ export function evolve(state: ProductState, event: Recorded<ProductEvent>): Prod
   }
 }
 
-export const productAggregate: Aggregate<ProductState, ProductCommand, ProductEvent> = {
-  model: 'product',
-  initialState,
-  evolve,
-  decide,
-};
+export const productModel: EntityModel<ProductState, ProductEvent> = { model: 'product', initialState, evolve };

@@ -1,7 +1,7 @@
 // How an order looks in responses, per API version (docs/api.md#versioning): v2 gives money in
 // integer minor units with its currency; v1 (deprecated) gave decimal amounts.
-import type { Money, OrderLine } from '@eventide/shared/events/catalogue.ts';
-import type { OrderState } from './order.ts';
+import type { Money, OrderLine } from '../../events/catalogue.ts';
+import type { OrderState } from './state.ts';
 
 type Known = Exclude<OrderState, { status: 'absent' }>;
 

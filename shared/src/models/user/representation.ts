@@ -1,5 +1,5 @@
 // How a user looks in responses, per API version (docs/api.md#versioning).
-import type { UserState } from './user.ts';
+import type { UserState } from './state.ts';
 
 type Known = Exclude<UserState, { status: 'absent' }>;
 

@@ -1,6 +1,6 @@
-// The user aggregate: its events, its state as a union on `status`, and how events evolve it.
-import type { Aggregate, DomainEvent, Recorded } from '../aggregate.ts';
-import { decide, type UserCommand } from './decide.ts';
+// The user model, for both sides: its events, its state as a union on `status`, and how events
+// evolve it.
+import type { DomainEvent, EntityModel, Recorded } from '../model.ts';
 
 export type UserEvent = DomainEvent<'user:created' | 'user:updated' | 'user:deleted'>;
 
@@ -44,9 +44,4 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export const userAggregate: Aggregate<UserState, UserCommand, UserEvent> = {
-  model: 'user',
-  initialState,
-  evolve,
-  decide,
-};
+export const userModel: EntityModel<UserState, UserEvent> = { model: 'user', initialState, evolve };

@@ -1,5 +1,5 @@
 // How a product looks in responses.
-import type { ProductState } from './product.ts';
+import type { ProductState } from './state.ts';
 
 type Known = Exclude<ProductState, { status: 'absent' }>;
 

@@ -1,8 +1,7 @@
-// The order aggregate: a user's order of product lines, priced when the lines were set, and
-// its status (status.ts).
-import type { OrderLine, OrderStatus } from '@eventide/shared/events/catalogue.ts';
-import type { Aggregate, DomainEvent, Recorded } from '../aggregate.ts';
-import { decide, type OrderCommand } from './decide.ts';
+// The order model, for both sides: a user's order of product lines, priced when the lines were
+// set, and its status (which transitions are allowed is the write side's rule, in its decider).
+import type { OrderLine, OrderStatus } from '../../events/catalogue.ts';
+import type { DomainEvent, EntityModel, Recorded } from '../model.ts';
 
 export type OrderEvent = DomainEvent<'order:created' | 'order:updated' | 'order:deleted'>;
 
@@ -41,9 +40,4 @@ export function evolve(state: OrderState, event: Recorded<OrderEvent>): OrderSta
   }
 }
 
-export const orderAggregate: Aggregate<OrderState, OrderCommand, OrderEvent> = {
-  model: 'order',
-  initialState,
-  evolve,
-  decide,
-};
+export const orderModel: EntityModel<OrderState, OrderEvent> = { model: 'order', initialState, evolve };

@@ -1,0 +1,27 @@
+// What every entity model provides to both sides: its state folded from its own events. The
+// write side adds decisions (command-service's Aggregate); the read side keeps the same state as
+// its documents, so that a read answers exactly what the write answered.
+import type { EventName, Model, PayloadOf } from '../events/catalogue.ts';
+import type { RecordedEvent } from '../event-store/port.ts';
+
+/** A decided public event, before the store gives it an id, a revision and a position. */
+export type DomainEvent<N extends EventName = EventName> = { [K in N]: { type: K; data: PayloadOf<K> } }[N];
+
+/** An event as evolve sees it: the decided event plus when the store recorded it and where. */
+export type Recorded<E> = E & { time: string; revision: number };
+
+export interface EntityModel<State, Event extends DomainEvent> {
+  model: Model;
+  initialState: State;
+  evolve(state: State, event: Recorded<Event>): State;
+}
+
+export function fold<State, Event extends DomainEvent>(model: Pick<EntityModel<State, Event>, 'initialState' | 'evolve'>, events: readonly RecordedEvent[]): State {
+  return events.reduce(
+    (state, e) => {
+      const recorded = { type: e.type, data: e.data, time: e.time, revision: e.revision } as unknown as Recorded<Event>;
+      return model.evolve(state, recorded);
+    },
+    model.initialState,
+  );
+}
