@@ -91,12 +91,12 @@ export function crossServiceImports(graph: ImportGraph): string[] {
   return found.sort();
 }
 
-/** `service -> other` for every service whose package.json depends on another service. */
+/** `service -> other` for every service whose package.json depends on another service, for tests too. */
 export function crossServiceDependencies(): string[] {
   const found: string[] = [];
   for (const workspace of ['shared', ...SERVICES]) {
-    const manifest = JSON.parse(readFileSync(`${ROOT}${workspace}/package.json`, 'utf8')) as { dependencies?: Record<string, string> };
-    for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const manifest = JSON.parse(readFileSync(`${ROOT}${workspace}/package.json`, 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) {
       const other = SERVICES.find((service) => name === `@eventide/${service}`);
       if (other && other !== workspace) found.push(`${workspace} -> ${other}`);
     }

@@ -11,13 +11,10 @@ const KNOWN_CROSS_SERVICE_IMPORTS = [
   'collab-service/test/harness.ts -> command-service/src/routes.ts',
   'collab-service/test/harness.ts -> command-service/src/testing/sign-in.ts',
   'collab-service/test/revocation.e2e.test.ts -> command-service/src/account/roles.ts',
-  'projector/test/history.ts -> command-service/src/aggregate.ts',
-  'projector/test/history.ts -> command-service/src/order/decide.ts',
-  'projector/test/history.ts -> command-service/src/product/decide.ts',
-  'projector/test/history.ts -> command-service/src/user/decide.ts',
 ];
 
-const KNOWN_CROSS_SERVICE_DEPENDENCIES: string[] = [];
+// collab-service's tests run the command service beside it, to sign users in (issue 12, item 4).
+const KNOWN_CROSS_SERVICE_DEPENDENCIES = ['collab-service -> command-service'];
 
 /** What is found but not known (new: fix it), and what is known but no longer found (strike it off). */
 function against(found: string[], known: string[]) {

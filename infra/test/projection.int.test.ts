@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import { COLLECTIONS, type ReadStore } from '@eventide/shared/read-store/port.ts';
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
-import { applyBatch, CHECKPOINT } from '../src/projector.ts';
+import { applyBatch, CHECKPOINT } from '@eventide/projector/src/projector.ts';
 import { entityId, historyOf, type Step } from './history.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projection-'));
