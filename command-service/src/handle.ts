@@ -13,7 +13,7 @@ export type IfMatch = '*' | number[];
 
 /** A request made with an Idempotency-Key: retries of it land on the same ids. */
 export interface Idempotency {
-  /** The key, already bound to the actor and the target (see idempotency.ts). */
+  /** The key, already bound to the actor and the target (parseIdempotency in http/conditions.ts). */
   scopedKey: string;
   /** A hash of the request; the same key with another request is refused. */
   fingerprint: string;

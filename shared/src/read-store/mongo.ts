@@ -1,5 +1,5 @@
 // MongoDB read store (the mongodb driver). Fit for production: many query processes, one
-// projector. The only file that imports the driver. Indexes are created at start-up.
+// projector. Indexes are created at start-up.
 //
 // Documents are written unordered in bulk, each conditional on the version it replaces, then the
 // checkpoint: no transaction is needed (or a replica set), because a replay after a crash
