@@ -19,7 +19,7 @@ import { newId } from '@eventide/shared/ids.ts';
 import { appendAccount, hasIdentity, loadAccount, type AccountEvent, type Identity } from '../account/account.ts';
 import { activeUser, userByEmail, type ActiveUser } from '../account/directory.ts';
 import type { CommandOptions } from '../handle.ts';
-import { userCommands } from '../user/routes.ts';
+import { userCommands } from '../user/commands.ts';
 import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
 import { identityClaims } from './identity-claim.ts';
 import type { ProviderProfile } from './providers.ts';

@@ -3,8 +3,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { known, userV1, userV2 } from '@eventide/shared/models/user/representation.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
 import { text } from '@eventide/shared/http/text.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
@@ -14,17 +14,13 @@ import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { AuthDeps } from '../account/deps.ts';
 import { password } from '../account/password.ts';
 import { mayActFor } from '../http/authorize.ts';
-import { handle, type CommandOptions, type Hooks } from '../handle.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
 import { mountVersioned } from '../http/versioning.ts';
-import type { UserCommand } from './decide.ts';
-import { emailClaims, type EmailClaims } from './email-claim.ts';
-import { known, userV1, userV2 } from '@eventide/shared/models/user/representation.ts';
+import { emailClaims } from './email-claim.ts';
 import { signUps } from './sign-up.ts';
-import { normalizeEmail, type UserEvent, type UserState } from '@eventide/shared/models/user/state.ts';
-import { userAggregate } from './decide.ts';
+import { userCommands, type BeforeNewAddress } from './commands.ts';
 
 const name = text({ min: 1, max: 200 });
 const email = z.email('must be an email address').max(254, 'must be at most 254 characters');
@@ -41,29 +37,6 @@ export interface UserRoutesDeps {
 }
 
 type Represent = (state: ReturnType<typeof known>) => unknown;
-
-/** Runs before a user's address changes to one that is new to them; may refuse by throwing. */
-export type BeforeNewAddress = (userId: string) => Promise<void>;
-
-/** Claims a new address before the user's event is appended (email-claim.ts says why no release). */
-function emailHook(claims: EmailClaims, metadata: Omit<EventMetadata, 'causationId'>, beforeNewAddress?: BeforeNewAddress): Hooks<UserState, UserEvent> {
-  return {
-    async beforeAppend(events, before, commandId) {
-      const event = events[0];
-      const wanted = event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
-      if (!event || wanted === undefined) return;
-      if (before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted)) return;
-      if (event.type === 'user:updated') await beforeNewAddress?.(event.data.userId);
-      await claims.claim(wanted, event.data.userId, commandId, { ...metadata, causationId: commandId });
-    },
-  };
-}
-
-/** Runs a user command with the email claim that must hold across streams. */
-export function userCommands(store: EventStore, now?: () => Date, claims: EmailClaims = emailClaims(store, now)) {
-  return (userId: string, command: UserCommand, options: CommandOptions, beforeNewAddress?: BeforeNewAddress) =>
-    handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata, beforeNewAddress));
-}
 
 export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Router {
   const router = new Router();
