@@ -5,8 +5,8 @@ import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { derivedId, newId } from '@eventide/shared/ids.ts';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@eventide/shared/event-store/port.ts';
-import { fold, type DomainEvent } from '@eventide/shared/models/model.ts';
-import type { Aggregate } from './aggregate.ts';
+import { fold } from '@eventide/shared/models/model.ts';
+import type { Aggregate, Decided } from './aggregate.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
 export type IfMatch = '*' | number[];
@@ -23,6 +23,8 @@ export interface CommandOptions {
   metadata: Omit<EventMetadata, 'causationId'>;
   ifMatch?: IfMatch | undefined;
   idempotency?: Idempotency | undefined;
+  /** The command this write is a step of (a sign-up, a provider sign-in), when not its own. */
+  partOf?: string | undefined;
 }
 
 export interface WriteResult<State> {
@@ -31,6 +33,8 @@ export interface WriteResult<State> {
   revision: number;
   /** Global position of the write's last event; equal to the previous one when nothing changed. */
   position: number;
+  /** Whether this call appended anything (false for a repeat and for a command that changes nothing). */
+  changed: boolean;
 }
 
 export interface Hooks<State, Event> {
@@ -45,7 +49,7 @@ export interface Loaded<State> {
   revision: number;
 }
 
-export async function load<State, Event extends DomainEvent>(
+export async function load<State, Event extends Decided>(
   store: EventStore,
   aggregate: Aggregate<State, unknown, Event>,
   entityId: string,
@@ -64,7 +68,7 @@ function eventIdOf(commandId: string, idempotency: Idempotency | undefined, inde
 }
 
 /** The result a repeated request first got, or undefined when this command is new to the stream. */
-function replay<State, Event extends DomainEvent>(
+function replay<State, Event extends Decided>(
   aggregate: Aggregate<State, unknown, Event>,
   loaded: Loaded<State>,
   commandId: string,
@@ -79,6 +83,7 @@ function replay<State, Event extends DomainEvent>(
     state: fold(aggregate, loaded.events.slice(0, last.revision + 1)),
     revision: last.revision,
     position: last.position,
+    changed: false,
   };
 }
 
@@ -90,7 +95,7 @@ function checkIfMatch(ifMatch: IfMatch | undefined, revision: number, what: stri
   }
 }
 
-export async function handle<State, Command, Event extends DomainEvent>(
+export async function handle<State, Command, Event extends Decided>(
   store: EventStore,
   aggregate: Aggregate<State, Command, Event>,
   entityId: string,
@@ -100,7 +105,7 @@ export async function handle<State, Command, Event extends DomainEvent>(
 ): Promise<WriteResult<State>> {
   const what = `${aggregate.model} ${entityId}`;
   const loaded = await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
-  const commandId = commandIdOf(options.idempotency);
+  const commandId = options.partOf ?? commandIdOf(options.idempotency);
   const repeated = replay(aggregate as Aggregate<State, unknown, Event>, loaded, commandId, options.idempotency);
   if (repeated) return repeated;
   checkIfMatch(options.ifMatch, loaded.revision, what);
@@ -108,7 +113,7 @@ export async function handle<State, Command, Event extends DomainEvent>(
   const resolved = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;
   const decided = aggregate.decide(resolved, loaded.state);
   const lastPosition = loaded.events.at(-1)?.position ?? 0;
-  if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, position: lastPosition };
+  if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, position: lastPosition, changed: false };
 
   await hooks.beforeAppend?.(decided, loaded.state, commandId);
   const metadata: EventMetadata = { ...options.metadata, causationId: commandId };
@@ -131,5 +136,5 @@ export async function handle<State, Command, Event extends DomainEvent>(
     (s, e, i) => aggregate.evolve(s, { ...e, time: appended.time, revision: loaded.revision + 1 + i }),
     loaded.state,
   );
-  return { state, revision: appended.nextRevision, position: appended.position };
+  return { state, revision: appended.nextRevision, position: appended.position, changed: true };
 }

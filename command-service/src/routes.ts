@@ -1,10 +1,9 @@
-// Every write route of the command service, and sign-in, for its own main and for the combined
-// entry point.
+// Every write route of the command service, and sign-in (service.ts puts them in a process).
 import type Router from '@koa/router';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { AuthDeps } from './account/deps.ts';
 import { accountRoutes } from './account/routes.ts';
-import { oauthRoutes } from './oauth/routes.ts';
+import { oauthRoutes, type OAuthDeps } from './oauth/routes.ts';
 import { orderRoutes } from './order/routes.ts';
 import { productRoutes } from './product/routes.ts';
 import { userRoutes } from './user/routes.ts';
@@ -14,13 +13,14 @@ export interface CommandServiceDeps {
   bodyLimit: number;
   now?: () => Date;
   auth: AuthDeps;
+  oauth: OAuthDeps;
 }
 
 export function commandRoutes(deps: CommandServiceDeps): Router[] {
   return [
     accountRoutes(deps.store, deps.bodyLimit, deps.auth),
     // After the account routes: /auth/{provider} must not take "session" or "sign-in" as a name.
-    oauthRoutes(deps.store, deps.auth),
+    oauthRoutes(deps.store, deps.oauth),
     userRoutes(deps),
     productRoutes(deps),
     orderRoutes(deps),

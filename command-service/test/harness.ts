@@ -5,16 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { openAuth, type OpenedAuth } from '@eventide/shared/auth/open.ts';
+import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
-import { authDeps } from '../src/account/wire.ts';
-import { commandRoutes } from '../src/routes.ts';
+import { compose } from '@eventide/shared/service/compose.ts';
+import { httpAppOf } from '@eventide/shared/service/http.ts';
+import { commandService } from '../src/service.ts';
 import { signUpAdmin, type SignedIn } from '../src/testing/sign-in.ts';
 
 export type { Reply } from '@eventide/shared/testing/json-client.ts';
@@ -44,20 +43,15 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-http-'));
-  const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, ...options.env });
-  const store = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
-  const auth = await openAuth(config, options.clock ? { clock: options.clock } : {});
+  const env = { DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...(options.bodyLimit ? { BODY_LIMIT: String(options.bodyLimit) } : {}) };
+  const config = loadConfig({ ...env, ...options.env });
   const log = createLogger({ level: 'silent' });
-  const app = createHttpApp({
-    log,
-    auth,
-    routers: commandRoutes({
-      store,
-      bodyLimit: options.bodyLimit ?? 64 * 1024,
-      auth: { ...authDeps(config, auth), ...(options.hasher ? { hasher: options.hasher } : {}) },
-    }),
-  });
-  const { server, url } = await listenOnLoopback(app);
+  const composition = await compose(
+    { config, log, auth: options.clock ? { clock: options.clock } : {} },
+    { command: commandService(options.hasher ? { hasher: options.hasher } : {}) },
+  );
+  const { store, auth } = composition.services.command;
+  const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
 
   const client = jsonClient(url);
   const admin = await signUpAdmin(client, store, auth.sessions.store);
@@ -82,8 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await store.close();
-      await auth.close();
+      await composition.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

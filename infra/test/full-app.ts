@@ -5,22 +5,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { openAuth, type OpenedAuth } from '@eventide/shared/auth/open.ts';
+import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger, type Logger } from '@eventide/shared/log.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
-import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
 import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
-import { authDeps } from '@eventide/command-service/src/account/wire.ts';
-import { commandRoutes } from '@eventide/command-service/src/routes.ts';
+import { compose } from '@eventide/shared/service/compose.ts';
+import { httpAppOf } from '@eventide/shared/service/http.ts';
+import { commandService } from '@eventide/command-service/src/service.ts';
 import { signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
-import { queryRoutes } from '@eventide/query-service/src/routes.ts';
-import { queryDeps } from '@eventide/query-service/src/wire.ts';
-import { startProjector, type Projector } from '@eventide/projector/src/projector.ts';
-import { openCollab } from '@eventide/collab-service/src/wire.ts';
+import { queryService } from '@eventide/query-service/src/service.ts';
+import type { Projector } from '@eventide/projector/src/projector.ts';
+import { projectorService } from '@eventide/projector/src/service.ts';
+import { collabService } from '@eventide/collab-service/src/service.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 
 export interface RouteInfo {
@@ -57,21 +55,23 @@ export interface FullAppOptions {
 
 export async function startFullApp(options: FullAppOptions = {}): Promise<FullApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-full-'));
-  const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, ...options.env });
-  const auth = await openAuth(config);
-  const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
-  const readStore = openSqliteReadStore(join(dir, 'read.db'));
+  const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
   const log = options.log ?? createLogger({ level: 'silent' });
-  const projector = startProjector({ eventStore, readStore, log });
-  const collab = options.collab ? await openCollab(config, { auth, log }) : undefined;
-  const routers = [
-    ...commandRoutes({ store: eventStore, bodyLimit: 64 * 1024, auth: { ...authDeps(config, auth), ...(options.hasher ? { hasher: options.hasher } : {}) } }),
-    ...queryRoutes(queryDeps(config, readStore, { subscribe: (listener) => projector.onProgress(listener), eventStore, limiters: auth.limiters })),
-    ...(collab?.routers ?? []),
-  ];
-  const app = createHttpApp({ log, auth, routers });
-  const { server, url } = await listenOnLoopback(app);
-  collab?.attach(server);
+  const composition = await compose(
+    { config, log },
+    {
+      command: commandService(options.hasher ? { hasher: options.hasher } : {}),
+      projector: projectorService(),
+      query: queryService(),
+      ...(options.collab ? { collab: collabService() } : {}),
+    },
+  );
+  const { store: eventStore, auth } = composition.services.command;
+  const { projector } = composition.services.projector;
+  const readStore = (await composition.platform.readStore()).store;
+  const { routers } = composition;
+  const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
+  composition.attach(server);
   const clientOptions = options.onReply ? { onReply: options.onReply } : {};
   const client = jsonClient(url, clientOptions);
   const admin = await signUpAdmin(client, eventStore, auth.sessions.store);
@@ -96,13 +96,10 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
       server.closeAllConnections();
     },
     async close() {
-      await collab?.close();
+      await composition.disconnect();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await projector.stop();
-      await readStore.close();
-      await eventStore.close();
-      await auth.close();
+      await composition.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

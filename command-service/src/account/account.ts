@@ -1,11 +1,11 @@
 // A user's sign-in methods and roles: the private stream `account-<userId>`. Its events hold
 // the password hash, so they never leave the write side: the projector and the publisher only
-// take the nine public events, and no read model is built from these.
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import { WrongExpectedRevisionError, type EventStore } from '@eventide/shared/event-store/port.ts';
+// take the nine public events, and no read model is built from these. The decisions on it are
+// in decide.ts.
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Role } from '@eventide/shared/auth/session.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
-import { newId } from '@eventide/shared/ids.ts';
+import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
+import { fold } from '@eventide/shared/models/model.ts';
 
 export type Identity = {
   provider: string;
@@ -28,9 +28,10 @@ export interface Account {
   roles: Role[];
 }
 
-export const accountStream = (userId: string) => `account-${userId}`;
+export const ACCOUNT = 'account';
+export const accountStream = (userId: string) => streamIdOf(ACCOUNT, userId);
 
-const empty = (): Account => ({ passwordHash: undefined, identities: [], verifiedEmail: undefined, roles: [] });
+export const emptyAccount: Account = { passwordHash: undefined, identities: [], verifiedEmail: undefined, roles: [] };
 const same = (a: Identity, b: Identity) => a.provider === b.provider && a.subject === b.subject;
 
 export function evolveAccount(account: Account, event: { type: string; data: unknown }): Account {
@@ -53,7 +54,7 @@ export function evolveAccount(account: Account, event: { type: string; data: unk
   }
 }
 
-export const foldAccount = (events: { type: string; data: unknown }[]) => events.reduce(evolveAccount, empty());
+export const foldAccount = (events: { type: string; data: unknown }[]) => events.reduce(evolveAccount, emptyAccount);
 
 export const hasIdentity = (account: Account, identity: Identity) => account.identities.some((i) => same(i, identity));
 
@@ -64,26 +65,5 @@ export interface LoadedAccount {
 
 export async function loadAccount(store: EventStore, userId: string): Promise<LoadedAccount> {
   const events = await store.readStream(accountStream(userId));
-  return { account: foldAccount(events), revision: events.length - 1 };
-}
-
-/** Appends at the revision read; a concurrent change to the same account is a 409. */
-export async function appendAccount(
-  store: EventStore,
-  userId: string,
-  revision: number,
-  events: AccountEvent[],
-  metadata: EventMetadata,
-  ids: string[] = events.map(() => newId()),
-): Promise<void> {
-  try {
-    await store.append(
-      accountStream(userId),
-      events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.data, metadata })),
-      { expectedRevision: revision < 0 ? 'no_stream' : revision },
-    );
-  } catch (error) {
-    if (error instanceof WrongExpectedRevisionError) throw problems.conflict('the account was changed by another request at the same time; try again');
-    throw error;
-  }
+  return { account: fold({ initialState: emptyAccount, evolve: evolveAccount }, events), revision: events.length - 1 };
 }

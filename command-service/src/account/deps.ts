@@ -3,7 +3,6 @@ import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
 import type { SignInGuardOptions } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
 import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import type { Provider } from '../oauth/providers.ts';
 
 export interface AuthDeps {
   /** The sessions' store (hashed keys), to end every session of a user. */
@@ -16,9 +15,6 @@ export interface AuthDeps {
   signUpsPerHour: number;
   /** Changes of their own address per hour per user; each may tell whether an address is taken. */
   emailChangesPerHour: number;
-  providers: Map<string, Provider>;
-  /** Where the provider sends the browser back: `<public origin>/auth/callback`; unset: from the request. */
-  publicOrigin?: string | undefined;
   /** Every password hash goes through it, fairly per client. */
   hasher: PasswordHasher;
 }

@@ -5,7 +5,7 @@ import type { Role } from '@eventide/shared/auth/session.ts';
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { newId } from '@eventide/shared/ids.ts';
-import { appendAccount, loadAccount } from './account.ts';
+import { accountCommands } from './decide.ts';
 
 export async function setRole(
   store: EventStore,
@@ -15,15 +15,11 @@ export async function setRole(
   granted: boolean,
   by: string,
 ): Promise<boolean> {
-  const { account, revision } = await loadAccount(store, userId);
-  if (account.roles.includes(role) === granted) return false;
-  await appendAccount(
-    store,
+  const { changed } = await accountCommands(store)(
     userId,
-    revision,
-    [{ type: granted ? 'account:role-granted' : 'account:role-revoked', data: { role } }],
-    { correlationId: newId(), causationId: newId(), actor: { type: 'system', name: by } },
+    { type: 'SetRole', role, granted },
+    { metadata: { correlationId: newId(), actor: { type: 'system', name: by } } },
   );
-  await sessions?.destroyUser(userId);
-  return true;
+  if (changed) await sessions?.destroyUser(userId);
+  return changed;
 }

@@ -15,7 +15,8 @@ import { newId } from '@eventide/shared/ids.ts';
 import { metadataOf } from '../http/actor.ts';
 import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
 import { userV2 } from '@eventide/shared/models/user/representation.ts';
-import { appendAccount, loadAccount } from './account.ts';
+import { loadAccount } from './account.ts';
+import { accountCommands } from './decide.ts';
 import type { AuthDeps } from './deps.ts';
 import { password, passwordToCheck } from './password.ts';
 import { activeUser, userByEmail } from './directory.ts';
@@ -29,6 +30,7 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
   const router = new Router();
   const guard = signInGuard(auth.limiters, auth.signIn);
   const { hasher } = auth;
+  const runAccount = accountCommands(store);
   // Unknown accounts cost the same hash as known ones, so timing does not tell which exist.
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= hashPassword(newId(), hasher.params));
@@ -57,11 +59,10 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
     if (verdict.needsRehash) {
       // Best effort: a concurrent change to the account wins, and the next sign-in tries again.
       const hash = await hasher.hash(clientKey(ctx), body.password);
-      await appendAccount(store, user.userId, loaded.revision, [{ type: 'account:password-set', data: { hash } }], {
-        ...metadataOf(ctx),
-        actor: { type: 'user', userId: user.userId },
-        causationId: newId(),
-      }).catch(() => undefined);
+      const replacing = loaded.account.passwordHash;
+      await runAccount(user.userId, { type: 'SetPassword', hash, replacing }, { metadata: { ...metadataOf(ctx), actor: { type: 'user', userId: user.userId } } }).catch(
+        () => undefined,
+      );
     }
     await signIn(ctx, { id: user.userId, roles: loaded.account.roles });
     ctx.body = await sessionBody(ctx);
@@ -84,7 +85,7 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
   router.put('/auth/password', async (ctx) => {
     const me = requireUser(ctx);
     const body = await readBody(ctx, passwordBody, bodyLimit);
-    const { account, revision } = await loadAccount(store, me.id);
+    const { account } = await loadAccount(store, me.id);
     const current = account.passwordHash;
     if (current && body.currentPassword === undefined) throw problems.invalidField('currentPassword', 'is required to change a password');
     const email = current ? (await activeUser(store, me.id))?.email : undefined;
@@ -100,7 +101,7 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
       abandonSignal(ctx),
     );
     await attempt?.succeeded();
-    await appendAccount(store, me.id, revision, [{ type: 'account:password-set', data: { hash } }], { ...metadataOf(ctx), causationId: newId() });
+    await runAccount(me.id, { type: 'SetPassword', hash, replacing: current }, { metadata: metadataOf(ctx) });
     await auth.sessions.destroyUser(me.id);
     await signIn(ctx, me);
     ctx.status = 204;
@@ -108,20 +109,7 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
 
   router.delete('/auth/identities/:provider', async (ctx) => {
     const me = requireUser(ctx);
-    const provider = String(ctx.params.provider);
-    const { account, revision } = await loadAccount(store, me.id);
-    const linked = account.identities.filter((i) => i.provider === provider);
-    if (linked.length === 0) throw problems.notFound(`a link to ${JSON.stringify(provider.slice(0, 64))}`);
-    if (!account.passwordHash && account.identities.length === linked.length) {
-      throw problems.conflict('this is your only way to sign in: set a password or link another provider first');
-    }
-    await appendAccount(
-      store,
-      me.id,
-      revision,
-      linked.map((i) => ({ type: 'account:identity-unlinked' as const, data: { provider: i.provider, subject: i.subject } })),
-      { ...metadataOf(ctx), causationId: newId() },
-    );
+    await runAccount(me.id, { type: 'UnlinkProvider', provider: String(ctx.params.provider) }, { metadata: metadataOf(ctx) });
     ctx.status = 204;
   });
 

@@ -16,12 +16,13 @@ import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { AppError, problems } from '@eventide/shared/http/problem.ts';
 import { newId } from '@eventide/shared/ids.ts';
-import { appendAccount, hasIdentity, loadAccount, type AccountEvent, type Identity } from '../account/account.ts';
+import { loadAccount, type Identity } from '../account/account.ts';
+import { accountCommands } from '../account/decide.ts';
 import { activeUser, userByEmail, type ActiveUser } from '../account/directory.ts';
 import type { CommandOptions } from '../handle.ts';
 import { userCommands } from '../user/commands.ts';
 import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
-import { identityClaims } from './identity-claim.ts';
+import { identityClaims, identityKey } from './identity-claim.ts';
 import type { ProviderProfile } from './providers.ts';
 
 export interface Resolution {
@@ -35,19 +36,15 @@ const refusal = (status: number, type: string, detail: string) => new AppError(s
 export function providerAccounts(store: EventStore) {
   const claims = identityClaims(store);
   const runUser = userCommands(store);
+  const runAccount = accountCommands(store);
 
   /** Claims the identity for the user, then records it (and a verified matching address) in the account. */
   async function link(user: ActiveUser, identity: Identity, profile: ProviderProfile, metadata: EventMetadata) {
-    await claims.claim(`${identity.provider}\n${identity.subject}`, user.userId, metadata.causationId, metadata);
-    const { account, revision } = await loadAccount(store, user.userId);
-    const events: AccountEvent[] = [];
-    if (!hasIdentity(account, identity)) events.push({ type: 'account:identity-linked', data: identity });
+    const { causationId, ...rest } = metadata;
+    await claims.claim(identityKey(identity), user.userId, causationId, metadata);
     const proven = profile.emailVerified && profile.email !== undefined && normalizeEmail(profile.email) === normalizeEmail(user.email);
-    if (proven && account.verifiedEmail !== normalizeEmail(user.email)) {
-      events.push({ type: 'account:email-verified', data: { email: normalizeEmail(user.email) } });
-    }
-    if (events.length > 0) await appendAccount(store, user.userId, revision, events, metadata);
-    return (await loadAccount(store, user.userId)).account;
+    const command = { type: 'LinkIdentity', identity, verifiedEmail: proven ? normalizeEmail(user.email) : undefined } as const;
+    return (await runAccount(user.userId, command, { metadata: rest, partOf: causationId })).state;
   }
 
   async function resolve(
@@ -57,7 +54,7 @@ export function providerAccounts(store: EventStore) {
     metadata: Omit<EventMetadata, 'causationId'>,
   ): Promise<Resolution> {
     const causation = { ...metadata, causationId: newId() };
-    const holderId = await claims.holderOf(`${identity.provider}\n${identity.subject}`);
+    const holderId = await claims.holderOf(identityKey(identity));
     if (holderId) {
       if (linkUserId && holderId !== linkUserId) throw problems.conflict('this provider account is already linked to another user');
       const holder = await activeUser(store, holderId);

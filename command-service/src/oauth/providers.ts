@@ -6,6 +6,7 @@ import { AuthorizationCode } from 'simple-oauth2';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
 import { AppError } from '@eventide/shared/http/problem.ts';
+import { ConfigError } from '@eventide/shared/config.ts';
 
 export interface ProviderProfile {
   subject: string;
@@ -178,12 +179,12 @@ export function loadProviders(json: string | undefined): Map<string, Provider> {
   try {
     raw = JSON.parse(json);
   } catch {
-    throw new Error('AUTH_PROVIDERS: not valid JSON');
+    throw new ConfigError('AUTH_PROVIDERS: not valid JSON');
   }
   const parsed = providersConfig.safeParse(raw);
-  if (!parsed.success) throw new Error(`AUTH_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new ConfigError(`AUTH_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   for (const [name, config] of Object.entries(parsed.data)) {
-    if (RESERVED.has(name)) throw new Error(`AUTH_PROVIDERS: "${name}" is a path of its own under /auth; choose another name`);
+    if (RESERVED.has(name)) throw new ConfigError(`AUTH_PROVIDERS: "${name}" is a path of its own under /auth; choose another name`);
     providers.set(name, config.type === 'oidc' ? oidcProvider(name, config) : githubProvider(name, config));
   }
   return providers;

@@ -4,33 +4,41 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireUser, signIn } from '@eventide/shared/auth/session.ts';
+import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { metadataOf } from '../http/actor.ts';
-import type { AuthDeps } from '../account/deps.ts';
 import { providerAccounts } from './accounts.ts';
 import { beginFlow, codeChallengeOf, newFlow, safeReturnTo, takeFlow } from './flow.ts';
 import type { Provider } from './providers.ts';
 
+export interface OAuthDeps {
+  /** Where a sign-in's state waits between the redirect and the callback. */
+  sessions: SessionStore;
+  providers: Map<string, Provider>;
+  /** Where the provider sends the browser back: `<public origin>/auth/callback`; unset: from the request. */
+  publicOrigin?: string | undefined;
+}
+
 const single = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-export function oauthRoutes(store: EventStore, auth: AuthDeps): Router {
+export function oauthRoutes(store: EventStore, oauth: OAuthDeps): Router {
   const router = new Router();
   const accounts = providerAccounts(store);
 
   function providerOf(ctx: Context): Provider {
     const name = String(ctx.params.provider);
-    const provider = auth.providers.get(name);
+    const provider = oauth.providers.get(name);
     if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(name.slice(0, 64))}`);
     return provider;
   }
 
   async function redirectToProvider(ctx: Context, provider: Provider, linkUserId?: string) {
     const returnTo = safeReturnTo(single(ctx.query.returnTo));
-    const redirectUri = `${auth.publicOrigin ?? `${ctx.protocol}://${ctx.host}`}/auth/callback`;
+    const redirectUri = `${oauth.publicOrigin ?? `${ctx.protocol}://${ctx.host}`}/auth/callback`;
     const flow = newFlow(provider.name, redirectUri, returnTo, linkUserId);
     const url = await provider.authorizeUrl({ redirectUri, state: flow.state, codeChallenge: codeChallengeOf(flow.codeVerifier), nonce: flow.nonce });
-    await beginFlow(ctx, auth.sessions, flow);
+    await beginFlow(ctx, oauth.sessions, flow);
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 303;
     ctx.redirect(url);
@@ -39,8 +47,8 @@ export function oauthRoutes(store: EventStore, auth: AuthDeps): Router {
   // Registered before /auth/:provider, which would otherwise take "callback" as a name.
   router.get('/auth/callback', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const flow = await takeFlow(ctx, auth.sessions, single(ctx.query.state));
-    const provider = auth.providers.get(flow.provider);
+    const flow = await takeFlow(ctx, oauth.sessions, single(ctx.query.state));
+    const provider = oauth.providers.get(flow.provider);
     if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(flow.provider)}`);
 
     // Mix-up defence (RFC 9207): the answer must come from the issuer this flow went to.

@@ -1,12 +1,12 @@
 // given(events).when(command).then(events) for deciders: the spec style of every aggregate test.
 import { expect } from 'vitest';
 import { AppError } from '@eventide/shared/http/problem.ts';
-import type { DomainEvent, Recorded } from '@eventide/shared/models/model.ts';
-import type { Aggregate } from '../aggregate.ts';
+import type { Recorded } from '@eventide/shared/models/model.ts';
+import type { Aggregate, Decided } from '../aggregate.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
-export function deciderSpec<State, Command, Event extends DomainEvent>(aggregate: Aggregate<State, Command, Event>) {
+export function deciderSpec<State, Command, Event extends Decided>(aggregate: Aggregate<State, Command, Event>) {
   return (...history: Event[]) => {
     const state = history.reduce(
       (s, e, i) => aggregate.evolve(s, { ...e, time: new Date(T0 + i * 1000).toISOString(), revision: i } as Recorded<Event>),

@@ -14,10 +14,10 @@ import { abandonSignal, type PasswordHasher } from '@eventide/shared/auth/hasher
 import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
 import { signIn, type SessionUser } from '@eventide/shared/auth/session.ts';
 import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
-import { WrongExpectedRevisionError, type EventStore } from '@eventide/shared/event-store/port.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
-import { newId } from '@eventide/shared/ids.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { AppError, problems } from '@eventide/shared/http/problem.ts';
 import { accountStream, loadAccount } from '../account/account.ts';
+import { accountCommands } from '../account/decide.ts';
 import { activeUser } from '../account/directory.ts';
 import { commandIdOf, load, type CommandOptions, type WriteResult } from '../handle.ts';
 import { newEntityId } from '../http/command-options.ts';
@@ -49,6 +49,7 @@ const unprovable = () =>
   );
 
 export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
+  const runAccount = accountCommands(store);
   /** Whether this key's sign-up has written anything yet (its user or its password). */
   async function started(userId: string, commandId: string): Promise<boolean> {
     const { events } = await load(store, userAggregate, userId);
@@ -69,20 +70,18 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
 
   /**
    * Records the chosen password; false when another request with the same key recorded one first.
-   * The event's id is this request's own: a shared one would make the store take a racing
-   * stranger's append as a harmless repeat of the first, and let it go on as that sign-up.
+   * Its event id is this request's own (no Idempotency-Key passed on): a shared one would make the
+   * store take a racing stranger's append as a harmless repeat of the first, and let it go on as
+   * that sign-up.
    */
   async function recordPassword(ctx: Context, request: SignUpRequest, userId: string, commandId: string): Promise<boolean> {
     const hash = await hasher.hash(clientKey(ctx), request.password!, abandonSignal(ctx));
     try {
-      await store.append(
-        accountStream(userId),
-        [{ id: newId(), type: 'account:password-set', data: { hash }, metadata: { ...request.options.metadata, causationId: commandId } }],
-        { expectedRevision: 'no_stream' },
-      );
+      await runAccount(userId, { type: 'SetPassword', hash, replacing: undefined }, { metadata: request.options.metadata, partOf: commandId });
       return true;
     } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) return false;
+      // The account has a password already, or got one while this request appended.
+      if (error instanceof AppError && error.status === 409) return false;
       throw error;
     }
   }

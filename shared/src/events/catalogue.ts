@@ -105,6 +105,7 @@ export function parsePayload<N extends EventName>(type: N, data: unknown): Paylo
   return payloadSchemas[type].parse(data) as PayloadOf<N>;
 }
 
-export function streamIdOf(model: Model, entityId: string): string {
+/** `<category>-<entity id>`: the public models' streams, and the write side's private ones (`account-…`). */
+export function streamIdOf(model: Model | (string & {}), entityId: string): string {
   return `${model}-${entityId}`;
 }

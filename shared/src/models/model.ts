@@ -16,7 +16,11 @@ export interface EntityModel<State, Event extends DomainEvent> {
   evolve(state: State, event: Recorded<Event>): State;
 }
 
-export function fold<State, Event extends DomainEvent>(model: Pick<EntityModel<State, Event>, 'initialState' | 'evolve'>, events: readonly RecordedEvent[]): State {
+/** The state after `events`; the write side's private streams fold with it too. */
+export function fold<State, Event extends { type: string; data: unknown }>(
+  model: { initialState: State; evolve(state: State, event: Recorded<Event>): State },
+  events: readonly RecordedEvent[],
+): State {
   return events.reduce(
     (state, e) => {
       const recorded = { type: e.type, data: e.data, time: e.time, revision: e.revision } as unknown as Recorded<Event>;

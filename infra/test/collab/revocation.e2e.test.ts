@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '@eventide/command-service/src/account/roles.ts';
 import { jsonClient } from '@eventide/shared/testing/json-client.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
-import { openText, submit } from '../src/testing/editor-client.ts';
-import { rawClient, type RawClient } from '../src/testing/raw-client.ts';
+import { openText, submit } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
 let app: CollabApp;

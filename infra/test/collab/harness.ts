@@ -1,20 +1,21 @@
 // The collab service in-process on the embedded stores, with the command service's sign-up and
-// sign-in beside it on one origin, as `npm start` serves them.
+// sign-in beside it on one origin, as `npm start` serves them. It lives in infra because it
+// puts two services together; the collab service's own tests need neither.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openAuth, type OpenedAuth } from '@eventide/shared/auth/open.ts';
+import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { createHttpApp } from '@eventide/shared/http/app.ts';
 import { createLogger, type Logger } from '@eventide/shared/log.ts';
 import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/shared/testing/json-client.ts';
-import { authDeps } from '@eventide/command-service/src/account/wire.ts';
-import { commandRoutes } from '@eventide/command-service/src/routes.ts';
+import { compose } from '@eventide/shared/service/compose.ts';
+import { httpAppOf } from '@eventide/shared/service/http.ts';
+import { commandService } from '@eventide/command-service/src/service.ts';
 import { signUp, signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
-import { openCollab, type Collab } from '../src/wire.ts';
-import { connectEditor, type EditorClient } from '../src/testing/editor-client.ts';
+import { collabService } from '@eventide/collab-service/src/service.ts';
+import type { Collab } from '@eventide/collab-service/src/wire.ts';
+import { connectEditor, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 
 export interface User extends SignedIn {
@@ -36,17 +37,15 @@ export interface CollabApp {
 export async function startCollabApp(options: { env?: Record<string, string>; log?: Logger; checkEveryMs?: number; dir?: string } = {}): Promise<CollabApp> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'eventide-collab-'));
   const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
-  const auth = await openAuth(config);
-  const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
   const log = options.log ?? createLogger({ level: 'silent' });
-  const collab = await openCollab(config, { auth, log, ...(options.checkEveryMs ? { checkEveryMs: options.checkEveryMs } : {}) });
-  const app = createHttpApp({
-    log,
-    auth,
-    routers: [...commandRoutes({ store: eventStore, bodyLimit: 64 * 1024, auth: authDeps(config, auth) }), ...collab.routers],
-  });
-  const { server, url } = await listenOnLoopback(app);
-  collab.attach(server);
+  const composition = await compose(
+    { config, log },
+    { command: commandService(), collab: collabService(options.checkEveryMs ? { checkEveryMs: options.checkEveryMs } : {}) },
+  );
+  const { store: eventStore, auth } = composition.services.command;
+  const { collab } = composition.services.collab;
+  const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
+  composition.attach(server);
   const asUser = (signedIn: SignedIn, http: JsonClient): User => ({ ...signedIn, http, editor: () => connectEditor(url, http.cookieHeader()) });
   return {
     url,
@@ -63,11 +62,10 @@ export async function startCollabApp(options: { env?: Record<string, string>; lo
       return asUser(await signUpAdmin(http, eventStore, auth.sessions.store), http);
     },
     async close() {
-      await collab.close();
+      await composition.disconnect();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await eventStore.close();
-      await auth.close();
+      await composition.close();
       if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,24 @@
+// The collab service as one part of a process (shared/src/service/compose.ts): its routes on
+// the HTTP app, its WebSocket on the server once it listens. Users sign in through the command
+// service; the session store (and so the cookie) is the platform's.
+import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import { openCollab, type Collab, type CollabWiring } from './wire.ts';
+
+export interface CollabService extends Service {
+  collab: Collab;
+}
+
+export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryMs'> = {}): ServiceFactory<CollabService> {
+  return async ({ config, log, auth: openAuth }) => {
+    const auth = await openAuth();
+    const collab = await openCollab(config, { auth, log, ...options });
+    return {
+      collab,
+      routers: collab.routers,
+      health: () => ({ collab: collab.description, auth: auth.description }),
+      attach: (server) => void collab.attach(server),
+      disconnect: () => collab.disconnect(),
+      close: () => collab.close(),
+    };
+  };
+}

@@ -1,0 +1,54 @@
+// The command service as one part of a process (shared/src/service/compose.ts): its write
+// routes and sign-in, on the platform's event store and sessions.
+import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
+import { PasswordHasher as FairHasher } from '@eventide/shared/auth/hasher.ts';
+import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
+import type { Config } from '@eventide/shared/config.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import type { AuthDeps } from './account/deps.ts';
+import { loadProviders } from './oauth/providers.ts';
+import { commandRoutes } from './routes.ts';
+
+export interface CommandService extends Service {
+  store: EventStore;
+  auth: OpenedAuth;
+}
+
+export interface CommandServiceOptions {
+  /** Replaces the password hasher (tests: cheaper parameters, or one held at a gate). */
+  hasher?: PasswordHasher;
+}
+
+function authDeps(config: Config, auth: OpenedAuth, hasher: PasswordHasher | undefined): AuthDeps {
+  return {
+    sessions: auth.sessions.store,
+    limiters: auth.limiters,
+    signIn: {
+      failuresPerAccount: config.SIGNIN_FAILURES_PER_ACCOUNT,
+      blockSeconds: config.SIGNIN_BLOCK_SECONDS,
+      failuresPerAddressPerDay: config.SIGNIN_FAILURES_PER_ADDRESS_PER_DAY,
+    },
+    profilePerSecond: config.RATE_LIMIT_PROFILE_PER_SECOND,
+    signUpsPerHour: config.RATE_LIMIT_SIGN_UPS_PER_HOUR,
+    emailChangesPerHour: config.RATE_LIMIT_EMAIL_CHANGES_PER_HOUR,
+    hasher: hasher ?? new FairHasher(config.PASSWORD_HASHES_AT_ONCE ? { concurrency: config.PASSWORD_HASHES_AT_ONCE } : {}),
+  };
+}
+
+
+export function commandService(options: CommandServiceOptions = {}): ServiceFactory<CommandService> {
+  return async (platform) => {
+    const { config } = platform;
+    const providers = loadProviders(config.AUTH_PROVIDERS);
+    const auth = await platform.auth();
+    const events = platform.eventStore();
+    return {
+      store: events.store,
+      auth,
+      routers: commandRoutes({ store: events.store, bodyLimit: config.BODY_LIMIT, auth: authDeps(config, auth, options.hasher), oauth: { sessions: auth.sessions.store, providers, publicOrigin: config.PUBLIC_ORIGIN } }),
+      health: () => ({ eventStore: events.description, auth: auth.description }),
+      close: async () => undefined,
+    };
+  };
+}

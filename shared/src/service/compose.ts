@@ -1,0 +1,147 @@
+// Every service has the same shape, and one function puts any set of them in one process:
+// `npm start` (all of them), each `npm run start:*` (one) and the tests' harnesses. The
+// adapters are opened here, from configuration, once per process and only when a service asks
+// for them, and closed here after the services that use them.
+import type { Server } from 'node:http';
+import type Router from '@koa/router';
+import { openAuth, type AuthOptions, type OpenedAuth } from '../auth/open.ts';
+import type { Config } from '../config.ts';
+import { openEventStore } from '../event-store/open.ts';
+import type { EventStore } from '../event-store/port.ts';
+import type { Logger } from '../log.ts';
+import { openReadStore } from '../read-store/open.ts';
+import type { ReadStore } from '../read-store/port.ts';
+
+export interface Service {
+  routers: Router[];
+  /** What GET /health says of this service (which adapters, how far it got). */
+  health(): Record<string, unknown>;
+  /** Called once the HTTP server listens, for what attaches to it (the collab WebSocket). */
+  attach?(server: Server): void;
+  /** Ends long-lived connections, so that the HTTP drain at shutdown need not wait for them. */
+  disconnect?(): Promise<void>;
+  /** Stops the service's own work; the adapters it was given are closed after it. */
+  close(): Promise<void>;
+}
+
+export interface Opened<Store> {
+  store: Store;
+  description: string;
+}
+
+/** What the services of one process share. */
+export interface Platform {
+  config: Config;
+  log: Logger;
+  auth(): Promise<OpenedAuth>;
+  eventStore(): Opened<EventStore>;
+  readStore(): Promise<Opened<ReadStore>>;
+  /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
+  projected: ProgressSignal;
+}
+
+export interface ProgressSignal {
+  notify(): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export type ServiceFactory<S extends Service = Service> = (platform: Platform) => Promise<S>;
+
+export interface PlatformOptions {
+  config: Config;
+  log: Logger;
+  auth?: AuthOptions;
+}
+
+export interface Composition<Services extends Record<string, Service>> {
+  platform: Platform;
+  services: Services;
+  routers: Router[];
+  health(): Record<string, unknown>;
+  /** Sessions and the Origin check for the HTTP app, when a service opened them. */
+  auth: OpenedAuth | undefined;
+  attach(server: Server): void;
+  disconnect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function progressSignal(): ProgressSignal {
+  const listeners = new Set<() => void>();
+  return {
+    notify: () => listeners.forEach((listener) => listener()),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function once<T>(open: () => T): { get(): T; opened(): T | undefined } {
+  let value: T | undefined;
+  let done = false;
+  return {
+    get: () => (done ? value! : ((done = true), (value = open()))),
+    opened: () => value,
+  };
+}
+
+export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOptions) {
+  const auth = once(() => openAuth(config, authOptions));
+  const eventStore = once(() => openEventStore(config));
+  const readStore = once(() => openReadStore(config));
+  const platform: Platform = {
+    config,
+    log,
+    auth: auth.get,
+    eventStore: eventStore.get,
+    readStore: readStore.get,
+    projected: progressSignal(),
+  };
+  return {
+    platform,
+    openedAuth: async () => auth.opened(),
+    /** Closes what was opened, followers' stores after their services stopped. */
+    async close() {
+      await Promise.all([
+        readStore.opened()?.then((opened) => opened.store.close()),
+        eventStore.opened()?.store.close(),
+        auth.opened()?.then((opened) => opened.close()),
+      ]);
+    },
+  };
+}
+
+/** Starts the services in order on one platform; a failure closes what had started. */
+export async function compose<Factories extends Record<string, ServiceFactory>>(
+  options: PlatformOptions,
+  factories: Factories,
+): Promise<Composition<{ [K in keyof Factories]: Awaited<ReturnType<Factories[K]>> }>> {
+  const opened = openPlatform(options);
+  const started: Service[] = [];
+  const services: Record<string, Service> = {};
+  const closeAll = async () => {
+    // Last started, first stopped: nothing is left writing to a store that closes.
+    for (const service of [...started].reverse()) await service.close();
+    await opened.close();
+  };
+  try {
+    for (const [name, factory] of Object.entries(factories)) {
+      const service = await factory(opened.platform);
+      started.push(service);
+      services[name] = service;
+    }
+  } catch (error) {
+    await closeAll().catch(() => undefined);
+    throw error;
+  }
+  return {
+    platform: opened.platform,
+    services: services as { [K in keyof Factories]: Awaited<ReturnType<Factories[K]>> },
+    routers: started.flatMap((s) => s.routers),
+    health: () => Object.assign({}, ...started.map((s) => s.health())),
+    auth: await opened.openedAuth(),
+    attach: (server) => started.forEach((s) => s.attach?.(server)),
+    disconnect: async () => void (await Promise.all(started.map((s) => s.disconnect?.()))),
+    close: closeAll,
+  };
+}
