@@ -42,7 +42,7 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
     const { config } = platform;
     const providers = loadProviders(config.AUTH_PROVIDERS);
     const auth = await platform.auth();
-    const events = platform.eventStore();
+    const events = await platform.eventStore();
     return {
       store: events.store,
       auth,

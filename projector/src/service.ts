@@ -11,7 +11,7 @@ export interface ProjectorService extends Service {
 
 export function projectorService(): ServiceFactory<ProjectorService> {
   return async ({ config, log, eventStore, readStore, projected }) => {
-    const events = eventStore();
+    const events = await eventStore();
     const read = await readStore();
     const projector = startProjector({ eventStore: events.store, readStore: read.store, log });
     const stopWatching = projector.onProgress(() => projected.notify());

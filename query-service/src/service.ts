@@ -10,7 +10,7 @@ export function queryService(): ServiceFactory<Service> {
     // Sessions come from the same store the command service signs users in to.
     const auth = await openAuth();
     // The event store feeds GET /events (server-sent events) for subscribers without Kafka.
-    const events = eventStore();
+    const events = await eventStore();
     const deps = queryDeps(config, read.store, { subscribe: projected.subscribe, eventStore: events.store, limiters: auth.limiters });
     return {
       routers: queryRoutes(deps),

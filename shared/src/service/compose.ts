@@ -4,12 +4,10 @@
 // for them, and closed here after the services that use them.
 import type { Server } from 'node:http';
 import type Router from '@koa/router';
-import { openAuth, type AuthOptions, type OpenedAuth } from '../auth/open.ts';
+import type { AuthOptions, OpenedAuth } from '../auth/open.ts';
 import type { Config } from '../config.ts';
-import { openEventStore } from '../event-store/open.ts';
 import type { EventStore } from '../event-store/port.ts';
 import type { Logger } from '../log.ts';
-import { openReadStore } from '../read-store/open.ts';
 import type { ReadStore } from '../read-store/port.ts';
 
 export interface Service {
@@ -34,7 +32,7 @@ export interface Platform {
   config: Config;
   log: Logger;
   auth(): Promise<OpenedAuth>;
-  eventStore(): Opened<EventStore>;
+  eventStore(): Promise<Opened<EventStore>>;
   readStore(): Promise<Opened<ReadStore>>;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
   projected: ProgressSignal;
@@ -86,9 +84,10 @@ function once<T>(open: () => T): { get(): T; opened(): T | undefined } {
 }
 
 export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOptions) {
-  const auth = once(() => openAuth(config, authOptions));
-  const eventStore = once(() => openEventStore(config));
-  const readStore = once(() => openReadStore(config));
+  // Imported when first asked for: a process loads only the adapters its services use.
+  const auth = once(async () => (await import('../auth/open.ts')).openAuth(config, authOptions));
+  const eventStore = once(async () => (await import('../event-store/open.ts')).openEventStore(config));
+  const readStore = once(async () => (await import('../read-store/open.ts')).openReadStore(config));
   const platform: Platform = {
     config,
     log,
@@ -104,7 +103,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     async close() {
       await Promise.all([
         readStore.opened()?.then((opened) => opened.store.close()),
-        eventStore.opened()?.store.close(),
+        eventStore.opened()?.then((opened) => opened.store.close()),
         auth.opened()?.then((opened) => opened.close()),
       ]);
     },
