@@ -1,8 +1,7 @@
 // Runs a follower of the log until stopped: when it fails, it waits (bounded, jittered
 // exponential backoff) and starts again from its checkpoint.
+import { backoffDelay, sleep } from '@eventide/shared/backoff.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-
-const BACKOFF_MS = { first: 100, max: 10_000 };
 
 export function runResilient(name: string, signal: AbortSignal, log: Logger, follow: () => Promise<void>): Promise<void> {
   return (async () => {
@@ -14,9 +13,9 @@ export function runResilient(name: string, signal: AbortSignal, log: Logger, fol
       } catch (error) {
         if (signal.aborted) break;
         failures++;
-        const delay = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        const delay = backoffDelay(failures);
         log.error({ err: error, retryInMs: Math.round(delay) }, `${name} failed; resuming from its checkpoint`);
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay);
       }
     }
   })();

@@ -5,6 +5,7 @@
 // cleanly when the server says this page is too far behind.
 import { Connection, types } from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
+import { backoffDelay } from '@eventide/shared/backoff.ts';
 import { plainText } from '../text.ts';
 
 const richText = richTextModule.type;
@@ -83,14 +84,14 @@ const colourOf = (user: string) => colours[[...user].reduce((sum, c) => sum + c.
 /** A WebSocket that ShareDB can be rebound to after a failure: reconnects with jittered backoff. */
 function connect(onClosedForGood: (reason: string) => void): Connection {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/collab`;
-  let attempt = 0;
+  let failures = 0;
   const open = () => {
     const socket = new WebSocket(url);
-    socket.addEventListener('open', () => (attempt = 0));
+    socket.addEventListener('open', () => (failures = 0));
     socket.addEventListener('close', (event) => {
       if (event.code === 4401 || event.code === 4403) return onClosedForGood(event.reason);
       setStatus('offline: reconnecting…', 'offline');
-      const delay = Math.min(10_000, 250 * 2 ** attempt++) * (0.5 + Math.random() / 2);
+      const delay = backoffDelay(++failures);
       // bindToSocket is ShareDB's documented way to resume on a new socket; its types omit it.
       setTimeout(() => (connection as unknown as { bindToSocket(s: WebSocket): void }).bindToSocket(open()), delay);
     });

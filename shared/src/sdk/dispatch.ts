@@ -1,6 +1,7 @@
 // What a subscriber does with one delivered event, whatever carried it: check it against the
 // catalogue, drop it if it was seen before (when asked), run the handlers with retries, and
 // hand it to the dead-letter sink when they keep failing. Only then is it acknowledged.
+import { backoffDelay, sleep } from '../backoff.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '../events/catalogue.ts';
 
 export type Handler<N extends EventName> = (event: EventEnvelope<N>) => Promise<void> | void;
@@ -66,7 +67,7 @@ export class Dispatcher {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.seen = options.dedupe === true ? new SeenIds() : options.dedupe || undefined;
     this.deadLetter = options.deadLetter;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? sleep;
     this.observe = options.observe;
   }
 
@@ -109,8 +110,7 @@ export class Dispatcher {
           this.seen?.add(envelope.id);
           return { kind: 'dead-lettered', ...about };
         }
-        const delay = Math.min(this.retry.maxDelayMs, this.retry.initialDelayMs * 2 ** (attempt - 1));
-        await this.sleep(delay * (0.5 + Math.random() / 2));
+        await this.sleep(backoffDelay(attempt, { firstMs: this.retry.initialDelayMs, maxMs: this.retry.maxDelayMs }));
       }
     }
   }

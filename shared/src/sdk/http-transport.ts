@@ -3,6 +3,7 @@
 // is kept through `checkpoint` when given, and a dropped connection resumes right after it
 // (Last-Event-ID) with bounded, jittered backoff. One subscriber per stream: consumer groups
 // and a dead-letter topic are Kafka's; here a dead letter goes to `onDeadLetter` (default: the log).
+import { backoffDelay, sleep } from '../backoff.ts';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Logger } from '../log.ts';
 import type { DeadLetter, Dispatcher } from './dispatch.ts';
@@ -20,7 +21,6 @@ export interface HttpTransportOptions {
   credentials?: { email: string; password: string };
 }
 
-const BACKOFF_MS = { first: 200, max: 10_000 };
 
 export function httpTransport(options: HttpTransportOptions, log: Logger): Transport {
   const controller = new AbortController();
@@ -69,9 +69,9 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
       } catch (error) {
         if (controller.signal.aborted) return;
         failures++;
-        const delay = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** (failures - 1)) * (0.5 + Math.random() / 2);
+        const delay = backoffDelay(failures);
         log.warn({ err: error, position, retryInMs: Math.round(delay) }, 'subscriber: event stream lost; resuming after the last event handled');
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay);
       }
     }
   }

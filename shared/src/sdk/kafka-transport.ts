@@ -2,6 +2,7 @@
 // registered event names; each message's offset is committed after its dispatch finished
 // (handled, a dropped duplicate, or dead-lettered), so a crash redelivers, never skips.
 // Partitions are consumed one message at a time, so one entity's events arrive in order.
+import { backoffDelay } from '../backoff.ts';
 import { Kafka, Partitioners, type Consumer, type Producer } from 'kafkajs';
 import type { EventName, Model } from '../events/catalogue.ts';
 import { topicOf } from '../event-bus/kafka-producer.ts';
@@ -56,7 +57,7 @@ export function kafkaTransport(options: KafkaTransportOptions, log: Logger): Tra
     // resumes from the committed offsets.
     member.on(member.events.CRASH, ({ payload }) => {
       if (payload.restart || stopping) return;
-      const delay = Math.min(10_000, 500 * 2 ** restarts++) * (0.5 + Math.random() / 2);
+      const delay = backoffDelay(++restarts);
       log.error({ err: payload.error, retryInMs: Math.round(delay) }, 'subscriber: consumer stopped after an error; starting a new one');
       setTimeout(() => {
         if (!stopping) startConsumer(dispatcher, topics).catch((err: unknown) => log.error({ err }, 'subscriber: restart failed'));

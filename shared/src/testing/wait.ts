@@ -1,4 +1,6 @@
 // Waiting for a condition in tests: poll it, with a bound, never sleep for a guessed time.
+// Not vi.waitFor: the collab clients that use this also run in `npm run bench`, outside vitest,
+// and a timeout here names what was awaited rather than the last failed assertion.
 export async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await condition())) {
