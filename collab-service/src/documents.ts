@@ -22,7 +22,6 @@ interface SnapshotLike {
   m?: { ctime?: number; mtime?: number } | null;
 }
 
-
 export function documentReader(backend: ShareDB) {
   const connection: Connection = backend.connect();
   const describe = (id: string, snapshot: SnapshotLike): DocumentText => ({

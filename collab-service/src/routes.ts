@@ -36,7 +36,10 @@ export function collabRoutes({ access, reader, editor }: CollabRouteDeps): Route
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
     // The page runs only its own script and talks only to its own origin.
-    ctx.set('Content-Security-Policy', "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'",
+    );
     ctx.body = editor.html;
   });
   router.get('/editor.js', async (ctx) => {

@@ -10,7 +10,14 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 it("passes ShareDB's own database and milestone adapter suites", async () => {
   const child = spawn(
     process.execPath,
-    [fileURLToPath(import.meta.resolve('mocha/bin/mocha.js')), '--reporter', 'dot', '--extension', 'ts', 'collab-service/test/sharedb-suite/adapters.spec.ts'],
+    [
+      fileURLToPath(import.meta.resolve('mocha/bin/mocha.js')),
+      '--reporter',
+      'dot',
+      '--extension',
+      'ts',
+      'collab-service/test/sharedb-suite/adapters.spec.ts',
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

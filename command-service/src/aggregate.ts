@@ -18,7 +18,10 @@ export interface Aggregate<State, Command, Event extends Decided> {
 }
 
 /** The state of an entity that exists and is not deleted; 404 or 410 otherwise. */
-export function requireLive<State extends { status: string }>(state: State, what: string): Exclude<State, { status: 'absent' | 'deleted' }> {
+export function requireLive<State extends { status: string }>(
+  state: State,
+  what: string,
+): Exclude<State, { status: 'absent' | 'deleted' }> {
   if (state.status === 'absent') throw problems.notFound(what);
   if (state.status === 'deleted') throw problems.gone(what);
   return state as Exclude<State, { status: 'absent' | 'deleted' }>;

@@ -117,7 +117,7 @@ export async function handle<State, Command, Event extends Decided>(
 
   await hooks.beforeAppend?.(decided, loaded.state, commandId);
   const metadata: EventMetadata = { ...options.metadata, causationId: commandId };
-  let appended;
+  let appended: Awaited<ReturnType<EventStore['append']>>;
   try {
     appended = await store.append(
       loaded.streamId,

@@ -36,7 +36,6 @@ function authDeps(config: Config, auth: OpenedAuth, hasher: PasswordHasher | und
   };
 }
 
-
 export function commandService(options: CommandServiceOptions = {}): ServiceFactory<CommandService> {
   return async (platform) => {
     const { config } = platform;
@@ -46,7 +45,12 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
     return {
       store: events.store,
       auth,
-      routers: commandRoutes({ store: events.store, bodyLimit: config.BODY_LIMIT, auth: authDeps(config, auth, options.hasher), oauth: { sessions: auth.sessions.store, providers, publicOrigin: config.PUBLIC_ORIGIN } }),
+      routers: commandRoutes({
+        store: events.store,
+        bodyLimit: config.BODY_LIMIT,
+        auth: authDeps(config, auth, options.hasher),
+        oauth: { sessions: auth.sessions.store, providers, publicOrigin: config.PUBLIC_ORIGIN },
+      }),
       health: () => ({ eventStore: events.description, auth: auth.description }),
       close: async () => undefined,
     };

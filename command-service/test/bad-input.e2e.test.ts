@@ -29,7 +29,8 @@ describe('bad input to the command service', () => {
   it('an empty body is a 400', () => expectRefused(() => app.raw('POST', '/users', '', json), 400, '(body)'));
   it('a body that is not an object is a 400', () => expectRefused(() => app.request('POST', '/users', ['a']), 400, '(body)'));
   it('a JSON null body is a 400', () => expectRefused(() => app.raw('POST', '/users', 'null', json), 400, '(body)'));
-  it('a wrong type is a 400 naming the field', () => expectRefused(() => app.request('POST', '/users', { name: 42, email: 'a@b.co' }), 400, 'name'));
+  it('a wrong type is a 400 naming the field', () =>
+    expectRefused(() => app.request('POST', '/users', { name: 42, email: 'a@b.co' }), 400, 'name'));
   it('a missing field is a 400 naming it', () => expectRefused(() => app.request('POST', '/users', { name: 'A' }), 400, 'email'));
   it('an unknown field is a 400 naming it', () =>
     expectRefused(() => app.request('POST', '/users', { name: 'A', email: 'a@b.co', role: 'admin' }), 400, 'role'));
@@ -58,18 +59,31 @@ describe('bad input to the command service', () => {
   it('a body that is not JSON is a 415', () =>
     expectRefused(() => app.raw('POST', '/users', 'name=A', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'Content-Type'));
   it('a body without a content type is a 415', () => expectRefused(() => app.raw('POST', '/users', '{}', {}), 415, 'Content-Type'));
-  it('an invalid email is a 400', () => expectRefused(() => app.request('POST', '/users', { name: 'A', email: 'not-an-email' }), 400, 'email'));
+  it('an invalid email is a 400', () =>
+    expectRefused(() => app.request('POST', '/users', { name: 'A', email: 'not-an-email' }), 400, 'email'));
   it('a blank name is a 400', () => expectRefused(() => app.request('POST', '/users', { name: '   ', email: 'a@b.co' }), 400, 'name'));
   it('a bad Idempotency-Key is a 400', () =>
-    expectRefused(() => app.request('POST', '/users', { name: 'A', email: 'k@b.co' }, { 'Idempotency-Key': 'a b' }), 400, 'Idempotency-Key'));
+    expectRefused(
+      () => app.request('POST', '/users', { name: 'A', email: 'k@b.co' }, { 'Idempotency-Key': 'a b' }),
+      400,
+      'Idempotency-Key',
+    ));
   it('a negative or fractional price is a 400 naming price.amount', async () => {
     await expectRefused(() => app.request('POST', '/products', { name: 'P', price: { amount: -1, currency: 'EUR' } }), 400, 'price.amount');
-    await expectRefused(() => app.request('POST', '/products', { name: 'P', price: { amount: 1.5, currency: 'EUR' } }), 400, 'price.amount');
+    await expectRefused(
+      () => app.request('POST', '/products', { name: 'P', price: { amount: 1.5, currency: 'EUR' } }),
+      400,
+      'price.amount',
+    );
   });
   it('a lowercase currency is a 400 naming price.currency', () =>
     expectRefused(() => app.request('POST', '/products', { name: 'P', price: { amount: 1, currency: 'eur' } }), 400, 'price.currency'));
   it('an operator in an order line is a 400 naming it', () =>
-    expectRefused(() => app.request('POST', '/orders', { userId, lines: [{ productId: { $ne: null }, quantity: 1 }] }), 400, 'lines.0.productId'));
+    expectRefused(
+      () => app.request('POST', '/orders', { userId, lines: [{ productId: { $ne: null }, quantity: 1 }] }),
+      400,
+      'lines.0.productId',
+    ));
   it('a zero quantity is a 400 naming it', () =>
     expectRefused(() => app.request('POST', '/orders', { userId, lines: [{ productId: userId, quantity: 0 }] }), 400, 'lines.0.quantity'));
   it('an unknown status is a 400 naming it', () =>

@@ -39,7 +39,9 @@ describe('orders', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       status: 'draft',
-      lines: [{ productId: kettle, quantity: 2, unitPrice: { amount: 2999, currency: 'EUR' }, lineTotal: { amount: 5998, currency: 'EUR' } }],
+      lines: [
+        { productId: kettle, quantity: 2, unitPrice: { amount: 2999, currency: 'EUR' }, lineTotal: { amount: 5998, currency: 'EUR' } },
+      ],
       total: { amount: 5998, currency: 'EUR' },
     });
     const path = `/orders/${created.body.orderId}`;

@@ -43,7 +43,12 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-http-'));
-  const env = { DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...(options.bodyLimit ? { BODY_LIMIT: String(options.bodyLimit) } : {}) };
+  const env = {
+    DATA_DIR: dir,
+    ...TEST_ENV,
+    SQLITE_SYNCHRONOUS: 'NORMAL',
+    ...(options.bodyLimit ? { BODY_LIMIT: String(options.bodyLimit) } : {}),
+  };
   const config = loadConfig({ ...env, ...options.env });
   const log = createLogger({ level: 'silent' });
   const composition = await compose(

@@ -25,7 +25,11 @@ const sessionIdOf = (cookies: string) => new RegExp(`(?:^|; )${SESSION_COOKIE.re
 describe('password accounts', () => {
   it('signs a new user in at sign-up, and never answers with the password or its hash', async () => {
     const browser = app.anonymous();
-    const reply = await browser.request('POST', '/users', { name: 'Pat', email: `pat-${process.pid}@example.test`, password: 'correct horse battery' });
+    const reply = await browser.request('POST', '/users', {
+      name: 'Pat',
+      email: `pat-${process.pid}@example.test`,
+      password: 'correct horse battery',
+    });
     expect(reply.status).toBe(201);
     expect(reply.text).not.toMatch(/password|scrypt|correct horse/);
     const cookie = reply.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
@@ -61,7 +65,18 @@ describe('password accounts', () => {
     const me = await signUp(app.anonymous());
     const old = await hashPassword(me.password, { logN: 14, r: 8, p: 1 });
     const revision = (await app.store.readStream(`account-${me.userId}`)).length - 1;
-    await app.store.append(`account-${me.userId}`, [{ id: crypto.randomUUID(), type: 'account:password-set', data: { hash: old }, metadata: { correlationId: 't', causationId: 't', actor: { type: 'system', name: 'test' } } }], { expectedRevision: revision });
+    await app.store.append(
+      `account-${me.userId}`,
+      [
+        {
+          id: crypto.randomUUID(),
+          type: 'account:password-set',
+          data: { hash: old },
+          metadata: { correlationId: 't', causationId: 't', actor: { type: 'system', name: 'test' } },
+        },
+      ],
+      { expectedRevision: revision },
+    );
     await signInWithPassword(app.anonymous(), me.email, me.password);
     const latest = (await app.store.readStream(`account-${me.userId}`)).at(-1)!;
     expect((latest.data as { hash: string }).hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
@@ -70,7 +85,9 @@ describe('password accounts', () => {
   });
 
   it('validates the body of a sign-in and of a sign-up password', async () => {
-    const tooShort = await app.anonymous().request('POST', '/users', { name: 'Short', email: `short-${process.pid}@example.test`, password: 'short' });
+    const tooShort = await app
+      .anonymous()
+      .request('POST', '/users', { name: 'Short', email: `short-${process.pid}@example.test`, password: 'short' });
     expect(tooShort.status).toBe(400);
     expect(tooShort.body.errors[0].field).toBe('password');
     const missing = await app.anonymous().request('POST', '/auth/sign-in', { email: 'a@example.test' });
@@ -151,7 +168,14 @@ describe('brute force', () => {
     expect((await app.anonymous().request('POST', '/auth/sign-in', { email: other.email, password: other.password })).status).toBe(200);
     // Once the block (1 s here) ends, the right password works.
     let status = 429;
-    await until(async () => (status = (await attempt(me.password)).status) !== 429, 'the block to end', 10_000);
+    await until(
+      async () => {
+        status = (await attempt(me.password)).status;
+        return status !== 429;
+      },
+      'the block to end',
+      10_000,
+    );
     expect(status).toBe(200);
   });
 
@@ -197,7 +221,13 @@ describe('authorization', () => {
   it('lets admins alone manage products', async () => {
     const user = app.anonymous();
     await signUp(user);
-    const product = { name: 'Lamp', description: 'A lamp', price: { amount: 1999, currency: 'EUR' }, sku: `L-${process.pid}`, category: 'home' };
+    const product = {
+      name: 'Lamp',
+      description: 'A lamp',
+      price: { amount: 1999, currency: 'EUR' },
+      sku: `L-${process.pid}`,
+      category: 'home',
+    };
     expect((await app.anonymous().request('POST', '/products', product)).status).toBe(401);
     expect((await user.request('POST', '/products', product)).status).toBe(403);
     expect((await app.request('POST', '/products', product)).status).toBe(201);

@@ -18,7 +18,8 @@ function inFlight(requests: Promise<Reply>[]) {
 }
 
 const count = (replies: Reply[], status: number) => replies.filter((r) => r.status === status).length;
-const setsSession = (reply: Reply) => reply.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/expires=Thu, 01 Jan 1970/i.test(c));
+const setsSession = (reply: Reply) =>
+  reply.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/expires=Thu, 01 Jan 1970/i.test(c));
 
 let addresses = 0;
 /** A client address of its own for each attack (the app trusts one proxy hop). */
@@ -40,7 +41,10 @@ describe('brute-force limits under concurrency', () => {
   async function attack(size: number, send: (i: number) => Promise<Reply>) {
     hasher.hold();
     const burst = inFlight(Array.from({ length: size }, (_, i) => send(i)));
-    await until(() => burst.answered.length + hasher.load.running + hasher.load.waiting === size, 'every guess to be refused or waiting to hash');
+    await until(
+      () => burst.answered.length + hasher.load.running + hasher.load.waiting === size,
+      'every guess to be refused or waiting to hash',
+    );
     return burst;
   }
 
@@ -92,7 +96,8 @@ describe('brute-force limits under concurrency', () => {
     const me = await signUp(victim);
     const from = newAddress();
     const replies: Reply[] = [];
-    for (let i = 0; i < 11; i++) replies.push(await victim.request('PUT', '/auth/password', { currentPassword: `guess ${i}`, password: 'a new passphrase' }, from));
+    for (let i = 0; i < 11; i++)
+      replies.push(await victim.request('PUT', '/auth/password', { currentPassword: `guess ${i}`, password: 'a new passphrase' }, from));
     expect(replies.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(422));
     expect(replies[10]!.status).toBe(429);
     expect((await signIn(me.email, me.password, newAddress())).status).toBe(200);
@@ -114,10 +119,15 @@ describe('fair hashing', () => {
     hasher.hold();
     const flood = inFlight(
       Array.from({ length: 40 }, (_, i) =>
-        app.anonymous().request('POST', '/auth/sign-in', { email: `nobody-${i}-${process.pid}@example.test`, password: 'a wrong password' }, attacker),
+        app
+          .anonymous()
+          .request('POST', '/auth/sign-in', { email: `nobody-${i}-${process.pid}@example.test`, password: 'a wrong password' }, attacker),
       ),
     );
-    await until(() => flood.answered.length + hasher.load.running + hasher.load.waiting === 40, 'the flood to be refused or waiting to hash');
+    await until(
+      () => flood.answered.length + hasher.load.running + hasher.load.waiting === 40,
+      'the flood to be refused or waiting to hash',
+    );
     // One of the flood hashes, four wait behind it; the rest were turned away at once.
     expect(hasher.load).toEqual({ running: 1, waiting: 4 });
     expect(flood.answered.every((r) => r.status === 429)).toBe(true);

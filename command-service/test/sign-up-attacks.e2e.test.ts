@@ -8,7 +8,8 @@ import type { JsonClient, Reply } from '@eventide/shared/testing/json-client.ts'
 import { signUp } from '../src/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
-const setsSession = (reply: Reply) => reply.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/expires=Thu, 01 Jan 1970/i.test(c));
+const setsSession = (reply: Reply) =>
+  reply.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/expires=Thu, 01 Jan 1970/i.test(c));
 let n = 0;
 const person = () => ({ name: `Victim ${++n}`, email: `victim-${n}-${process.pid}@example.test` });
 
@@ -65,7 +66,10 @@ describe('replaying a sign-up', () => {
     const key = randomUUID();
     const who = person();
     const [a, b] = [app.anonymous(), app.anonymous()];
-    const replies = await Promise.all([post(a, key, { ...who, password: 'passphrase of a' }), post(b, key, { ...who, password: 'passphrase of b' })]);
+    const replies = await Promise.all([
+      post(a, key, { ...who, password: 'passphrase of a' }),
+      post(b, key, { ...who, password: 'passphrase of b' }),
+    ]);
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses[0]).toBe(201);
     expect([409, 422]).toContain(statuses[1]);
@@ -98,7 +102,12 @@ describe('learning who has an account', () => {
     const before = await app.eventCount();
     const reply = await app
       .anonymous()
-      .request('POST', '/users', { name: 'Someone', email: owner.email.toUpperCase(), password: 'a long passphrase' }, { 'X-Forwarded-For': '203.0.113.1' });
+      .request(
+        'POST',
+        '/users',
+        { name: 'Someone', email: owner.email.toUpperCase(), password: 'a long passphrase' },
+        { 'X-Forwarded-For': '203.0.113.1' },
+      );
     expect(reply.status).toBe(409);
     expect(reply.body.errors).toEqual([{ field: 'email', message: 'is already in use' }]);
     expect(reply.text).not.toContain(owner.userId);
@@ -108,7 +117,9 @@ describe('learning who has an account', () => {
   it('counts sign-ups per address before anything else, so a burst learns no more than the limit', async () => {
     const from = { 'X-Forwarded-For': '203.0.113.2' };
     const replies = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => app.anonymous().request('POST', '/users', { name: 'Prober', email: `probe-${i}-${process.pid}@example.test` }, from)),
+      Array.from({ length: 12 }, (_, i) =>
+        app.anonymous().request('POST', '/users', { name: 'Prober', email: `probe-${i}-${process.pid}@example.test` }, from),
+      ),
     );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);

@@ -43,7 +43,12 @@ function flood(url: string): () => Promise<void> {
   const attacker = async (i: number) => {
     while (running) {
       await jsonClient(url)
-        .request('POST', '/auth/sign-in', { email: `nobody-${i}@example.test`, password: 'a wrong password' }, { 'X-Forwarded-For': '203.0.113.66' })
+        .request(
+          'POST',
+          '/auth/sign-in',
+          { email: `nobody-${i}@example.test`, password: 'a wrong password' },
+          { 'X-Forwarded-For': '203.0.113.66' },
+        )
         .catch(() => undefined);
     }
   };
@@ -62,7 +67,12 @@ export async function benchAuth(dataDir: string, seconds: number, samples = 20):
     const browser = jsonClient(service.url);
     const me = await signUp(browser);
     const signIn = async () => {
-      const reply = await jsonClient(service.url).request('POST', '/auth/sign-in', { email: me.email, password: me.password }, { 'X-Forwarded-For': '198.51.100.7' });
+      const reply = await jsonClient(service.url).request(
+        'POST',
+        '/auth/sign-in',
+        { email: me.email, password: me.password },
+        { 'X-Forwarded-For': '198.51.100.7' },
+      );
       if (reply.status !== 200) throw new Error(`sign-in answered ${reply.status}`);
     };
     const signInP50 = await timed(samples, signIn);
@@ -70,9 +80,15 @@ export async function benchAuth(dataDir: string, seconds: number, samples = 20):
     const signInUnderFloodP50 = await timed(samples, signIn);
     await stopFlood();
     const salt = Buffer.alloc(16, 7);
-    const scryptP50 = await timed(samples, () => new Promise((resolve, reject) =>
-      scrypt(me.password, salt, 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 2 ** 17 * 8 }, (error, key) => (error ? reject(error) : resolve(key))),
-    ));
+    const scryptP50 = await timed(
+      samples,
+      () =>
+        new Promise((resolve, reject) =>
+          scrypt(me.password, salt, 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 2 ** 17 * 8 }, (error, key) =>
+            error ? reject(error) : resolve(key),
+          ),
+        ),
+    );
     const withoutSession = await readsPerSecond(service.url, seconds, {});
     const withSession = await readsPerSecond(service.url, seconds, { cookie: browser.cookieHeader() });
     return { signInP50, signInUnderFloodP50, scryptP50, withSession, withoutSession };

@@ -53,7 +53,12 @@ async function echoRoundTrips(rounds: number): Promise<Latency> {
  * One editor at a time types a character (round robin); a round ends when every other editor
  * has it. Samples: send to arrival, for each receiving editor.
  */
-async function propagate(editors: number, rounds: number, type: (writer: number, round: number) => void, onRemote: (listener: (editor: number) => void) => void): Promise<Latency> {
+async function propagate(
+  editors: number,
+  rounds: number,
+  type: (writer: number, round: number) => void,
+  onRemote: (listener: (editor: number) => void) => void,
+): Promise<Latency> {
   const samples: number[] = [];
   let started = 0;
   let arrived = 0;
@@ -95,7 +100,9 @@ async function ours(dataDir: string, editors: number, rounds: number): Promise<L
       editors,
       rounds,
       (writer) => docs[writer]!.submitOp([{ insert: 'x' }]),
-      (listener) => docs.forEach((doc, i) => doc.on('op', (_op, source) => !source && listener(i))),
+      (listener) => {
+        for (const [i, doc] of docs.entries()) doc.on('op', (_op, source) => !source && listener(i));
+      },
     );
     for (const client of clients) client.close();
     return result;
@@ -110,7 +117,12 @@ async function yjs(editors: number, rounds: number): Promise<Latency> {
   try {
     for (let i = 0; i < editors; i++) {
       const document = new Y.Doc();
-      const provider = new HocuspocusProvider({ url: `ws://127.0.0.1:${server.port}`, name: 'bench', document, WebSocketPolyfill: WebSocket } as never);
+      const provider = new HocuspocusProvider({
+        url: `ws://127.0.0.1:${server.port}`,
+        name: 'bench',
+        document,
+        WebSocketPolyfill: WebSocket,
+      } as never);
       await new Promise<void>((resolve) => provider.on('synced', () => resolve()));
       providers.push(provider);
     }
@@ -118,10 +130,11 @@ async function yjs(editors: number, rounds: number): Promise<Latency> {
       editors,
       rounds,
       (writer) => providers[writer]!.document.getText('text').insert(0, 'x'),
-      (listener) =>
-        providers.forEach((provider, i) =>
-          provider.document.on('update', (_update: Uint8Array, origin: unknown) => origin === provider && listener(i)),
-        ),
+      (listener) => {
+        for (const [i, provider] of providers.entries()) {
+          provider.document.on('update', (_update: Uint8Array, origin: unknown) => origin === provider && listener(i));
+        }
+      },
     );
   } finally {
     for (const provider of providers) provider.destroy();

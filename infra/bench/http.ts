@@ -22,7 +22,10 @@ async function load(name: string, url: string, seconds: number, connections: num
       {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: 'Bench', email: `bench-${process.pid}-${n++}@example.com` }) }),
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ name: 'Bench', email: `bench-${process.pid}-${n++}@example.com` }),
+        }),
       },
     ],
   });

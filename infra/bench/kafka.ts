@@ -22,9 +22,11 @@ const FETCH_WAIT_MS = 50;
 
 function userCreated(): { streamId: string; event: NewEvent } {
   const userId = newId();
-  return { streamId: `user-${userId}`, event: { id: newId(), type: 'user:created', data: { userId, name: 'Bench', email: `${userId}@example.com` }, metadata } };
+  return {
+    streamId: `user-${userId}`,
+    event: { id: newId(), type: 'user:created', data: { userId, name: 'Bench', email: `${userId}@example.com` }, metadata },
+  };
 }
-
 
 export interface KafkaResults {
   ours: { p50: number; p99: number };
@@ -36,7 +38,12 @@ export interface KafkaResults {
 
 async function rawRoundTrips(brokers: string[], samples: number) {
   const kafka = new Kafka({ clientId: 'raw', brokers, logLevel: logLevel.NOTHING });
-  const producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer({
+    allowAutoTopicCreation: true,
+    idempotent: false,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   const consumer = kafka.consumer({ groupId: 'raw-bench', sessionTimeout: 6000, heartbeatInterval: 300, maxWaitTimeInMs: FETCH_WAIT_MS });
   await Promise.all([producer.connect(), consumer.connect()]);
   await consumer.subscribe({ topics: ['raw.bench'], fromBeginning: true });
@@ -59,7 +66,12 @@ async function rawRoundTrips(brokers: string[], samples: number) {
 
 async function rawProduceRate(brokers: string[], events: number) {
   const kafka = new Kafka({ clientId: 'raw-produce', brokers, logLevel: logLevel.NOTHING });
-  const producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer({
+    allowAutoTopicCreation: true,
+    idempotent: false,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   await producer.connect();
   const messages = Array.from({ length: events }, () => {
     const { event } = userCreated();
@@ -86,7 +98,17 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
     const producer = await kafkaProducer({ brokers: cluster.brokers, clientId: 'bench', topicPrefix: 'lat.' }, log);
     const publisher = startPublisher({ eventStore, checkpoints: memoryCheckpoints(), producer, log });
     let arrived: ((id: string) => void) | undefined;
-    const subscriber = createSubscriber({ kafka: { brokers: cluster.brokers, groupId: 'lat', topicPrefix: 'lat.', sessionTimeout: 6000, heartbeatInterval: 300, maxWaitTimeInMs: FETCH_WAIT_MS }, log });
+    const subscriber = createSubscriber({
+      kafka: {
+        brokers: cluster.brokers,
+        groupId: 'lat',
+        topicPrefix: 'lat.',
+        sessionTimeout: 6000,
+        heartbeatInterval: 300,
+        maxWaitTimeInMs: FETCH_WAIT_MS,
+      },
+      log,
+    });
     subscriber.on('user:created', (event) => arrived?.(event.id));
     await subscriber.start();
     const latencies: number[] = [];

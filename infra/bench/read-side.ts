@@ -12,7 +12,23 @@ import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 import { rebuild } from '@eventide/projector/src/rebuild.ts';
 
-const WORDS = ['kettle', 'teapot', 'mug', 'blender', 'toaster', 'grinder', 'steel', 'ceramic', 'glass', 'electric', 'compact', 'deluxe', 'travel', 'classic', 'smart'];
+const WORDS = [
+  'kettle',
+  'teapot',
+  'mug',
+  'blender',
+  'toaster',
+  'grinder',
+  'steel',
+  'ceramic',
+  'glass',
+  'electric',
+  'compact',
+  'deluxe',
+  'travel',
+  'classic',
+  'smart',
+];
 const metadata = { correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' as const } };
 
 function productEvent(i: number): { streamId: string; event: NewEvent } {
@@ -23,7 +39,14 @@ function productEvent(i: number): { streamId: string; event: NewEvent } {
     event: {
       id: newId(),
       type: 'product:created',
-      data: { productId, name: `${pick(1)} ${pick(2)} ${i}`, description: `A ${pick(3)} ${pick(4)} for every kitchen`, price: { amount: i, currency: 'EUR' }, sku: null, category: null },
+      data: {
+        productId,
+        name: `${pick(1)} ${pick(2)} ${i}`,
+        description: `A ${pick(3)} ${pick(4)} for every kitchen`,
+        price: { amount: i, currency: 'EUR' },
+        sku: null,
+        category: null,
+      },
       metadata,
     },
   };
@@ -97,10 +120,12 @@ async function projectionLag(eventStore: EventStore, readStore: ReadStore, sampl
     while (loading) {
       const tick = performance.now();
       const burst = Math.max(1, Math.round(steadyRate / 100));
-      await Promise.all(Array.from({ length: burst }, () => {
-        const { streamId, event } = productEvent(1_000_000 + i++);
-        return eventStore.append(streamId, [event], { expectedRevision: 'no_stream' });
-      }));
+      await Promise.all(
+        Array.from({ length: burst }, () => {
+          const { streamId, event } = productEvent(1_000_000 + i++);
+          return eventStore.append(streamId, [event], { expectedRevision: 'no_stream' });
+        }),
+      );
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 10 - (performance.now() - tick))));
     }
   })();
@@ -139,7 +164,10 @@ export async function benchReadSide(dir: string, scale: number): Promise<ReadSid
     await seed(eventStore, products);
     await rebuild({ eventStore, readStore });
     const paging = await pagingLatency(readStore, products);
-    const searchP50 = p(await timeEach(200, (i) => readStore.search(`${WORDS[i % WORDS.length]} ${WORDS[(i + 3) % WORDS.length]}`, 20)), 0.5);
+    const searchP50 = p(
+      await timeEach(200, (i) => readStore.search(`${WORDS[i % WORDS.length]} ${WORDS[(i + 3) % WORDS.length]}`, 20)),
+      0.5,
+    );
     const ids = (await readStore.list('products', { limit: 200, offset: 0 })).items.map((d) => d.id);
     const lookupP50 = p(await timeEach(200, (i) => readStore.get('products', ids[i % ids.length]!)), 0.5);
     const idle = await projectionLag(eventStore, readStore, 300, 0);

@@ -23,36 +23,60 @@ try {
     const results = await benchEventStore(dir, synchronous, scale);
     stores.push(results);
     for (const row of results.rows) {
-      console.log(`event store (${synchronous}) ${row.name}: ${fmt(row.ours)} ev/s; ${row.floorName}: ${fmt(row.floor)} ev/s; ratio ${ratio(row.ours, row.floor)}`);
+      console.log(
+        `event store (${synchronous}) ${row.name}: ${fmt(row.ours)} ev/s; ${row.floorName}: ${fmt(row.floor)} ev/s; ratio ${ratio(row.ours, row.floor)}`,
+      );
     }
   }
   const read = await benchReadSide(dir, scale);
   const ms = (n: number) => n.toFixed(3);
   for (const row of read.paging) {
-    console.log(`page at depth ${row.depth}: cursor ${ms(row.cursorP50)} ms (${ratio(row.cursorP50, read.firstPageP50)}x first page), offset ${ms(row.offsetP50)} ms (${ratio(row.offsetP50, read.firstPageP50)}x)`);
+    console.log(
+      `page at depth ${row.depth}: cursor ${ms(row.cursorP50)} ms (${ratio(row.cursorP50, read.firstPageP50)}x first page), offset ${ms(row.offsetP50)} ms (${ratio(row.offsetP50, read.firstPageP50)}x)`,
+    );
   }
-  console.log(`search p50 ${ms(read.searchP50)} ms; lookup by id p50 ${ms(read.lookupP50)} ms; ratio ${ratio(read.searchP50, read.lookupP50)}`);
-  for (const lag of read.lag) console.log(`projection lag (${lag.load}): p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms; append commit p50 ${ms(lag.appendP50)} ms`);
+  console.log(
+    `search p50 ${ms(read.searchP50)} ms; lookup by id p50 ${ms(read.lookupP50)} ms; ratio ${ratio(read.searchP50, read.lookupP50)}`,
+  );
+  for (const lag of read.lag)
+    console.log(`projection lag (${lag.load}): p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms; append commit p50 ${ms(lag.appendP50)} ms`);
   const kafka = await benchKafka(dir, scale);
   if (kafka) {
-    console.log(`write to handler: p50 ${ms(kafka.ours.p50)} ms, p99 ${ms(kafka.ours.p99)} ms; raw kafkajs produce to consume: p50 ${ms(kafka.raw.p50)} ms, p99 ${ms(kafka.raw.p99)} ms; ratios ${ratio(kafka.ours.p50, kafka.raw.p50)} and ${ratio(kafka.ours.p99, kafka.raw.p99)}`);
-    console.log(`relay ${fmt(kafka.relayPerSecond)} events/s; raw kafkajs batch produce ${fmt(kafka.rawProducePerSecond)} messages/s; ratio ${ratio(kafka.relayPerSecond, kafka.rawProducePerSecond)}`);
+    console.log(
+      `write to handler: p50 ${ms(kafka.ours.p50)} ms, p99 ${ms(kafka.ours.p99)} ms; raw kafkajs produce to consume: p50 ${ms(kafka.raw.p50)} ms, p99 ${ms(kafka.raw.p99)} ms; ratios ${ratio(kafka.ours.p50, kafka.raw.p50)} and ${ratio(kafka.ours.p99, kafka.raw.p99)}`,
+    );
+    console.log(
+      `relay ${fmt(kafka.relayPerSecond)} events/s; raw kafkajs batch produce ${fmt(kafka.rawProducePerSecond)} messages/s; ratio ${ratio(kafka.relayPerSecond, kafka.rawProducePerSecond)}`,
+    );
   } else {
     console.log('Kafka: skipped, kcat is not installed (apt-get install -y kcat)');
   }
   const http = await benchHttp(join(dir, 'http'), seconds, 'FULL');
-  console.log(`${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.floor.name}: ${fmt(http.floor.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.floor.requestsPerSecond)}`);
+  console.log(
+    `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.floor.name}: ${fmt(http.floor.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.floor.requestsPerSecond)}`,
+  );
 
   const auth = await benchAuth(join(dir, 'auth'), seconds);
-  console.log(`password sign-in p50 ${ms(auth.signInP50)} ms; one scrypt hash p50 ${ms(auth.scryptP50)} ms; ratio ${ratio(auth.signInP50, auth.scryptP50)}`);
-  console.log(`the same sign-in while another address keeps ${FLOOD} in flight: p50 ${ms(auth.signInUnderFloodP50)} ms; ratio to alone ${ratio(auth.signInUnderFloodP50, auth.signInP50)}`);
-  console.log(`GET /products with a session ${fmt(auth.withSession)} req/s; without ${fmt(auth.withoutSession)} req/s; ratio ${ratio(auth.withSession, auth.withoutSession)}`);
+  console.log(
+    `password sign-in p50 ${ms(auth.signInP50)} ms; one scrypt hash p50 ${ms(auth.scryptP50)} ms; ratio ${ratio(auth.signInP50, auth.scryptP50)}`,
+  );
+  console.log(
+    `the same sign-in while another address keeps ${FLOOD} in flight: p50 ${ms(auth.signInUnderFloodP50)} ms; ratio to alone ${ratio(auth.signInUnderFloodP50, auth.signInP50)}`,
+  );
+  console.log(
+    `GET /products with a session ${fmt(auth.withSession)} req/s; without ${fmt(auth.withoutSession)} req/s; ratio ${ratio(auth.withSession, auth.withoutSession)}`,
+  );
 
   const collab = await benchCollab(join(dir, 'collab'), scale);
   const collabRow = (name: string, l: { p50: number; p99: number }) =>
     `| ${name} | ${ms(l.p50)} | ${ms(l.p99)} | ${ratio(l.p50, collab.echo.p50)} | ${ratio(l.p99, collab.echo.p99)} |`;
-  console.log(`collab op to ${collab.editors - 1} editors: p50 ${ms(collab.ours.p50)} ms, p99 ${ms(collab.ours.p99)} ms; WebSocket echo p50 ${ms(collab.echo.p50)} ms, p99 ${ms(collab.echo.p99)} ms; ratios ${ratio(collab.ours.p50, collab.echo.p50)} and ${ratio(collab.ours.p99, collab.echo.p99)}`);
-  if (collab.yjs) console.log(`Yjs (Hocuspocus): p50 ${ms(collab.yjs.p50)} ms, p99 ${ms(collab.yjs.p99)} ms; ours ÷ Yjs ${ratio(collab.ours.p50, collab.yjs.p50)} and ${ratio(collab.ours.p99, collab.yjs.p99)}`);
+  console.log(
+    `collab op to ${collab.editors - 1} editors: p50 ${ms(collab.ours.p50)} ms, p99 ${ms(collab.ours.p99)} ms; WebSocket echo p50 ${ms(collab.echo.p50)} ms, p99 ${ms(collab.echo.p99)} ms; ratios ${ratio(collab.ours.p50, collab.echo.p50)} and ${ratio(collab.ours.p99, collab.echo.p99)}`,
+  );
+  if (collab.yjs)
+    console.log(
+      `Yjs (Hocuspocus): p50 ${ms(collab.yjs.p50)} ms, p99 ${ms(collab.yjs.p99)} ms; ours ÷ Yjs ${ratio(collab.ours.p50, collab.yjs.p50)} and ${ratio(collab.ours.p99, collab.yjs.p99)}`,
+    );
 
   const lines = [
     '# Benchmarks',
@@ -69,7 +93,9 @@ try {
     '',
     '| synchronous | workload | ours (events/s) | floor | floor (events/s) | ours / floor |',
     '|---|---|---:|---|---:|---:|',
-    ...stores.flatMap((s) => s.rows.map((r) => `| ${s.synchronous} | ${r.name} | ${fmt(r.ours)} | ${r.floorName} | ${fmt(r.floor)} | ${ratio(r.ours, r.floor)} |`)),
+    ...stores.flatMap((s) =>
+      s.rows.map((r) => `| ${s.synchronous} | ${r.name} | ${fmt(r.ours)} | ${r.floorName} | ${fmt(r.floor)} | ${ratio(r.ours, r.floor)} |`),
+    ),
     '',
     '## POST /users against a bare Koa handler',
     '',
@@ -88,7 +114,10 @@ try {
     '',
     '| depth | cursor p50 (ms) | cursor ÷ first page | offset p50 (ms) | offset ÷ first page |',
     '|---:|---:|---:|---:|---:|',
-    ...read.paging.map((r) => `| ${r.depth.toLocaleString('en')} | ${ms(r.cursorP50)} | ${ratio(r.cursorP50, read.firstPageP50)} | ${ms(r.offsetP50)} | ${ratio(r.offsetP50, read.firstPageP50)} |`),
+    ...read.paging.map(
+      (r) =>
+        `| ${r.depth.toLocaleString('en')} | ${ms(r.cursorP50)} | ${ratio(r.cursorP50, read.firstPageP50)} | ${ms(r.offsetP50)} | ${ratio(r.offsetP50, read.firstPageP50)} |`,
+    ),
     '',
     `Search (two words, FTS5, top 20) p50 ${ms(read.searchP50)} ms; lookup by id p50 ${ms(read.lookupP50)} ms: **search ÷ lookup ${ratio(read.searchP50, read.lookupP50)}**.`,
     '',
@@ -126,7 +155,7 @@ try {
     `| GET /products with a session (req/s) vs without | ${fmt(auth.withSession)} | ${fmt(auth.withoutSession)} | ${ratio(auth.withSession, auth.withoutSession)} |`,
     '',
     'Under the flood, hashes are shared fairly between clients (one at a time each, start-time fair order), so the',
-    'victim waits for at most one of the attacker\'s hashes; first come, first served on libuv\'s pool it waited for',
+    "victim waits for at most one of the attacker's hashes; first come, first served on libuv's pool it waited for",
     'all of them (6 to 13 s measured when this was found).',
     '',
     'A sign-in is one scrypt verification by design (OWASP parameters, 128 MiB each); everything else it does (claim and',
@@ -146,10 +175,12 @@ try {
     collabRow('ours: ShareDB, rich-text, SQLite synchronous=FULL, guards', collab.ours),
     ...(collab.yjs ? [collabRow('Yjs: Hocuspocus 4, no persistence', collab.yjs)] : ['| Yjs: Hocuspocus | skipped: did not start | | | |']),
     '',
-    ...(collab.yjs ? [`**ours ÷ Yjs: p50 ${ratio(collab.ours.p50, collab.yjs.p50)}, p99 ${ratio(collab.ours.p99, collab.yjs.p99)}.**`, ''] : []),
+    ...(collab.yjs
+      ? [`**ours ÷ Yjs: p50 ${ratio(collab.ours.p50, collab.yjs.p50)}, p99 ${ratio(collab.ours.p99, collab.yjs.p99)}.**`, '']
+      : []),
     'ShareDB commits each op (fsync on the embedded default) before it broadcasts it, so an op another editor has seen',
     'survives a crash; Hocuspocus broadcasts a Yjs update first and stores documents later (here not at all). Ours also',
-    'checks access on each op for each receiving editor (cached) and the sender\'s rate and catch-up distance.',
+    "checks access on each op for each receiving editor (cached) and the sender's rate and catch-up distance.",
     '',
     '## Reading these',
     '',
@@ -160,7 +191,7 @@ try {
     '- The batch rows compare per-event work when no fsync dominates: JSON encoding and the checks above.',
     '- POST /users does two durable appends (the email claim, then `user:created`), three reads, validation and',
     '  an access-log line per request; the bare handler does none of that. Commits run on the event loop:',
-    "  the note at the top of `shared/src/event-store/sqlite.ts` says why (a writer thread was measured slower).",
+    '  the note at the top of `shared/src/event-store/sqlite.ts` says why (a writer thread was measured slower).',
     '- Cursor pages seek by `seq` on an index, so their cost does not grow with depth; offset pages skip rows and',
     '  also count the matches for `total`, which is most of their cost even near the top.',
     '- Search ranks every match with bm25 before taking the top 20, so common words cost more than rare ones.',

@@ -17,7 +17,7 @@ import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
 const brokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
 const url = process.env.EVENTIDE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
 if (!brokers && (!process.env.EVENTIDE_EMAIL || !process.env.EVENTIDE_PASSWORD)) {
-  console.error('set EVENTIDE_EMAIL and EVENTIDE_PASSWORD to an admin\'s (see the top of this file), or KAFKA_BROKERS');
+  console.error("set EVENTIDE_EMAIL and EVENTIDE_PASSWORD to an admin's (see the top of this file), or KAFKA_BROKERS");
   process.exit(2);
 }
 const log = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'example-subscriber' });
@@ -25,7 +25,11 @@ const log = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'exampl
 const subscriber = createSubscriber(
   brokers
     ? { kafka: { brokers, groupId: 'example-printer', topicPrefix: process.env.KAFKA_TOPIC_PREFIX ?? 'eventide.' }, dedupe: true, log }
-    : { http: { url, credentials: { email: process.env.EVENTIDE_EMAIL ?? '', password: process.env.EVENTIDE_PASSWORD ?? '' } }, dedupe: true, log },
+    : {
+        http: { url, credentials: { email: process.env.EVENTIDE_EMAIL ?? '', password: process.env.EVENTIDE_PASSWORD ?? '' } },
+        dedupe: true,
+        log,
+      },
 );
 for (const name of EVENT_NAMES) {
   subscriber.on(name, (event) => {

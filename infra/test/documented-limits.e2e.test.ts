@@ -16,9 +16,12 @@ beforeAll(async () => {
   userId = (await app.request('POST', '/users', { name: 'Customer', email: `customer-${process.pid}@example.test` })).body.userId;
   products = [];
   for (let i = 0; i < 101; i++) {
-    products.push((await app.request('POST', '/products', { name: `Product ${i}`, price: { amount: 100 + i, currency: 'EUR' } })).body.productId);
+    products.push(
+      (await app.request('POST', '/products', { name: `Product ${i}`, price: { amount: 100 + i, currency: 'EUR' } })).body.productId,
+    );
   }
-  dollarProduct = (await app.request('POST', '/products', { name: 'Dollar product', price: { amount: 100, currency: 'USD' } })).body.productId;
+  dollarProduct = (await app.request('POST', '/products', { name: 'Dollar product', price: { amount: 100, currency: 'USD' } })).body
+    .productId;
 }, 60_000);
 afterAll(() => app.close());
 
@@ -169,15 +172,23 @@ describe('requests (docs/api.md, docs/errors.md)', () => {
     expect(response.status).toBe(415);
     expect(((await response.json()) as { detail: string }).detail).toContain('byte 10');
     expect(await eventCount()).toBe(before);
-    await refused(() => app.raw('POST', '/users', JSON.stringify({ name: 'A', email: email() }), { 'content-type': 'application/json; charset=latin1' }), 415, 'Content-Type');
+    await refused(
+      () =>
+        app.raw('POST', '/users', JSON.stringify({ name: 'A', email: email() }), { 'content-type': 'application/json; charset=latin1' }),
+      415,
+      'Content-Type',
+    );
     await refused(() => app.raw('POST', '/users', 'name=A', { 'content-type': 'text/plain' }), 415, 'Content-Type');
   });
   it(`bodies are at most BODY_LIMIT bytes`, async () => {
     await refused(() => user({ name: 'A', padding: chars(70_000) }), 413, '(body)');
   });
   it('Idempotency-Key: 1 to 255 visible ASCII characters', async () => {
-    await accepted(() => app.request('POST', '/products', { name: 'Keyed', price: { amount: 1, currency: 'EUR' } }, { 'Idempotency-Key': chars(255, 'k') }));
-    const keyed = (key: string) => app.request('POST', '/products', { name: 'K', price: { amount: 1, currency: 'EUR' } }, { 'Idempotency-Key': key });
+    await accepted(() =>
+      app.request('POST', '/products', { name: 'Keyed', price: { amount: 1, currency: 'EUR' } }, { 'Idempotency-Key': chars(255, 'k') }),
+    );
+    const keyed = (key: string) =>
+      app.request('POST', '/products', { name: 'K', price: { amount: 1, currency: 'EUR' } }, { 'Idempotency-Key': key });
     await refused(() => keyed(chars(256, 'k')), 400, 'Idempotency-Key');
     await refused(() => keyed('with space'), 400, 'Idempotency-Key');
   });

@@ -76,7 +76,9 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   const client = jsonClient(url, clientOptions);
   const admin = await signUpAdmin(client, eventStore, auth.sessions.store);
   const routes = routers.flatMap((router) =>
-    router.stack.filter((layer) => layer.methods.length > 0).map((layer) => ({ methods: layer.methods.filter((m) => m !== 'HEAD'), path: String(layer.path) })),
+    router.stack
+      .filter((layer) => layer.methods.length > 0)
+      .map((layer) => ({ methods: layer.methods.filter((m) => m !== 'HEAD'), path: String(layer.path) })),
   );
   return {
     url,

@@ -19,19 +19,27 @@ export interface Step {
 }
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
-export const entityId = (kind: Kind, n: number) => `${{ user: 'a', product: 'b', order: 'c' }[kind]}0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+export const entityId = (kind: Kind, n: number) =>
+  `${{ user: 'a', product: 'b', order: 'c' }[kind]}0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 function command(step: Step): unknown {
   const id = entityId(step.kind, step.entity);
   const s = step.seed;
   switch (step.kind) {
     case 'user':
-      if (step.op === 'create') return { type: 'CreateUser', userId: id, profile: { name: `User ${s}`, email: `u${step.entity}@example.com` } };
+      if (step.op === 'create')
+        return { type: 'CreateUser', userId: id, profile: { name: `User ${s}`, email: `u${step.entity}@example.com` } };
       if (step.op === 'change') return { type: 'ChangeUser', changes: { name: `User ${s}` } };
       return { type: 'DeleteUser' };
     case 'product':
       if (step.op === 'create') {
-        const details = { name: `Kettle ${s}`, description: `Model ${s}`, price: { amount: s, currency: 'EUR' }, sku: null, category: s % 2 ? 'Kitchen' : null };
+        const details = {
+          name: `Kettle ${s}`,
+          description: `Model ${s}`,
+          price: { amount: s, currency: 'EUR' },
+          sku: null,
+          category: s % 2 ? 'Kitchen' : null,
+        };
         return { type: 'CreateProduct', productId: id, details };
       }
       if (step.op === 'change') return { type: 'ChangeProduct', changes: { price: { amount: s + 1, currency: 'EUR' } } };

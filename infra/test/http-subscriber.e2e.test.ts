@@ -12,10 +12,15 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-
 function memoryCheckpoint(start = 0) {
   let position = start;
-  return { load: async () => position, save: async (p: number) => void (position = p), get: () => position };
+  return {
+    load: async () => position,
+    save: async (p: number) => {
+      position = p;
+    },
+    get: () => position,
+  };
 }
 
 const product = (name: string) => app.write('POST', '/products', { name, price: { amount: 1, currency: 'EUR' } });
@@ -23,7 +28,10 @@ const product = (name: string) => app.write('POST', '/products', { name, price: 
 describe('subscriber over server-sent events', () => {
   it('delivers a write to the handler, typed and checked', async () => {
     const seen: string[] = [];
-    const subscriber = createSubscriber({ http: { url: app.url, credentials: { email: app.admin.email, password: app.admin.password } }, log }).on('product:created', (e) => void seen.push(e.data.name));
+    const subscriber = createSubscriber({
+      http: { url: app.url, credentials: { email: app.admin.email, password: app.admin.password } },
+      log,
+    }).on('product:created', (e) => void seen.push(e.data.name));
     await subscriber.start();
     await product('Streamed kettle');
     await until(() => seen.includes('Streamed kettle'), 'the handler to see the product');
@@ -31,17 +39,23 @@ describe('subscriber over server-sent events', () => {
   });
 
   it('resumes after the last event it handled: stopped after event k, the next is k+1', async () => {
-    const checkpoint = memoryCheckpoint((await app.eventStore.head()));
+    const checkpoint = memoryCheckpoint(await app.eventStore.head());
     const names = Array.from({ length: 6 }, (_, i) => `Resume ${i}`);
     const first: string[] = [];
-    const one = createSubscriber({ http: { url: app.url, checkpoint, headers: { cookie: app.cookieHeader() } }, log }).on('product:created', (e) => void first.push(e.data.name));
+    const one = createSubscriber({ http: { url: app.url, checkpoint, headers: { cookie: app.cookieHeader() } }, log }).on(
+      'product:created',
+      (e) => void first.push(e.data.name),
+    );
     await one.start();
     for (const name of names.slice(0, 3)) await product(name);
     await until(() => first.length === 3, 'the first three');
     await one.stop();
     for (const name of names.slice(3)) await product(name);
     const second: string[] = [];
-    const two = createSubscriber({ http: { url: app.url, checkpoint, headers: { cookie: app.cookieHeader() } }, log }).on('product:created', (e) => void second.push(e.data.name));
+    const two = createSubscriber({ http: { url: app.url, checkpoint, headers: { cookie: app.cookieHeader() } }, log }).on(
+      'product:created',
+      (e) => void second.push(e.data.name),
+    );
     await two.start();
     await until(() => second.length === 3, 'the rest');
     await two.stop();
@@ -52,7 +66,10 @@ describe('subscriber over server-sent events', () => {
   it('loses nothing and repeats nothing when the connection drops', async () => {
     const checkpoint = memoryCheckpoint(await app.eventStore.head());
     const seen: string[] = [];
-    const subscriber = createSubscriber({ http: { url: app.url, checkpoint, headers: { cookie: app.cookieHeader() } }, log }).on('product:created', (e) => void seen.push(e.data.name));
+    const subscriber = createSubscriber({ http: { url: app.url, checkpoint, headers: { cookie: app.cookieHeader() } }, log }).on(
+      'product:created',
+      (e) => void seen.push(e.data.name),
+    );
     await subscriber.start();
     const names = Array.from({ length: 20 }, (_, i) => `Drop ${i}`);
     for (const [i, name] of names.entries()) {

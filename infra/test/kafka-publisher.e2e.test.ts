@@ -33,17 +33,23 @@ async function messagesOnceSeen(brokers: string[], prefix: string, what: string,
   let messages: KcatMessage[] = [];
   let lastError: unknown;
   try {
-    await until(async () => {
-      try {
-        messages = await allMessages(brokers, prefix);
-      } catch (error) {
-        lastError = error; // kcat gives up on a broker that is slow to answer: read again
-        return false;
-      }
-      return enough(messages);
-    }, what, 60_000);
+    await until(
+      async () => {
+        try {
+          messages = await allMessages(brokers, prefix);
+        } catch (error) {
+          lastError = error; // kcat gives up on a broker that is slow to answer: read again
+          return false;
+        }
+        return enough(messages);
+      },
+      what,
+      60_000,
+    );
   } catch (error) {
-    throw new Error(`${(error as Error).message}; kcat last saw ${messages.length} messages${lastError ? `, last error: ${String(lastError)}` : ''}`);
+    throw new Error(
+      `${(error as Error).message}; kcat last saw ${messages.length} messages${lastError ? `, last error: ${String(lastError)}` : ''}`,
+    );
   }
   return messages;
 }
@@ -56,7 +62,10 @@ const carriesEvery = (events: RecordedEvent[]) => (messages: KcatMessage[]) => {
 async function writeSomething(app: FullApp, tag: string) {
   const user = await app.write('POST', '/users', { name: 'Kafka', email: `kafka-${tag}-${Date.now()}@example.com` });
   const product = await app.write('POST', '/products', { name: `Kettle ${tag}`, price: { amount: 1000, currency: 'EUR' } });
-  const order = await app.write('POST', '/orders', { userId: user.body.userId, lines: [{ productId: product.body.productId, quantity: 1 }] });
+  const order = await app.write('POST', '/orders', {
+    userId: user.body.userId,
+    lines: [{ productId: product.body.productId, quantity: 1 }],
+  });
   await app.write('PATCH', `/orders/${order.body.orderId}`, { status: 'placed' });
   await app.write('PATCH', `/users/${user.body.userId}`, { name: 'Kafka 2' });
   await app.write('DELETE', `/products/${product.body.productId}`);
@@ -105,7 +114,7 @@ if (!kcatAvailable()) {
       expect(await app.readStore.loadCheckpoint('event-bus-publisher')).toBe(head);
     });
 
-    it('publishes from npm start\'s process when KAFKA_BROKERS is set', async () => {
+    it("publishes from npm start's process when KAFKA_BROKERS is set", async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'eventide-kafka-svc-'));
       const service = await startService({ DATA_DIR: dataDir, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: 'svc.' });
       try {
@@ -122,7 +131,7 @@ if (!kcatAvailable()) {
       }
     });
 
-    it('republishes, never loses, when killed between the brokers\' ack and its checkpoint', async () => {
+    it("republishes, never loses, when killed between the brokers' ack and its checkpoint", async () => {
       const prefix = `t2-${Date.now()}.`;
       await producer.close();
       producer = await kafkaProducer({ brokers: kafka.brokers, clientId: 'test', topicPrefix: prefix }, log);

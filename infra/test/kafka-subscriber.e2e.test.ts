@@ -15,8 +15,6 @@ import { memoryCheckpoints } from './memory-checkpoints.ts';
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
 
-
-
 if (!kcatAvailable()) {
   console.warn('SKIPPED: Kafka subscriber tests: kcat is not installed (apt-get install -y kcat gives the mock cluster)');
   describe('Kafka subscriber SDK', () => it.skip('skipped: kcat is not installed', () => {}));
@@ -37,7 +35,11 @@ if (!kcatAvailable()) {
       return publisher;
     }
 
-    function subscriber({ groupId, topicPrefix, ...settings }: Partial<SubscriberSettings> & { groupId: string; topicPrefix?: string }): Subscriber {
+    function subscriber({
+      groupId,
+      topicPrefix,
+      ...settings
+    }: Partial<SubscriberSettings> & { groupId: string; topicPrefix?: string }): Subscriber {
       const s = createSubscriber({
         kafka: { brokers: kafka.brokers, groupId, topicPrefix: topicPrefix ?? prefix, sessionTimeout: 6000, heartbeatInterval: 300 },
         log,
@@ -63,7 +65,9 @@ if (!kcatAvailable()) {
 
     it('delivers a write to the handler, typed and checked', async () => {
       const seen: string[] = [];
-      await subscriber({ groupId: 'reach' }).on('user:created', (event) => void seen.push(event.data.email)).start();
+      await subscriber({ groupId: 'reach' })
+        .on('user:created', (event) => void seen.push(event.data.email))
+        .start();
       const email = `reach-${Date.now()}@example.com`;
       await app.write('POST', '/users', { name: 'Reach', email });
       await until(() => seen.includes(email), 'the handler to see the new user');
@@ -72,7 +76,8 @@ if (!kcatAvailable()) {
     it('delivers at least once, and exactly once with dedupe, when the publisher dies after the ack', async () => {
       const dupPrefix = `dup-${Date.now()}.`;
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await app.write('POST', '/products', { name: `Dup ${i}`, price: { amount: 1, currency: 'EUR' } })).body.productId);
+      for (let i = 0; i < 5; i++)
+        ids.push((await app.write('POST', '/products', { name: `Dup ${i}`, price: { amount: 1, currency: 'EUR' } })).body.productId);
       const publisher = await publish(dupPrefix, memoryCheckpoints(1));
       await until(async () => publisher.position() >= (await app.eventStore.head()), 'the publisher to catch up');
       const onTopic = (await kcatRead(kafka.brokers, topicOf(dupPrefix, 'product'))).length;
@@ -80,17 +85,24 @@ if (!kcatAvailable()) {
       const plain = new Map<string, number>();
       const deduped = new Map<string, number>();
       let dedupedDeliveries = 0;
-      const count = (map: Map<string, number>) => (event: { data: { productId: string } }) => void map.set(event.data.productId, (map.get(event.data.productId) ?? 0) + 1);
+      const count = (map: Map<string, number>) => (event: { data: { productId: string } }) =>
+        void map.set(event.data.productId, (map.get(event.data.productId) ?? 0) + 1);
       await subscriber({ groupId: 'plain', topicPrefix: dupPrefix }).on('product:created', count(plain)).start();
       await subscriber({ groupId: 'dedupe', topicPrefix: dupPrefix, dedupe: true, onDelivery: () => void dedupedDeliveries++ })
         .on('product:created', count(deduped))
         .start();
-      await until(() => [...plain.values()].reduce((a, b) => a + b, 0) === onTopic && dedupedDeliveries === onTopic, 'every message to be delivered');
+      await until(
+        () => [...plain.values()].reduce((a, b) => a + b, 0) === onTopic && dedupedDeliveries === onTopic,
+        'every message to be delivered',
+      );
       for (const id of ids) {
         expect(plain.get(id)).toBeGreaterThanOrEqual(1);
         expect(deduped.get(id)).toBe(1);
       }
-      expect([...plain.values()].some((n) => n > 1), 'the republished batch reached the plain subscriber twice').toBe(true);
+      expect(
+        [...plain.values()].some((n) => n > 1),
+        'the republished batch reached the plain subscriber twice',
+      ).toBe(true);
     });
 
     it('splits partitions between two members of a group, and the survivor takes over', async () => {
@@ -103,15 +115,23 @@ if (!kcatAvailable()) {
       await second.start();
       // Users keep coming until both members have had some: the partitions are split.
       const before: string[] = [];
-      await until(async () => {
-        for (let i = 0; i < 10; i++) before.push((await app.write('POST', '/users', { name: 'S', email: `split-${before.length}-${Date.now()}@example.com` })).body.userId);
-        await until(() => before.every((id) => a.has(id) || b.has(id)), 'the group to receive every user');
-        return before.some((id) => a.has(id)) && before.some((id) => b.has(id));
-      }, 'both members to have had partitions', 60_000);
+      await until(
+        async () => {
+          for (let i = 0; i < 10; i++)
+            before.push(
+              (await app.write('POST', '/users', { name: 'S', email: `split-${before.length}-${Date.now()}@example.com` })).body.userId,
+            );
+          await until(() => before.every((id) => a.has(id) || b.has(id)), 'the group to receive every user');
+          return before.some((id) => a.has(id)) && before.some((id) => b.has(id));
+        },
+        'both members to have had partitions',
+        60_000,
+      );
 
       await first.stop();
       const after: string[] = [];
-      for (let i = 0; i < 40; i++) after.push((await app.write('POST', '/users', { name: 'T', email: `takeover-${i}-${Date.now()}@example.com` })).body.userId);
+      for (let i = 0; i < 40; i++)
+        after.push((await app.write('POST', '/users', { name: 'T', email: `takeover-${i}-${Date.now()}@example.com` })).body.userId);
       await until(() => after.every((id) => b.has(id)), 'the survivor to receive every new user', 60_000);
     }, 180_000); // each rebalance of the mock cluster waits sessionTimeout - 1 s; above the two 60 s bounds, so they name what failed
 
@@ -134,7 +154,14 @@ if (!kcatAvailable()) {
           products.map((productId) =>
             app.eventStore.append(
               `product-${productId}`,
-              [{ id: newId(), type: 'product:updated', data: { productId, changes: { price: { amount: round, currency: 'EUR' } } }, metadata }],
+              [
+                {
+                  id: newId(),
+                  type: 'product:updated',
+                  data: { productId, changes: { price: { amount: round, currency: 'EUR' } } },
+                  metadata,
+                },
+              ],
               { expectedRevision: round - 1 },
             ),
           ),

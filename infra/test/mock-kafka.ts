@@ -50,7 +50,9 @@ export interface KcatMessage {
 
 /** Everything on a topic so far, read by kcat from the beginning to the end. */
 export async function kcatRead(brokers: string[], topic: string): Promise<KcatMessage[]> {
-  const child = spawn('kcat', ['-C', '-b', brokers.join(','), '-t', topic, '-o', 'beginning', '-e', '-J', '-q'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('kcat', ['-C', '-b', brokers.join(','), '-t', topic, '-o', 'beginning', '-e', '-J', '-q'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise((resolve) => child.once('exit', resolve));
@@ -59,7 +61,14 @@ export async function kcatRead(brokers: string[], topic: string): Promise<KcatMe
     .split('\n')
     .filter(Boolean)
     .map((line) => {
-      const raw = JSON.parse(line) as { topic: string; partition: number; offset: number; key: string; payload: string; headers?: string[] };
+      const raw = JSON.parse(line) as {
+        topic: string;
+        partition: number;
+        offset: number;
+        key: string;
+        payload: string;
+        headers?: string[];
+      };
       const headers: Record<string, string> = {};
       for (let i = 0; i + 1 < (raw.headers ?? []).length; i += 2) headers[raw.headers![i]!] = raw.headers![i + 1]!;
       return { topic: raw.topic, partition: raw.partition, offset: raw.offset, key: raw.key, payload: raw.payload, headers };

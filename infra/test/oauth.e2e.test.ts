@@ -280,7 +280,9 @@ describe('sign-in through an OpenID provider', () => {
     expect(places.logs.length).toBeGreaterThan(1000);
     for (const [where, haystack] of Object.entries(places)) {
       for (const secret of secrets) expect(haystack.includes(secret), `${where} hold a secret`).toBe(false);
-      expect(haystack, where).not.toMatch(/\$scrypt\$|a long passphrase|attacker knows this|my own passphrase|client_secret|access_token|id_token/);
+      expect(haystack, where).not.toMatch(
+        /\$scrypt\$|a long passphrase|attacker knows this|my own passphrase|client_secret|access_token|id_token/,
+      );
     }
   });
 });

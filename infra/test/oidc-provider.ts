@@ -94,7 +94,12 @@ export async function startTestProvider(): Promise<TestProvider> {
           if (!account) return undefined;
           return {
             accountId: sub,
-            claims: async () => ({ sub, email: account.email, email_verified: account.emailVerified, ...(account.name ? { name: account.name } : {}) }),
+            claims: async () => ({
+              sub,
+              email: account.email,
+              email_verified: account.emailVerified,
+              ...(account.name ? { name: account.name } : {}),
+            }),
           };
         },
       });
@@ -117,12 +122,15 @@ export async function startTestProvider(): Promise<TestProvider> {
         let reply = await browser.request('GET', path);
         const interaction = /^\/interaction\/[^/]+$/.exec(location.pathname);
         if (interaction) {
-          const prompt = /name="prompt" value="(login|consent)"/.exec(String(reply.body))?.[1] ?? (String(reply.body).includes('name="login"') ? 'login' : 'consent');
+          const prompt =
+            /name="prompt" value="(login|consent)"/.exec(String(reply.body))?.[1] ??
+            (String(reply.body).includes('name="login"') ? 'login' : 'consent');
           const form = new URLSearchParams(prompt === 'login' ? { prompt, login: accountId, password: 'any' } : { prompt });
           reply = await browser.raw('POST', location.pathname, form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
         }
         const next = reply.headers.get('location');
-        if (!next) throw new Error(`the provider stopped at ${location.pathname} with ${reply.status}: ${String(reply.text).slice(0, 300)}`);
+        if (!next)
+          throw new Error(`the provider stopped at ${location.pathname} with ${reply.status}: ${String(reply.text).slice(0, 300)}`);
         location = new URL(next, issuer);
       }
       throw new Error('too many redirects at the provider');

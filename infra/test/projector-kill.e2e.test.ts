@@ -23,15 +23,25 @@ function eventsOf(productId: string): NewEvent[] {
   const created: NewEvent = {
     id: newId(),
     type: 'product:created',
-    data: { productId, name: `Product ${productId.slice(0, 8)}`, description: '', price: { amount: 0, currency: 'EUR' }, sku: null, category: null },
+    data: {
+      productId,
+      name: `Product ${productId.slice(0, 8)}`,
+      description: '',
+      price: { amount: 0, currency: 'EUR' },
+      sku: null,
+      category: null,
+    },
     metadata,
   };
-  const updates = Array.from({ length: UPDATES }, (_, i): NewEvent => ({
-    id: newId(),
-    type: 'product:updated',
-    data: { productId, changes: { price: { amount: i + 1, currency: 'EUR' } } },
-    metadata,
-  }));
+  const updates = Array.from(
+    { length: UPDATES },
+    (_, i): NewEvent => ({
+      id: newId(),
+      type: 'product:updated',
+      data: { productId, changes: { price: { amount: i + 1, currency: 'EUR' } } },
+      metadata,
+    }),
+  );
   return [created, ...updates];
 }
 
@@ -50,11 +60,16 @@ it('loses nothing and doubles nothing when killed in the middle and restarted', 
   // Each product's events one at a time, products interleaved: 10,000 separate appends.
   await Promise.all(
     ids.map(async (id) => {
-      for (const [i, event] of eventsOf(id).entries()) await eventStore.append(`product-${id}`, [event], { expectedRevision: i - 1 < 0 ? 'no_stream' : i - 1 });
+      for (const [i, event] of eventsOf(id).entries())
+        await eventStore.append(`product-${id}`, [event], { expectedRevision: i - 1 < 0 ? 'no_stream' : i - 1 });
     }),
   );
   const all: RecordedEvent[] = [];
-  for (let page = await eventStore.readAll({ after: 0, limit: 5000 }); page.length > 0; page = await eventStore.readAll({ after: all.at(-1)!.position, limit: 5000 })) {
+  for (
+    let page = await eventStore.readAll({ after: 0, limit: 5000 });
+    page.length > 0;
+    page = await eventStore.readAll({ after: all.at(-1)!.position, limit: 5000 })
+  ) {
     all.push(...page);
   }
   expect(all).toHaveLength(PRODUCTS * (1 + UPDATES));

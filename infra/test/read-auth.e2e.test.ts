@@ -60,7 +60,9 @@ describe('rate limits', () => {
 
   it('answers search beyond 10 a second from one client with 429, while another client is unaffected', async () => {
     const from = (address: string) => ({ 'X-Forwarded-For': address });
-    const { reply: refused, passed } = await searchUntilRefused(() => app.anonymous().request('GET', '/search?q=lamp', undefined, from('203.0.113.7')));
+    const { reply: refused, passed } = await searchUntilRefused(() =>
+      app.anonymous().request('GET', '/search?q=lamp', undefined, from('203.0.113.7')),
+    );
     expect(passed).toBeGreaterThanOrEqual(10);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get('ratelimit-limit')).toBe('10');
@@ -76,7 +78,9 @@ describe('rate limits', () => {
     const user = app.anonymous();
     await signUp(user);
     let i = 0;
-    const { passed } = await searchUntilRefused(() => user.request('GET', '/search?q=lamp', undefined, { 'X-Forwarded-For': `192.0.2.${++i}` }));
+    const { passed } = await searchUntilRefused(() =>
+      user.request('GET', '/search?q=lamp', undefined, { 'X-Forwarded-For': `192.0.2.${++i}` }),
+    );
     expect(passed).toBeGreaterThanOrEqual(10);
   });
 });

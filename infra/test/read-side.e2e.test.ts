@@ -54,7 +54,10 @@ describe('lists', () => {
   it('serves v1 users and orders deprecated, in their v1 shape', async () => {
     const user = await app.write('POST', '/users', { name: 'V1', email: email() });
     const kettle = await product('V1 kettle');
-    const order = await app.write('POST', '/orders', { userId: user.body.userId, lines: [{ productId: kettle.body.productId, quantity: 2 }] });
+    const order = await app.write('POST', '/orders', {
+      userId: user.body.userId,
+      lines: [{ productId: kettle.body.productId, quantity: 2 }],
+    });
     const v1 = await app.request('GET', `/v1/orders/${order.body.orderId}`, undefined, wait(order.position));
     expect(v1.status).toBe(200);
     expect(v1.headers.get('deprecation')).toMatch(/^@\d+$/);
@@ -108,7 +111,7 @@ describe('product paging', () => {
     const all = await app.request('GET', '/api/products?limit=100');
     const lastItem = all.body.items.at(-1);
     let cursor = first.body.nextCursor;
-    let lastPage;
+    let lastPage: Awaited<ReturnType<typeof app.request>> | undefined;
     for (let i = 0; i < 100 && cursor; i++) {
       lastPage = await app.request('GET', `/api/products?cursor=${encodeURIComponent(cursor)}`);
       cursor = lastPage.body.nextCursor;
@@ -152,7 +155,10 @@ describe('bad input to the query service', () => {
     const reply = await app.request('GET', path);
     expect(reply.status, path).toBe(status);
     expect(reply.headers.get('content-type')).toContain('application/problem+json');
-    expect(reply.body.errors.map((e: { field: string }) => e.field), path).toContain(field);
+    expect(
+      reply.body.errors.map((e: { field: string }) => e.field),
+      path,
+    ).toContain(field);
   };
   it('refuses page and limit that are not positive whole numbers, or too large', async () => {
     await refused('/users?page=0', 'page');

@@ -41,7 +41,10 @@ export interface BatchOutcome {
  * Applies a batch of events, in order, on top of the stored documents, and returns one write per
  * touched document, each expecting the version it had before the batch.
  */
-export function projectBatch(events: RecordedEvent[], stored: (collection: Collection, id: string) => ReadDocument | undefined): BatchOutcome {
+export function projectBatch(
+  events: RecordedEvent[],
+  stored: (collection: Collection, id: string) => ReadDocument | undefined,
+): BatchOutcome {
   const working = new Map<string, { collection: Collection; doc: ReadDocument; expectedVersion: number | null }>();
   const outcome: BatchOutcome = { writes: [], applied: 0, skipped: 0, gaps: [] };
   for (const event of events) {

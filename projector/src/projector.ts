@@ -2,7 +2,13 @@
 // failure with bounded, jittered backoff; switches to a new generation when a rebuild promotes
 // one (even from another process), resuming from that generation's checkpoint.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { READ_MODELS_CHECKPOINT, type Collection, type ReadDocument, type ReadModelWriter, type ReadStore } from '@eventide/shared/read-store/port.ts';
+import {
+  READ_MODELS_CHECKPOINT,
+  type Collection,
+  type ReadDocument,
+  type ReadModelWriter,
+  type ReadStore,
+} from '@eventide/shared/read-store/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { batches } from './batches.ts';
 import { runResilient } from './resilient.ts';
@@ -31,7 +37,10 @@ export async function applyBatch(writer: ReadModelWriter, events: RecordedEvent[
   for (const [collection, list] of ids) stored.set(collection, await writer.getMany(collection, list));
   const outcome = projectBatch(events, (collection, id) => stored.get(collection)?.get(id));
   for (const gap of outcome.gaps) {
-    log?.error({ streamId: gap.streamId, revision: gap.revision }, 'event arrived before the one it follows; the read model has lost data: rebuild it');
+    log?.error(
+      { streamId: gap.streamId, revision: gap.revision },
+      'event arrived before the one it follows; the read model has lost data: rebuild it',
+    );
   }
   await writer.write(outcome.writes, { name: CHECKPOINT, position: events[events.length - 1]!.position });
 }

@@ -24,7 +24,12 @@ export interface Publisher {
   stop(): Promise<void>;
 }
 
-export function startPublisher(options: { eventStore: EventStore; checkpoints: Checkpoints; producer: BusProducer; log: Logger }): Publisher {
+export function startPublisher(options: {
+  eventStore: EventStore;
+  checkpoints: Checkpoints;
+  producer: BusProducer;
+  log: Logger;
+}): Publisher {
   const { eventStore, checkpoints, producer, log } = options;
   const controller = new AbortController();
   let position = 0;

@@ -7,9 +7,17 @@ import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { startPublisher } from './publisher.ts';
 
 /** Returns what stops it (a no-op when Kafka is not configured). */
-export async function startKafkaPublisher(config: Config, eventStore: EventStore, readStore: ReadStore, log: Logger): Promise<() => Promise<void>> {
+export async function startKafkaPublisher(
+  config: Config,
+  eventStore: EventStore,
+  readStore: ReadStore,
+  log: Logger,
+): Promise<() => Promise<void>> {
   if (!config.KAFKA_BROKERS) return async () => {};
-  const producer = await kafkaProducer({ brokers: config.KAFKA_BROKERS, clientId: 'eventide-publisher', topicPrefix: config.KAFKA_TOPIC_PREFIX }, log);
+  const producer = await kafkaProducer(
+    { brokers: config.KAFKA_BROKERS, clientId: 'eventide-publisher', topicPrefix: config.KAFKA_TOPIC_PREFIX },
+    log,
+  );
   const publisher = startPublisher({ eventStore, checkpoints: readStore, producer, log });
   log.info({ brokers: config.KAFKA_BROKERS, topicPrefix: config.KAFKA_TOPIC_PREFIX }, 'publishing events to Kafka');
   return async () => {

@@ -34,7 +34,14 @@ it('resumes after a failed write without waiting for another event', async () =>
   const userId = newId();
   const appended = await eventStore.append(
     `user-${userId}`,
-    [{ id: newId(), type: 'user:created', data: { userId, name: 'A', email: 'a@example.com' }, metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } } }],
+    [
+      {
+        id: newId(),
+        type: 'user:created',
+        data: { userId, name: 'A', email: 'a@example.com' },
+        metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
+      },
+    ],
     { expectedRevision: 'no_stream' },
   );
   const projector = startProjector({ eventStore, readStore: flaky, log: createLogger({ level: 'silent' }) });

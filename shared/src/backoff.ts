@@ -16,7 +16,12 @@ export const RECONNECT: BackoffPolicy = { firstMs: 100, maxMs: 10_000 };
 
 /** The wait after the `failures`-th failure in a row (1 for the first). */
 export function backoffDelay(failures: number, policy: BackoffPolicy = RECONNECT): number {
-  return retry.createTimeout(Math.max(0, failures - 1), { minTimeout: policy.firstMs, maxTimeout: policy.maxMs, factor: 2, randomize: true });
+  return retry.createTimeout(Math.max(0, failures - 1), {
+    minTimeout: policy.firstMs,
+    maxTimeout: policy.maxMs,
+    factor: 2,
+    randomize: true,
+  });
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -18,24 +18,48 @@ const schema = z.object({
   KAFKA_BROKERS: z
     .string()
     .min(1)
-    .transform((list) => list.split(',').map((b) => b.trim()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    )
     .optional(),
   /** Topics are `<prefix><model>`: eventide.user, eventide.order, eventide.product by default. */
-  KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only').default('eventide.'),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')
+    .default('eventide.'),
   /** Signs list cursors (32+ characters); unset: a random secret kept in DATA_DIR/cursor-secret. */
   CURSOR_SECRET: z.string().min(32, 'use at least 32 characters').optional(),
   /** Signs session cookies (32+ characters); unset: a random secret kept in DATA_DIR/session-secret. */
   SESSION_SECRET: z.string().min(32, 'use at least 32 characters').optional(),
   /** A session not used for this long ends. */
-  SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(30 * 60),
+  SESSION_IDLE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(30 * 60),
   /** A session ends this long after sign-in, however busy. */
-  SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
+  SESSION_ABSOLUTE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(12 * 60 * 60),
   /** The origin browsers reach the service at, e.g. https://shop.example.com; builds the OAuth redirect URI. */
-  PUBLIC_ORIGIN: z.url('must be a URL such as https://shop.example.com').transform((u) => new URL(u).origin).optional(),
+  PUBLIC_ORIGIN: z
+    .url('must be a URL such as https://shop.example.com')
+    .transform((u) => new URL(u).origin)
+    .optional(),
   /** Other origins (comma-separated) whose pages may send state-changing requests. */
   ALLOWED_ORIGINS: z
     .string()
-    .transform((list) => list.split(',').map((o) => o.trim()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url().transform((u) => new URL(u).origin)))
     .default([]),
   /** How many reverse proxies in front set X-Forwarded-For; 0 (default) ignores the header. */
@@ -44,7 +68,11 @@ const schema = z.object({
   AUTH_PROVIDERS: z.string().optional(),
   /** Sign-in: consecutive failures for one account from one address before a block. */
   SIGNIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
-  SIGNIN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  SIGNIN_BLOCK_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
   SIGNIN_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_SEARCH_PER_SECOND: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PROFILE_PER_SECOND: z.coerce.number().int().min(1).default(100),
@@ -55,7 +83,12 @@ const schema = z.object({
   /** Password hashes computed at once; unset: the cores, at most one less than libuv's thread pool. */
   PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(64).optional(),
   /** Collaborative editing: the largest WebSocket message accepted, in bytes. */
-  COLLAB_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+  COLLAB_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(256 * 1024),
   /** Collaborative editing: messages read per second per connection; beyond it, reading waits. */
   COLLAB_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /** Collaborative editing: connections one user may hold at once (per process). */
@@ -75,7 +108,12 @@ const schema = z.object({
   COLLAB_SNAPSHOT_EVERY_OPS: z.coerce.number().int().min(1).default(100),
   COLLAB_SNAPSHOT_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Largest JSON body accepted, in bytes. */
-  BODY_LIMIT: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(64 * 1024),
 });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };

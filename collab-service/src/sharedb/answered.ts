@@ -10,7 +10,8 @@ type Carrying = { [WHEN_ANSWERED]?: Array<() => void> };
 /** Calls `callback` once the message has been answered (or never, if its connection closes first). */
 export function whenAnswered(message: object, callback: () => void): void {
   const carrying = message as Carrying;
-  (carrying[WHEN_ANSWERED] ??= []).push(callback);
+  carrying[WHEN_ANSWERED] ??= [];
+  carrying[WHEN_ANSWERED].push(callback);
 }
 
 function answered(message: unknown): void {

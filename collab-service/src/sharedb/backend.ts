@@ -42,7 +42,8 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
     presence: true,
     // A cursor a client may no longer see is dropped quietly, not reported to that client.
     doNotForwardSendPresenceErrorsToClient: true,
-    errorHandler: (error, context) => log.warn({ err: error, client: (context as { agent?: { clientId?: string } }).agent?.clientId }, 'sharedb'),
+    errorHandler: (error, context) =>
+      log.warn({ err: error, client: (context as { agent?: { clientId?: string } }).agent?.clientId }, 'sharedb'),
   });
   const access = documentAccess(backend, options.revocations, options.clock);
   const { claims } = installGuards(backend, { ...options, access, ids: clientIds(options.secret) });

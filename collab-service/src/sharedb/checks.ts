@@ -114,6 +114,11 @@ export function cursorOf(presence: unknown, user: SessionUser): Cursor | null {
 }
 
 /** Whether a commit saves a milestone snapshot: every `everyOps` versions, or `everySeconds` after the last. */
-export function milestoneDue(version: number, now: number, lastSaved: number | undefined, every: { everyOps: number; everySeconds: number }): boolean {
+export function milestoneDue(
+  version: number,
+  now: number,
+  lastSaved: number | undefined,
+  every: { everyOps: number; everySeconds: number },
+): boolean {
   return version % every.everyOps === 0 || lastSaved === undefined || now - lastSaved >= every.everySeconds * 1000;
 }

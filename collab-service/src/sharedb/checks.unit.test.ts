@@ -95,14 +95,26 @@ describe('collab checks', () => {
 
   it('costs a catch-up the ops committed since each version, and refuses one too far behind', async () => {
     const current = async (id: string) => ({ a: 10, b: 50 })[id as 'a' | 'b'] ?? 0;
-    await expect(catchUpCost([['a', 7], ['b', 50], ['a', null]], current, 20)).resolves.toBe(3);
+    await expect(
+      catchUpCost(
+        [
+          ['a', 7],
+          ['b', 50],
+          ['a', null],
+        ],
+        current,
+        20,
+      ),
+    ).resolves.toBe(3);
     await expect(catchUpCost([['b', 5]], current, 20)).rejects.toEqual(refusal('ERR_TOO_FAR_BEHIND'));
   });
 
   it('lets anyone create a new document, only its owner delete it, and checks the op', async () => {
     const access = fakeAccess();
     await expect(checkSubmit(access, bob, 'documents', 'fresh', { create: { type: TEXT_TYPE_URI } })).resolves.toBeUndefined();
-    await expect(checkSubmit(access, ann, 'documents', 'fresh', { create: { type: TEXT_TYPE_URI } })).rejects.toEqual(refusal('ERR_FORBIDDEN'));
+    await expect(checkSubmit(access, ann, 'documents', 'fresh', { create: { type: TEXT_TYPE_URI } })).rejects.toEqual(
+      refusal('ERR_FORBIDDEN'),
+    );
     await expect(checkSubmit(access, ann, 'documents', 'fresh', { del: true })).rejects.toEqual(refusal('ERR_FORBIDDEN'));
     await expect(checkSubmit(access, bob, 'documents', 'fresh', { del: true })).resolves.toBeUndefined();
     await expect(checkSubmit(access, ann, 'documents', 'mine', { op: [{ insert: 'hi' }] })).resolves.toBeUndefined();
@@ -130,7 +142,13 @@ describe('collab checks', () => {
 describe('collab message checks', () => {
   const ids = clientIds('secret');
   const versions: Record<string, number> = { mine: 100 };
-  const check = messageChecks({ access: fakeAccess(), ids, maxCatchUpOps: 50, catchUpOpsPerMinute: 60, currentVersion: async (id) => versions[id] ?? 0 });
+  const check = messageChecks({
+    access: fakeAccess(),
+    ids,
+    maxCatchUpOps: 50,
+    catchUpOpsPerMinute: 60,
+    currentVersion: async (id) => versions[id] ?? 0,
+  });
 
   function connection(user: SessionUser, open: Record<string, unknown> = {}): Connection & { claimed: Message[] } {
     const claimed: Message[] = [];
@@ -163,22 +181,30 @@ describe('collab message checks', () => {
 
   it('checks access on fetches and subscriptions, and charges their catch-up', async () => {
     await expect(check(connection(bob), { a: ACTIONS.fetch, c: 'documents', d: 'mine' })).rejects.toEqual(refusal('ERR_FORBIDDEN'));
-    await expect(check(connection(ann), { a: ACTIONS.subscribe, c: 'documents', d: 'mine', v: 10 })).rejects.toEqual(refusal('ERR_TOO_FAR_BEHIND'));
+    await expect(check(connection(ann), { a: ACTIONS.subscribe, c: 'documents', d: 'mine', v: 10 })).rejects.toEqual(
+      refusal('ERR_TOO_FAR_BEHIND'),
+    );
     const editor = connection(ann);
     await check(editor, { a: ACTIONS.subscribe, c: 'documents', d: 'mine', v: 70 });
     // 30 of the budget's 50 are spent: the same history again does not fit.
-    await expect(check(editor, { a: ACTIONS.fetch, c: 'documents', d: 'mine', v: 70 })).rejects.toThrow(/catching this connection up by 30 more ops/);
+    await expect(check(editor, { a: ACTIONS.fetch, c: 'documents', d: 'mine', v: 70 })).rejects.toThrow(
+      /catching this connection up by 30 more ops/,
+    );
     await expect(check(connection(ann, { a: {} }), { a: ACTIONS.snapshotFetch, c: 'documents', d: 'mine' })).resolves.toBeUndefined();
   });
 
   it('checks every document of a bulk subscription', async () => {
-    await expect(check(connection(bob), { a: ACTIONS.bulkSubscribe, c: 'documents', b: { fresh: null, mine: null } })).rejects.toEqual(refusal('ERR_FORBIDDEN'));
+    await expect(check(connection(bob), { a: ACTIONS.bulkSubscribe, c: 'documents', b: { fresh: null, mine: null } })).rejects.toEqual(
+      refusal('ERR_FORBIDDEN'),
+    );
     await expect(check(connection(bob), { a: ACTIONS.bulkFetch, c: 'documents', b: ['fresh', 'other'] })).resolves.toBeUndefined();
   });
 
   it('refuses an op with someone else’s source, and lines ops up one at a time', async () => {
     const editor = connection(ann);
-    await expect(check(editor, { a: ACTIONS.op, c: 'documents', d: 'mine', v: 100, src: ids.mint('bob') })).rejects.toEqual(refusal('ERR_SPOOFED_SOURCE'));
+    await expect(check(editor, { a: ACTIONS.op, c: 'documents', d: 'mine', v: 100, src: ids.mint('bob') })).rejects.toEqual(
+      refusal('ERR_SPOOFED_SOURCE'),
+    );
     await check(editor, { a: ACTIONS.op, c: 'documents', d: 'mine', v: 100, src: editor.clientId });
     let second = false;
     const next = check(editor, { a: ACTIONS.op, c: 'documents', d: 'mine', v: 100 }).then(() => (second = true));
@@ -195,7 +221,9 @@ describe('collab message checks', () => {
     await check(editor, presence);
     expect(editor.claimed).toEqual([presence]);
     const intruder = connection(bob);
-    await expect(check(intruder, { a: ACTIONS.presence, c: 'documents', d: 'mine', v: 100, id: 'p2' })).rejects.toEqual(refusal('ERR_FORBIDDEN'));
+    await expect(check(intruder, { a: ACTIONS.presence, c: 'documents', d: 'mine', v: 100, id: 'p2' })).rejects.toEqual(
+      refusal('ERR_FORBIDDEN'),
+    );
     expect(intruder.claimed).toEqual([]);
     await expect(check(intruder, { a: ACTIONS.presenceSubscribe, ch: 'documents.mine' })).rejects.toEqual(refusal('ERR_FORBIDDEN'));
     await expect(check(intruder, { a: ACTIONS.presenceRequest, ch: 'users.x' })).rejects.toEqual(refusal('ERR_FORBIDDEN'));

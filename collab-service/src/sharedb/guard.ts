@@ -123,7 +123,9 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const known = versions.get(id);
     if (known !== undefined) return known;
     const snapshot = await new Promise<{ v: number }>((resolve, reject) =>
-      backend.db.getSnapshot(DOCUMENTS, id, null, null, (error: Error | null, result: { v: number }) => (error ? reject(error) : resolve(result))),
+      backend.db.getSnapshot(DOCUMENTS, id, null, null, (error: Error | null, result: { v: number }) =>
+        error ? reject(error) : resolve(result),
+      ),
     );
     return snapshot.v;
   }
@@ -153,7 +155,8 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
       request.saveMilestoneSnapshot = false;
       return next();
     }
-    if (growsPast(request.op, request.snapshot, options.maxDocumentCharacters)) return next(collabErrors.documentTooLarge(options.maxDocumentCharacters));
+    if (growsPast(request.op, request.snapshot, options.maxDocumentCharacters))
+      return next(collabErrors.documentTooLarge(options.maxDocumentCharacters));
     const user = clientOf(request.agent)?.user;
     // Who wrote each op is kept with it (never sent to clients): the history names its authors.
     if (user) request.op.m = { ...request.op.m, user: user.id };
@@ -186,7 +189,8 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     mayEdit(access, client.user, context.collection, context.id).then(
       () => next(),
       (error: unknown) => {
-        if (error instanceof CollabError && error.code === 'ERR_FORBIDDEN') client.close(CLOSE_FORBIDDEN, 'access to a document was withdrawn');
+        if (error instanceof CollabError && error.code === 'ERR_FORBIDDEN')
+          client.close(CLOSE_FORBIDDEN, 'access to a document was withdrawn');
         next(error);
       },
     );

@@ -84,7 +84,11 @@ export function messageChecks(deps: MessageCheckDeps) {
     const collection = checkCollection(message.c);
     const requested = bulkRequested(message.b);
     for (const [id] of requested) await mayEdit(access, connection.user, collection, id);
-    if (message.a === ACTIONS.bulkSubscribe) checkOpenDocuments(connection.openDocuments(), requested.map(([id]) => id));
+    if (message.a === ACTIONS.bulkSubscribe)
+      checkOpenDocuments(
+        connection.openDocuments(),
+        requested.map(([id]) => id),
+      );
     await chargeCatchUp(connection, requested);
   }
 

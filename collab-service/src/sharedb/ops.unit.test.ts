@@ -8,7 +8,12 @@ describe('OpLine', () => {
   it('lets one op through at a time, in arrival order', async () => {
     const line = new OpLine({ perSecond: 1000, burst: 10, clock: () => 0 });
     const order: number[] = [];
-    const entries = [0, 1, 2].map((i) => line.enter().then((release) => (order.push(i), release)));
+    const entries = [0, 1, 2].map((i) =>
+      line.enter().then((release) => {
+        order.push(i);
+        return release;
+      }),
+    );
     const first = await entries[0]!;
     expect(order).toEqual([0]);
     first();

@@ -77,7 +77,17 @@ export class PresenceClaims {
         ),
       );
     }
-    const message = { a: 'p', ch: held.ch, src: agent.src ?? agent.clientId, id: held.id, p: null, pv: held.pv + 1, c: held.c, d: held.d, v: version };
+    const message = {
+      a: 'p',
+      ch: held.ch,
+      src: agent.src ?? agent.clientId,
+      id: held.id,
+      p: null,
+      pv: held.pv + 1,
+      c: held.c,
+      d: held.d,
+      v: version,
+    };
     this.backend.pubsub.publish([`$presence.${held.ch}`], message, () => undefined);
   }
 }

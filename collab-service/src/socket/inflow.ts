@@ -64,10 +64,13 @@ export class Inflow {
         this.socket.pause();
       }
       if (overRate && !this.timer) {
-        this.timer = setTimeout(() => {
-          this.timer = undefined;
-          this.check();
-        }, Math.ceil(((1 - this.tokens) / this.options.perSecond) * 1000));
+        this.timer = setTimeout(
+          () => {
+            this.timer = undefined;
+            this.check();
+          },
+          Math.ceil(((1 - this.tokens) / this.options.perSecond) * 1000),
+        );
       }
       return;
     }

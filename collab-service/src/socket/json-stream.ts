@@ -56,11 +56,14 @@ export class WebSocketJsonStream extends Duplex {
   }
 
   override _write(message: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    if (this.socket.readyState !== WebSocket.OPEN) return callback();
-    if (this.sent.isRepeat(message as Record<string, unknown>)) return callback();
+    if (this.socket.readyState !== WebSocket.OPEN || this.sent.isRepeat(message as Record<string, unknown>)) {
+      callback();
+      return;
+    }
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.socket.close(1008, 'too far behind: reload the document');
-      return callback();
+      callback();
+      return;
     }
     // A send that fails means the socket is closing; its close event ends this stream.
     this.socket.send(JSON.stringify(message), () => undefined);

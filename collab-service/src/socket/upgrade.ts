@@ -65,18 +65,26 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
   let closed = false;
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(request.url ?? '/', 'http://host').pathname !== COLLAB_PATH) return refuse(socket, 404, 'not-found', 'Not found', 'no WebSocket endpoint here: use /collab');
+    if (new URL(request.url ?? '/', 'http://host').pathname !== COLLAB_PATH)
+      return refuse(socket, 404, 'not-found', 'Not found', 'no WebSocket endpoint here: use /collab');
     const origin = request.headers.origin;
     if (origin && origin !== ownOrigin(request) && !allowed.has(origin)) {
       return refuse(socket, 403, 'forbidden', 'Forbidden', `pages from ${origin === 'null' ? 'an opaque origin' : origin} may not connect`);
     }
     sessionOfUpgrade(request, sessions).then(
       (session) => {
-        if (!session) return refuse(socket, 401, 'unauthenticated', 'Not signed in', 'sign in first: the connection needs the session cookie');
+        if (!session)
+          return refuse(socket, 401, 'unauthenticated', 'Not signed in', 'sign in first: the connection needs the session cookie');
         const release = perUser.take(session.user.id);
         if (!release) {
           const limit = options.maxConnectionsPerUser;
-          return refuse(socket, 429, 'rate-limited', 'Too many requests', `at most ${limit} collaborative editing connections per user at once; close one first`);
+          return refuse(
+            socket,
+            429,
+            'rate-limited',
+            'Too many requests',
+            `at most ${limit} collaborative editing connections per user at once; close one first`,
+          );
         }
         // A handshake ws refuses never calls back: the place is given back when that socket closes.
         socket.once('close', release);
@@ -168,7 +176,9 @@ function closeCodeFor(revocation: Revocation, entry: Live): number | undefined {
       return revocation.userId === entry.user.id ? CLOSE_SESSION_ENDED : undefined;
     case 'document-access': {
       if (revocation.userId !== entry.user.id) return undefined;
-      const open = entry.agent.subscribedDocs[DOCUMENTS]?.[revocation.document] !== undefined || entry.agent.subscribedPresences[`${DOCUMENTS}.${revocation.document}`] !== undefined;
+      const open =
+        entry.agent.subscribedDocs[DOCUMENTS]?.[revocation.document] !== undefined ||
+        entry.agent.subscribedPresences[`${DOCUMENTS}.${revocation.document}`] !== undefined;
       return open ? CLOSE_FORBIDDEN : undefined;
     }
   }

@@ -7,7 +7,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
 
 // ShareDB passes null for "no error"; its published types say undefined: either is accepted.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: ShareDB's callbacks take null or undefined for no error
 type Callback<T = unknown> = (error: any, result?: T) => void;
 
 interface StoredSnapshot {
@@ -71,7 +71,14 @@ export class SqliteShareDb extends ShareDB.DB {
   }
 
   /** Writes the op and the snapshot if the snapshot is the next version; `false` if another commit won. */
-  override commit(collection: string, id: string, op: { v: number }, snapshot: StoredSnapshot, _options: unknown, callback: Callback<boolean>): void {
+  override commit(
+    collection: string,
+    id: string,
+    op: { v: number },
+    snapshot: StoredSnapshot,
+    _options: unknown,
+    callback: Callback<boolean>,
+  ): void {
     this.answer(callback, () => {
       this.db.exec('BEGIN IMMEDIATE');
       try {

@@ -5,7 +5,7 @@ import ShareDB from 'sharedb';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 // ShareDB passes null for "no error"; its published types say undefined: either is accepted.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: ShareDB's callbacks take null or undefined for no error
 type Callback = (error: any, snapshot?: unknown) => void;
 
 interface Milestone {
@@ -18,7 +18,10 @@ export class SqliteMilestoneDb extends ShareDB.MilestoneDB {
   /** Read by ShareDB when a commit does not say whether to save a milestone; ours always says. */
   declare interval: number | undefined;
 
-  private readonly statements: Record<'save' | 'atOrBeforeVersion' | 'first' | 'latest' | 'atOrBeforeTime' | 'atOrAfterTime', StatementSync>;
+  private readonly statements: Record<
+    'save' | 'atOrBeforeVersion' | 'first' | 'latest' | 'atOrBeforeTime' | 'atOrAfterTime',
+    StatementSync
+  >;
 
   constructor(db: DatabaseSync) {
     super();
@@ -61,18 +64,23 @@ export class SqliteMilestoneDb extends ShareDB.MilestoneDB {
         else this.emit('save', collection, snapshot as never);
       });
     // Saving answers with no result at all: async.waterfall would pass even an `undefined` on.
-    this.answer((error) => done(error), () => {
-      if (!collection) throw invalid('missing collection');
-      if (!snapshot) throw invalid('missing snapshot');
-      this.statements.save.run(collection, snapshot.id, snapshot.v, snapshot.m?.mtime ?? null, JSON.stringify(snapshot));
-    });
+    this.answer(
+      (error) => done(error),
+      () => {
+        if (!collection) throw invalid('missing collection');
+        if (!snapshot) throw invalid('missing snapshot');
+        this.statements.save.run(collection, snapshot.id, snapshot.v, snapshot.m?.mtime ?? null, JSON.stringify(snapshot));
+      },
+    );
   }
 
   /** The milestone closest before `timestamp` (null: the first of all, the document's beginning). */
   override getMilestoneSnapshotAtOrBeforeTime(collection: string, id: string, timestamp: number | null, callback?: Callback): void {
     this.answer(callback, () => {
       checkArguments(collection, id, timestamp);
-      return timestamp == null ? this.one(this.statements.first, collection, id) : this.one(this.statements.atOrBeforeTime, collection, id, timestamp);
+      return timestamp == null
+        ? this.one(this.statements.first, collection, id)
+        : this.one(this.statements.atOrBeforeTime, collection, id, timestamp);
     });
   }
 
@@ -80,7 +88,9 @@ export class SqliteMilestoneDb extends ShareDB.MilestoneDB {
   override getMilestoneSnapshotAtOrAfterTime(collection: string, id: string, timestamp: number | null, callback?: Callback): void {
     this.answer(callback, () => {
       checkArguments(collection, id, timestamp);
-      return timestamp == null ? this.one(this.statements.latest, collection, id) : this.one(this.statements.atOrAfterTime, collection, id, timestamp);
+      return timestamp == null
+        ? this.one(this.statements.latest, collection, id)
+        : this.one(this.statements.atOrAfterTime, collection, id, timestamp);
     });
   }
 
@@ -107,5 +117,6 @@ const invalid = (message: string) => Object.assign(new Error(message), { code: '
 function checkArguments(collection: string, id: string, timestamp?: number | null): void {
   if (!collection) throw invalid('missing collection');
   if (!id) throw invalid('missing id');
-  if (timestamp != null && !(typeof timestamp === 'number' && Number.isFinite(timestamp) && timestamp >= 0)) throw invalid('invalid timestamp');
+  if (timestamp != null && !(typeof timestamp === 'number' && Number.isFinite(timestamp) && timestamp >= 0))
+    throw invalid('invalid timestamp');
 }

@@ -30,7 +30,9 @@ export function openSocket(url: string, cookie: string, origin?: string): Promis
     socket.once('unexpected-response', (_request, response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk));
-      response.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode} ${body}`), { status: response.statusCode, body })));
+      response.on('end', () =>
+        reject(Object.assign(new Error(`upgrade refused: ${response.statusCode} ${body}`), { status: response.statusCode, body })),
+      );
     });
     socket.once('error', reject);
   });
@@ -68,11 +70,15 @@ export const settled = (doc: Doc) => !doc.hasWritePending();
 
 /** Waits until every doc has nothing pending and all are at one version (the server's). */
 export async function converged(docs: Doc[], version: () => Promise<number>, ms = 30_000): Promise<void> {
-  await until(async () => {
-    if (!docs.every(settled)) return false;
-    const server = await version();
-    return docs.every((doc) => doc.version === server);
-  }, 'editors to settle at the server version', ms);
+  await until(
+    async () => {
+      if (!docs.every(settled)) return false;
+      const server = await version();
+      return docs.every((doc) => doc.version === server);
+    },
+    'editors to settle at the server version',
+    ms,
+  );
 }
 
 /** Submits an edit and resolves on its ack. */

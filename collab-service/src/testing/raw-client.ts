@@ -26,7 +26,14 @@ export async function rawClient(url: string, cookie: string, handshakeId?: strin
     send: (message) => socket.send(JSON.stringify(message)),
     async reply(match, what, from = 0) {
       let found: Message | undefined;
-      await until(() => (found = client.inbox.slice(from).find(match)) !== undefined || client.closed !== undefined, what, 10_000);
+      await until(
+        () => {
+          found = client.inbox.slice(from).find(match);
+          return found !== undefined || client.closed !== undefined;
+        },
+        what,
+        10_000,
+      );
       if (!found) throw new Error(`connection closed (${client.closed?.code} ${client.closed?.reason}) before ${what}`);
       return found;
     },

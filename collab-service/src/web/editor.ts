@@ -70,7 +70,8 @@ function diff(before: string, after: string): Delta {
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let end = 0;
-  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end])
+    end++;
   const delta: Delta = [];
   if (start > 0) delta.push({ retain: start });
   if (before.length - start - end > 0) delta.push({ delete: before.length - start - end });
@@ -241,7 +242,7 @@ async function main(): Promise<void> {
       item.style.setProperty('--colour', colour);
       editorsList.append(item);
     }
-    cursors.append(text.slice(at) + '\n');
+    cursors.append(`${text.slice(at)}\n`);
     cursors.scrollTop = textarea.scrollTop;
   }
 

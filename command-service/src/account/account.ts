@@ -40,7 +40,10 @@ export function evolveAccount(account: Account, event: { type: string; data: unk
     case 'account:password-set':
       return { ...account, passwordHash: e.data.hash };
     case 'account:identity-linked':
-      return { ...account, identities: [...account.identities.filter((i) => !same(i, e.data)), { provider: e.data.provider, subject: e.data.subject }] };
+      return {
+        ...account,
+        identities: [...account.identities.filter((i) => !same(i, e.data)), { provider: e.data.provider, subject: e.data.subject }],
+      };
     case 'account:identity-unlinked':
       return { ...account, identities: account.identities.filter((i) => !same(i, e.data)) };
     case 'account:email-verified':

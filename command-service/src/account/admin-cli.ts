@@ -23,7 +23,9 @@ try {
     process.exitCode = 1;
   } else {
     const changed = await setRole(store, auth.sessions.store, user.userId, 'admin', action === 'grant', 'admin-cli');
-    console.log(`${user.userId} (${email}) ${changed ? (action === 'grant' ? 'is now an admin' : 'is no longer an admin') : 'was already so'}`);
+    console.log(
+      `${user.userId} (${email}) ${changed ? (action === 'grant' ? 'is now an admin' : 'is no longer an admin') : 'was already so'}`,
+    );
   }
 } finally {
   await store.close();

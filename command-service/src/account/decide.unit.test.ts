@@ -11,13 +11,22 @@ const linked = (identity: typeof github): AccountEvent => ({ type: 'account:iden
 
 describe('account decider', () => {
   describe('SetPassword', () => {
-    it('sets a first password', () => given().when({ type: 'SetPassword', hash: 'h1', replacing: undefined }).then([password('h1')]));
+    it('sets a first password', () =>
+      given()
+        .when({ type: 'SetPassword', hash: 'h1', replacing: undefined })
+        .then([password('h1')]));
     it('replaces the password the caller checked', () =>
-      given(password('h1')).when({ type: 'SetPassword', hash: 'h2', replacing: 'h1' }).then([password('h2')]));
+      given(password('h1'))
+        .when({ type: 'SetPassword', hash: 'h2', replacing: 'h1' })
+        .then([password('h2')]));
     it('refuses when the password changed after the caller checked it', () =>
-      given(password('h1'), password('h2')).when({ type: 'SetPassword', hash: 'h3', replacing: 'h1' }).thenRefuses(409, /changed by another request/));
+      given(password('h1'), password('h2'))
+        .when({ type: 'SetPassword', hash: 'h3', replacing: 'h1' })
+        .thenRefuses(409, /changed by another request/));
     it('refuses a first password when one was set meanwhile (a racing sign-up)', () =>
-      given(password('h1')).when({ type: 'SetPassword', hash: 'h2', replacing: undefined }).thenRefuses(409, /changed by another request/));
+      given(password('h1'))
+        .when({ type: 'SetPassword', hash: 'h2', replacing: undefined })
+        .thenRefuses(409, /changed by another request/));
   });
 
   describe('LinkIdentity', () => {
@@ -30,7 +39,9 @@ describe('account decider', () => {
         .when({ type: 'LinkIdentity', identity: github, verifiedEmail: 'ann@example.com' })
         .thenNothing());
     it('does not verify an address the provider did not vouch for', () =>
-      given().when({ type: 'LinkIdentity', identity: github, verifiedEmail: undefined }).then([linked(github)]));
+      given()
+        .when({ type: 'LinkIdentity', identity: github, verifiedEmail: undefined })
+        .then([linked(github)]));
   });
 
   describe('UnlinkProvider', () => {
@@ -41,21 +52,34 @@ describe('account decider', () => {
           { type: 'account:identity-unlinked', data: github },
           { type: 'account:identity-unlinked', data: { provider: 'github', subject: '43' } },
         ]));
-    it('refuses a provider that is not linked', () => given(password('h1')).when({ type: 'UnlinkProvider', provider: 'github' }).thenRefuses(404, /github/));
+    it('refuses a provider that is not linked', () =>
+      given(password('h1'))
+        .when({ type: 'UnlinkProvider', provider: 'github' })
+        .thenRefuses(404, /github/));
     it('refuses to remove the last way to sign in', () =>
-      given(linked(github)).when({ type: 'UnlinkProvider', provider: 'github' }).thenRefuses(409, /only way to sign in/));
+      given(linked(github))
+        .when({ type: 'UnlinkProvider', provider: 'github' })
+        .thenRefuses(409, /only way to sign in/));
     it('allows it while another provider is linked', () =>
-      given(linked(github), linked(google)).when({ type: 'UnlinkProvider', provider: 'github' }).then([{ type: 'account:identity-unlinked', data: github }]));
+      given(linked(github), linked(google))
+        .when({ type: 'UnlinkProvider', provider: 'github' })
+        .then([{ type: 'account:identity-unlinked', data: github }]));
   });
 
   describe('SetRole', () => {
-    it('grants a role', () => given().when({ type: 'SetRole', role: 'admin', granted: true }).then([{ type: 'account:role-granted', data: { role: 'admin' } }]));
+    it('grants a role', () =>
+      given()
+        .when({ type: 'SetRole', role: 'admin', granted: true })
+        .then([{ type: 'account:role-granted', data: { role: 'admin' } }]));
     it('records nothing when the role is held already', () =>
-      given({ type: 'account:role-granted', data: { role: 'admin' } }).when({ type: 'SetRole', role: 'admin', granted: true }).thenNothing());
+      given({ type: 'account:role-granted', data: { role: 'admin' } })
+        .when({ type: 'SetRole', role: 'admin', granted: true })
+        .thenNothing());
     it('revokes a held role', () =>
       given({ type: 'account:role-granted', data: { role: 'admin' } })
         .when({ type: 'SetRole', role: 'admin', granted: false })
         .then([{ type: 'account:role-revoked', data: { role: 'admin' } }]));
-    it('records nothing when revoking a role not held', () => given().when({ type: 'SetRole', role: 'admin', granted: false }).thenNothing());
+    it('records nothing when revoking a role not held', () =>
+      given().when({ type: 'SetRole', role: 'admin', granted: false }).thenNothing());
   });
 });

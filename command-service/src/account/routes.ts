@@ -60,9 +60,11 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
       // Best effort: a concurrent change to the account wins, and the next sign-in tries again.
       const hash = await hasher.hash(clientKey(ctx), body.password);
       const replacing = loaded.account.passwordHash;
-      await runAccount(user.userId, { type: 'SetPassword', hash, replacing }, { metadata: { ...metadataOf(ctx), actor: { type: 'user', userId: user.userId } } }).catch(
-        () => undefined,
-      );
+      await runAccount(
+        user.userId,
+        { type: 'SetPassword', hash, replacing },
+        { metadata: { ...metadataOf(ctx), actor: { type: 'user', userId: user.userId } } },
+      ).catch(() => undefined);
     }
     await signIn(ctx, { id: user.userId, roles: loaded.account.roles });
     ctx.body = await sessionBody(ctx);

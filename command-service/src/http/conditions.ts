@@ -17,7 +17,10 @@ export function parseIfMatch(ctx: Context): IfMatch | undefined {
     const match = ENTITY_TAG.exec(part.trim());
     // If-Match uses the strong comparison (RFC 9110 13.1.1): a weak tag never matches.
     if (!match || match[1]) {
-      throw problems.invalidField('If-Match', `expected "*" or entity tags such as "3" as sent in ETag, got ${JSON.stringify(part.trim())}`);
+      throw problems.invalidField(
+        'If-Match',
+        `expected "*" or entity tags such as "3" as sent in ETag, got ${JSON.stringify(part.trim())}`,
+      );
     }
     return Number(match[2]);
   });
@@ -35,7 +38,9 @@ export function parseIdempotency(ctx: Context, actor: Actor, body: unknown): Ide
   }
   const who = actor.type === 'user' ? `user:${actor.userId}` : actor.type;
   const scopedKey = JSON.stringify([who, ctx.method, ctx.path, key]);
-  const fingerprint = createHash('sha256').update(JSON.stringify([ctx.method, ctx.path, body ?? null])).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([ctx.method, ctx.path, body ?? null]))
+    .digest('hex');
   return { scopedKey, fingerprint };
 }
 

@@ -31,7 +31,8 @@ export interface Resolution {
   created: boolean;
 }
 
-const refusal = (status: number, type: string, detail: string) => new AppError(status, { type, title: 'This sign-in cannot reach an account', detail });
+const refusal = (status: number, type: string, detail: string) =>
+  new AppError(status, { type, title: 'This sign-in cannot reach an account', detail });
 
 export function providerAccounts(store: EventStore) {
   const claims = identityClaims(store);
@@ -70,7 +71,11 @@ export function providerAccounts(store: EventStore) {
     }
 
     if (!profile.email || !profile.emailVerified) {
-      throw refusal(403, 'email-not-verified', `${identity.provider} did not confirm an email address for this account; sign in another way and link ${identity.provider} from your account`);
+      throw refusal(
+        403,
+        'email-not-verified',
+        `${identity.provider} did not confirm an email address for this account; sign in another way and link ${identity.provider} from your account`,
+      );
     }
     const holder = await userByEmail(store, profile.email);
     if (holder) {

@@ -58,6 +58,7 @@ function equal(a: string, b: string): boolean {
 export function safeReturnTo(value: string | undefined): string {
   if (value === undefined || value === '') return '/';
   const base = 'http://same.invalid';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a return path with control characters is refused
   const plain = /^\/(?![/\\])[^\u0000-\u001f\u007f\\]*$/.test(value) && value.length <= 2048;
   if (!plain || new URL(value, base).origin !== base) {
     throw problems.invalidField('returnTo', 'must be a path on this site, such as /orders');

@@ -3,7 +3,7 @@
 // Enterprise). Each yields who signed in: a stable subject, and an email with whether the
 // provider verified it. Client secrets stay here and in the token request.
 import { AuthorizationCode } from 'simple-oauth2';
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
 import { AppError } from '@eventide/shared/http/problem.ts';
 import { ConfigError } from '@eventide/shared/config.ts';
@@ -50,7 +50,10 @@ const githubConfig = z.strictObject({
   webUrl: z.url().default('https://github.com'),
   apiUrl: z.url().default('https://api.github.com'),
 });
-const providersConfig = z.record(z.string().regex(NAME, 'provider names are lowercase letters, digits and "-"'), z.discriminatedUnion('type', [oidcConfig, githubConfig]));
+const providersConfig = z.record(
+  z.string().regex(NAME, 'provider names are lowercase letters, digits and "-"'),
+  z.discriminatedUnion('type', [oidcConfig, githubConfig]),
+);
 
 export class ProviderError extends AppError {}
 const upstream = (provider: string, what: string) =>
@@ -78,7 +81,10 @@ function describeTokenError(error: unknown): { refusedByProvider: boolean; what:
 
 async function exchange(name: string, client: AuthorizationCode, code: string, redirectUri: string, codeVerifier: string) {
   try {
-    return (await client.getToken({ code, redirect_uri: redirectUri, code_verifier: codeVerifier } as never)).token as Record<string, unknown>;
+    return (await client.getToken({ code, redirect_uri: redirectUri, code_verifier: codeVerifier } as never)).token as Record<
+      string,
+      unknown
+    >;
   } catch (error) {
     const { refusedByProvider, what } = describeTokenError(error);
     throw refusedByProvider ? refused(name, what) : upstream(name, what);
@@ -86,7 +92,9 @@ async function exchange(name: string, client: AuthorizationCode, code: string, r
 }
 
 async function getJson(name: string, url: string, accessToken: string): Promise<unknown> {
-  const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'user-agent': 'eventide' } }).catch(() => undefined);
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'user-agent': 'eventide' },
+  }).catch(() => undefined);
   if (!response?.ok) throw upstream(name, `${new URL(url).pathname} answered ${response?.status ?? 'nothing'}`);
   return response.json();
 }
@@ -126,13 +134,21 @@ function oidcProvider(name: string, config: z.infer<typeof oidcConfig>): Provide
     },
     async authorizeUrl({ redirectUri, state, codeChallenge, nonce }) {
       const { client } = await discover();
-      return client.authorizeURL({ redirect_uri: redirectUri, scope: config.scope, state, code_challenge: codeChallenge, code_challenge_method: 'S256', nonce } as never);
+      return client.authorizeURL({
+        redirect_uri: redirectUri,
+        scope: config.scope,
+        state,
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+        nonce,
+      } as never);
     },
     async signIn(code, redirectUri, codeVerifier, nonce) {
       const { meta, client, jwks } = await discover();
       const token = await exchange(name, client, code, redirectUri, codeVerifier);
-      if (typeof token.id_token !== 'string' || typeof token.access_token !== 'string') throw refused(name, 'the token response has no ID token');
-      let claims;
+      if (typeof token.id_token !== 'string' || typeof token.access_token !== 'string')
+        throw refused(name, 'the token response has no ID token');
+      let claims: JWTPayload;
       try {
         ({ payload: claims } = await jwtVerify(token.id_token, jwks, { issuer: meta.issuer, audience: config.clientId }));
       } catch {
@@ -151,17 +167,30 @@ function oidcProvider(name: string, config: z.infer<typeof oidcConfig>): Provide
 function githubProvider(name: string, config: z.infer<typeof githubConfig>): Provider {
   const web = config.webUrl.replace(/\/$/, '');
   const api = config.apiUrl.replace(/\/$/, '');
-  const client = oauthClient(config.clientId, config.clientSecret, new URL(`${web}/login/oauth/authorize`), new URL(`${web}/login/oauth/access_token`));
+  const client = oauthClient(
+    config.clientId,
+    config.clientSecret,
+    new URL(`${web}/login/oauth/authorize`),
+    new URL(`${web}/login/oauth/access_token`),
+  );
   return {
     name,
     issuer: async () => undefined,
     async authorizeUrl({ redirectUri, state, codeChallenge }) {
-      return client.authorizeURL({ redirect_uri: redirectUri, scope: 'read:user user:email', state, code_challenge: codeChallenge, code_challenge_method: 'S256' } as never);
+      return client.authorizeURL({
+        redirect_uri: redirectUri,
+        scope: 'read:user user:email',
+        state,
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+      } as never);
     },
     async signIn(code, redirectUri, codeVerifier) {
       const token = await exchange(name, client, code, redirectUri, codeVerifier);
       if (typeof token.access_token !== 'string') throw refused(name, 'the token response has no access token');
-      const user = z.object({ id: z.number(), name: z.string().nullish(), login: z.string() }).parse(await getJson(name, `${api}/user`, token.access_token));
+      const user = z
+        .object({ id: z.number(), name: z.string().nullish(), login: z.string() })
+        .parse(await getJson(name, `${api}/user`, token.access_token));
       const emails = z
         .array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }))
         .parse(await getJson(name, `${api}/user/emails`, token.access_token));
@@ -182,7 +211,8 @@ export function loadProviders(json: string | undefined): Map<string, Provider> {
     throw new ConfigError('AUTH_PROVIDERS: not valid JSON');
   }
   const parsed = providersConfig.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`AUTH_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new ConfigError(`AUTH_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   for (const [name, config] of Object.entries(parsed.data)) {
     if (RESERVED.has(name)) throw new ConfigError(`AUTH_PROVIDERS: "${name}" is a path of its own under /auth; choose another name`);
     providers.set(name, config.type === 'oidc' ? oidcProvider(name, config) : githubProvider(name, config));

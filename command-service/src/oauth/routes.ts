@@ -37,7 +37,12 @@ export function oauthRoutes(store: EventStore, oauth: OAuthDeps): Router {
     const returnTo = safeReturnTo(single(ctx.query.returnTo));
     const redirectUri = `${oauth.publicOrigin ?? `${ctx.protocol}://${ctx.host}`}/auth/callback`;
     const flow = newFlow(provider.name, redirectUri, returnTo, linkUserId);
-    const url = await provider.authorizeUrl({ redirectUri, state: flow.state, codeChallenge: codeChallengeOf(flow.codeVerifier), nonce: flow.nonce });
+    const url = await provider.authorizeUrl({
+      redirectUri,
+      state: flow.state,
+      codeChallenge: codeChallengeOf(flow.codeVerifier),
+      nonce: flow.nonce,
+    });
     await beginFlow(ctx, oauth.sessions, flow);
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 303;
@@ -68,7 +73,12 @@ export function oauthRoutes(store: EventStore, oauth: OAuthDeps): Router {
       throw problems.forbidden('the link was started by another session; sign in and start it again');
     }
     const profile = await provider.signIn(code, flow.redirectUri, flow.codeVerifier, flow.nonce);
-    const resolution = await accounts.resolve({ provider: provider.name, subject: profile.subject }, profile, flow.linkUserId, metadataOf(ctx));
+    const resolution = await accounts.resolve(
+      { provider: provider.name, subject: profile.subject },
+      profile,
+      flow.linkUserId,
+      metadataOf(ctx),
+    );
     if (!flow.linkUserId) await signIn(ctx, { id: resolution.userId, roles: resolution.roles });
     ctx.status = 303;
     ctx.redirect(flow.returnTo);

@@ -20,11 +20,14 @@ function checkLines(lines: OrderLine[]): void {
   const currency = lines[0]?.unitPrice.currency;
   lines.forEach((line, i) => {
     if (seen.has(line.productId)) {
-      throw problems.unprocessable(`lines.${i}.productId`, 'this product is already on another line; raise that line\'s quantity instead');
+      throw problems.unprocessable(`lines.${i}.productId`, "this product is already on another line; raise that line's quantity instead");
     }
     seen.add(line.productId);
     if (line.unitPrice.currency !== currency) {
-      throw problems.unprocessable(`lines.${i}.productId`, `is priced in ${line.unitPrice.currency}, but the order's first line is in ${currency}`);
+      throw problems.unprocessable(
+        `lines.${i}.productId`,
+        `is priced in ${line.unitPrice.currency}, but the order's first line is in ${currency}`,
+      );
     }
   });
 }
@@ -59,9 +62,7 @@ export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
     case 'CreateOrder':
       if (state.status !== 'absent') throw problems.conflict(`order ${command.orderId} already exists`);
       checkLines(command.lines);
-      return [
-        { type: 'order:created', data: { orderId: command.orderId, userId: command.userId, lines: command.lines, status: 'draft' } },
-      ];
+      return [{ type: 'order:created', data: { orderId: command.orderId, userId: command.userId, lines: command.lines, status: 'draft' } }];
     case 'ChangeOrder':
       return change(state, command.changes);
     case 'ReplaceOrder': {
@@ -72,7 +73,9 @@ export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
     case 'DeleteOrder': {
       const current = requireExisting(state);
       if (!DELETABLE.includes(current.status)) {
-        throw problems.conflict(`the order is ${current.status}: cancel it before deleting it (only draft or cancelled orders can be deleted)`);
+        throw problems.conflict(
+          `the order is ${current.status}: cancel it before deleting it (only draft or cancelled orders can be deleted)`,
+        );
       }
       return [{ type: 'order:deleted', data: { orderId: current.orderId } }];
     }

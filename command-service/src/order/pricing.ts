@@ -46,6 +46,6 @@ export function priceLines(lines: RequestedLine[], prices: Map<string, Money>, o
   }));
   // Prices recorded before the API bounded them could make a total that is no longer exact.
   const total = priced.reduce((sum, line) => sum + line.quantity * line.unitPrice.amount, 0);
-  if (!Number.isSafeInteger(total)) throw problems.unprocessable('lines', 'the order\'s total would be too large to count exactly');
+  if (!Number.isSafeInteger(total)) throw problems.unprocessable('lines', "the order's total would be too large to count exactly");
   return priced;
 }

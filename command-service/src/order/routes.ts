@@ -87,7 +87,12 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
     const body = await readBody(ctx, replaceBody, bodyLimit);
     if (!mayActFor(user, body.userId)) throw problems.unprocessable('userId', 'no user has this id');
     const price = await priced(body.lines);
-    const command = owned(user, orderId, (s) => ({ type: 'ReplaceOrder', userId: body.userId, lines: price(s) ?? [], status: body.status }));
+    const command = owned(user, orderId, (s) => ({
+      type: 'ReplaceOrder',
+      userId: body.userId,
+      lines: price(s) ?? [],
+      status: body.status,
+    }));
     const result = await run(orderId, command, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(result.state));
   };
@@ -95,7 +100,11 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
   const remove = (represent: Represent) => async (ctx: Context) => {
     const user = requireUser(ctx);
     const orderId = entityId(ctx, 'id', 'order');
-    const result = await run(orderId, owned(user, orderId, () => ({ type: 'DeleteOrder' })), commandOptions(ctx, null));
+    const result = await run(
+      orderId,
+      owned(user, orderId, () => ({ type: 'DeleteOrder' })),
+      commandOptions(ctx, null),
+    );
     respondWrite(ctx, result, represent(result.state));
   };
 

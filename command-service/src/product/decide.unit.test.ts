@@ -19,7 +19,9 @@ describe('product decider', () => {
   describe('CreateProduct', () => {
     it('creates a product', () => given().when({ type: 'CreateProduct', productId, details }).then([created]));
     it('refuses when the product exists', () =>
-      given(created).when({ type: 'CreateProduct', productId, details }).thenRefuses(409, /already exists/));
+      given(created)
+        .when({ type: 'CreateProduct', productId, details })
+        .thenRefuses(409, /already exists/));
   });
 
   describe('ChangeProduct', () => {
@@ -31,15 +33,29 @@ describe('product decider', () => {
       given(created)
         .when({ type: 'ChangeProduct', changes: { price: { amount: 2499, currency: 'EUR' } } })
         .then([{ type: 'product:updated', data: { productId, changes: { price: { amount: 2499, currency: 'EUR' } } } }]));
-    it('records nothing when nothing changes', () => given(created).when({ type: 'ChangeProduct', changes: { name: 'Kettle' } }).thenNothing());
-    it('refuses an unknown product', () => given().when({ type: 'ChangeProduct', changes: { name: 'x' } }).thenRefuses(404, /does not exist/));
+    it('records nothing when nothing changes', () =>
+      given(created)
+        .when({ type: 'ChangeProduct', changes: { name: 'Kettle' } })
+        .thenNothing());
+    it('refuses an unknown product', () =>
+      given()
+        .when({ type: 'ChangeProduct', changes: { name: 'x' } })
+        .thenRefuses(404, /does not exist/));
     it('refuses a deleted product', () =>
-      given(created, deleted).when({ type: 'ChangeProduct', changes: { name: 'x' } }).thenRefuses(410, /deleted/));
+      given(created, deleted)
+        .when({ type: 'ChangeProduct', changes: { name: 'x' } })
+        .thenRefuses(410, /deleted/));
   });
 
   describe('DeleteProduct', () => {
     it('deletes a product', () => given(created).when({ type: 'DeleteProduct' }).then([deleted]));
-    it('refuses an unknown product', () => given().when({ type: 'DeleteProduct' }).thenRefuses(404, /does not exist/));
-    it('refuses a product deleted already', () => given(created, deleted).when({ type: 'DeleteProduct' }).thenRefuses(410, /deleted/));
+    it('refuses an unknown product', () =>
+      given()
+        .when({ type: 'DeleteProduct' })
+        .thenRefuses(404, /does not exist/));
+    it('refuses a product deleted already', () =>
+      given(created, deleted)
+        .when({ type: 'DeleteProduct' })
+        .thenRefuses(410, /deleted/));
   });
 });

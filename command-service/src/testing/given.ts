@@ -17,6 +17,7 @@ export function deciderSpec<State, Command, Event extends Decided>(aggregate: Ag
       when: (command: Command) => {
         const run = () => aggregate.decide(command, state);
         return {
+          // biome-ignore lint/suspicious/noThenProperty: given/when/then is the spec style; nothing awaits it
           then: (expected: Event[]) => expect(run()).toEqual(expected),
           thenNothing: () => expect(run()).toEqual([]),
           /** The decider refuses with this status and a message matching `detail`. */

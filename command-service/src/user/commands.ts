@@ -11,11 +11,16 @@ import { emailClaims, type EmailClaims } from './email-claim.ts';
 export type BeforeNewAddress = (userId: string) => Promise<void>;
 
 /** Claims a new address before the user's event is appended (email-claim.ts says why no release). */
-function emailHook(claims: EmailClaims, metadata: Omit<EventMetadata, 'causationId'>, beforeNewAddress?: BeforeNewAddress): Hooks<UserState, UserEvent> {
+function emailHook(
+  claims: EmailClaims,
+  metadata: Omit<EventMetadata, 'causationId'>,
+  beforeNewAddress?: BeforeNewAddress,
+): Hooks<UserState, UserEvent> {
   return {
     async beforeAppend(events, before, commandId) {
       const event = events[0];
-      const wanted = event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
+      const wanted =
+        event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
       if (!event || wanted === undefined) return;
       if (before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted)) return;
       if (event.type === 'user:updated') await beforeNewAddress?.(event.data.userId);

@@ -12,10 +12,17 @@ const profile = { name: 'Ann', email: 'ann@example.com' };
 describe('user decider', () => {
   describe('CreateUser', () => {
     it('creates a new user', () =>
-      given().when({ type: 'CreateUser', userId, profile }).then([{ type: 'user:created', data: { userId, ...profile } }]));
-    it('refuses when the user exists', () => given(created).when({ type: 'CreateUser', userId, profile }).thenRefuses(409, /already exists/));
+      given()
+        .when({ type: 'CreateUser', userId, profile })
+        .then([{ type: 'user:created', data: { userId, ...profile } }]));
+    it('refuses when the user exists', () =>
+      given(created)
+        .when({ type: 'CreateUser', userId, profile })
+        .thenRefuses(409, /already exists/));
     it('refuses when the user existed and was deleted', () =>
-      given(created, deleted).when({ type: 'CreateUser', userId, profile }).thenRefuses(409, /already exists/));
+      given(created, deleted)
+        .when({ type: 'CreateUser', userId, profile })
+        .thenRefuses(409, /already exists/));
   });
 
   describe('ChangeUser', () => {
@@ -23,9 +30,18 @@ describe('user decider', () => {
       given(created)
         .when({ type: 'ChangeUser', changes: { name: 'Ann B', email: 'ann@example.com' } })
         .then([{ type: 'user:updated', data: { userId, changes: { name: 'Ann B' } } }]));
-    it('records nothing when nothing changes', () => given(created).when({ type: 'ChangeUser', changes: { name: 'Ann' } }).thenNothing());
-    it('refuses an unknown user', () => given().when({ type: 'ChangeUser', changes: { name: 'x' } }).thenRefuses(404, /does not exist/));
-    it('refuses a deleted user', () => given(created, deleted).when({ type: 'ChangeUser', changes: { name: 'x' } }).thenRefuses(410, /deleted/));
+    it('records nothing when nothing changes', () =>
+      given(created)
+        .when({ type: 'ChangeUser', changes: { name: 'Ann' } })
+        .thenNothing());
+    it('refuses an unknown user', () =>
+      given()
+        .when({ type: 'ChangeUser', changes: { name: 'x' } })
+        .thenRefuses(404, /does not exist/));
+    it('refuses a deleted user', () =>
+      given(created, deleted)
+        .when({ type: 'ChangeUser', changes: { name: 'x' } })
+        .thenRefuses(410, /deleted/));
   });
 
   describe('ReplaceUser', () => {
@@ -34,13 +50,25 @@ describe('user decider', () => {
         .when({ type: 'ReplaceUser', profile: { name: 'Bo', email: 'bo@example.com' } })
         .then([{ type: 'user:updated', data: { userId, changes: { name: 'Bo', email: 'bo@example.com' } } }]));
     it('records nothing when the replacement equals the user', () => given(created).when({ type: 'ReplaceUser', profile }).thenNothing());
-    it('refuses an unknown user', () => given().when({ type: 'ReplaceUser', profile }).thenRefuses(404, /does not exist/));
-    it('refuses a deleted user', () => given(created, deleted).when({ type: 'ReplaceUser', profile }).thenRefuses(410, /deleted/));
+    it('refuses an unknown user', () =>
+      given()
+        .when({ type: 'ReplaceUser', profile })
+        .thenRefuses(404, /does not exist/));
+    it('refuses a deleted user', () =>
+      given(created, deleted)
+        .when({ type: 'ReplaceUser', profile })
+        .thenRefuses(410, /deleted/));
   });
 
   describe('DeleteUser', () => {
     it('deletes a user', () => given(created).when({ type: 'DeleteUser' }).then([deleted]));
-    it('refuses an unknown user', () => given().when({ type: 'DeleteUser' }).thenRefuses(404, /does not exist/));
-    it('refuses a user deleted already', () => given(created, deleted).when({ type: 'DeleteUser' }).thenRefuses(410, /deleted/));
+    it('refuses an unknown user', () =>
+      given()
+        .when({ type: 'DeleteUser' })
+        .thenRefuses(404, /does not exist/));
+    it('refuses a user deleted already', () =>
+      given(created, deleted)
+        .when({ type: 'DeleteUser' })
+        .thenRefuses(410, /deleted/));
   });
 });

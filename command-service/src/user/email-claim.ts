@@ -29,7 +29,8 @@ export function emailClaims(store: EventStore, now?: () => Date): EmailClaims {
         const holder = fold(userModel, history);
         return holder.status === 'active' && normalizeEmail(holder.email) === email;
       },
-      conflict: () => problems.conflict('this email address is already in use by another user', [{ field: 'email', message: 'is already in use' }]),
+      conflict: () =>
+        problems.conflict('this email address is already in use by another user', [{ field: 'email', message: 'is already in use' }]),
     },
     now,
   );

@@ -47,9 +47,20 @@ export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Rou
   // Each sign-up or change of address may answer that an address is taken (docs/auth.md,
   // "Who can learn that an address has an account"), so strangers get few of them; admins,
   // who can list every user, are not counted.
-  const signUpLimit = limiter(auth.limiters, { name: 'sign-up', points: auth.signUpsPerHour, duration: 3600, what: 'sign-ups from this address' });
-  const emailChangeLimit = limiter(auth.limiters, { name: 'email-change', points: auth.emailChangesPerHour, duration: 3600, what: 'changes of address' });
-  const beforeNewAddress = (ctx: Context): BeforeNewAddress | undefined => (isAdmin(sessionUser(ctx)) ? undefined : () => emailChangeLimit(ctx, clientKey(ctx)));
+  const signUpLimit = limiter(auth.limiters, {
+    name: 'sign-up',
+    points: auth.signUpsPerHour,
+    duration: 3600,
+    what: 'sign-ups from this address',
+  });
+  const emailChangeLimit = limiter(auth.limiters, {
+    name: 'email-change',
+    points: auth.emailChangesPerHour,
+    duration: 3600,
+    what: 'changes of address',
+  });
+  const beforeNewAddress = (ctx: Context): BeforeNewAddress | undefined =>
+    isAdmin(sessionUser(ctx)) ? undefined : () => emailChangeLimit(ctx, clientKey(ctx));
 
   /** The user id in the path, when the signed-in user may act on it; anyone else's is not found. */
   const ownUserId = (ctx: Context) => {
@@ -103,6 +114,11 @@ export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Rou
       const inner = handler(...a);
       return (ctx: Context) => limit(ctx, () => inner(ctx));
     };
-  mountVersioned(router, 'users', { create, change: limited(change), replace: limited(replace), remove: limited(remove) }, { v1: userV1, v2: userV2 });
+  mountVersioned(
+    router,
+    'users',
+    { create, change: limited(change), replace: limited(replace), remove: limited(remove) },
+    { v1: userV1, v2: userV2 },
+  );
   return router;
 }

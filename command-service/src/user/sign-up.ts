@@ -77,7 +77,11 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
   async function recordPassword(ctx: Context, request: SignUpRequest, userId: string, commandId: string): Promise<boolean> {
     const hash = await hasher.hash(clientKey(ctx), request.password!, abandonSignal(ctx));
     try {
-      await runAccount(userId, { type: 'SetPassword', hash, replacing: undefined }, { metadata: request.options.metadata, partOf: commandId });
+      await runAccount(
+        userId,
+        { type: 'SetPassword', hash, replacing: undefined },
+        { metadata: request.options.metadata, partOf: commandId },
+      );
       return true;
     } catch (error) {
       // The account has a password already, or got one while this request appended.

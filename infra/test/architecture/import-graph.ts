@@ -17,7 +17,11 @@ export type ImportGraph = Map<string, Set<string>>;
 export function importGraph(): ImportGraph {
   // The root's own compiler (a devDependency of the root package, so always installed there).
   const tsc = `${ROOT}node_modules/typescript/bin/tsc`;
-  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', '--traceResolution'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 512 * 2 ** 20 });
+  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', '--traceResolution'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 512 * 2 ** 20,
+  });
   if (run.status !== 0) throw new Error(`tsc failed (${run.status}): ${run.stderr || run.stdout.slice(-2000)}`);
   const graph: ImportGraph = new Map();
   let from: string | undefined;
@@ -95,7 +99,10 @@ export function crossServiceImports(graph: ImportGraph): string[] {
 export function crossServiceDependencies(): string[] {
   const found: string[] = [];
   for (const workspace of ['shared', ...SERVICES]) {
-    const manifest = JSON.parse(readFileSync(`${ROOT}${workspace}/package.json`, 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const manifest = JSON.parse(readFileSync(`${ROOT}${workspace}/package.json`, 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) {
       const other = SERVICES.find((service) => name === `@eventide/${service}`);
       if (other && other !== workspace) found.push(`${workspace} -> ${other}`);

@@ -23,7 +23,12 @@ beforeAll(() => {
 
 describe('the import graph', () => {
   it('has no new import cycle', () => {
-    expect(against(cycles(graph).map((cycle) => cycle.join(' <-> ')), KNOWN_CYCLES)).toEqual({ new: [], gone: [] });
+    expect(
+      against(
+        cycles(graph).map((cycle) => cycle.join(' <-> ')),
+        KNOWN_CYCLES,
+      ),
+    ).toEqual({ new: [], gone: [] });
   });
 
   it('has no new import from one service into another', () => {

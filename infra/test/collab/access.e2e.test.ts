@@ -39,7 +39,10 @@ async function raw(user: User, handshakeId?: string): Promise<RawClient> {
 const errorOf = async (client: RawClient, message: Record<string, unknown>, match: (m: Record<string, any>) => boolean) => {
   const from = client.inbox.length;
   client.send(message);
-  return (await client.reply((m) => match(m) && m.error, `an error for ${JSON.stringify(message)}`, from)).error as { code: string; message: string };
+  return (await client.reply((m) => match(m) && m.error, `an error for ${JSON.stringify(message)}`, from)).error as {
+    code: string;
+    message: string;
+  };
 };
 
 describe('the upgrade', () => {
@@ -50,8 +53,13 @@ describe('the upgrade', () => {
   });
 
   it('refuses a forged cookie and a page of another origin', async () => {
-    expect(((await openSocket(app.url, 'eventide.sid=forged; eventide.sid.sig=forged').catch((e) => e)) as { status: number }).status).toBe(401);
-    const foreign = (await openSocket(app.url, owner.http.cookieHeader(), 'https://evil.example').catch((e) => e)) as { status: number; body: string };
+    expect(((await openSocket(app.url, 'eventide.sid=forged; eventide.sid.sig=forged').catch((e) => e)) as { status: number }).status).toBe(
+      401,
+    );
+    const foreign = (await openSocket(app.url, owner.http.cookieHeader(), 'https://evil.example').catch((e) => e)) as {
+      status: number;
+      body: string;
+    };
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.body).detail).toContain('https://evil.example');
     await expect(openSocket(app.url, owner.http.cookieHeader(), app.url)).resolves.toBeTruthy();
@@ -83,11 +91,27 @@ describe('a client who may not open the document', () => {
   });
 
   it('cannot submit, delete, take over by creating, or send presence on it', async () => {
-    expect((await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: 8, seq: 1, op: [{ insert: 'x' }] }, (m) => m.a === 'op')).code).toBe('ERR_FORBIDDEN');
-    expect((await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: 8, seq: 2, del: true }, (m) => m.a === 'op')).code).toBe('ERR_FORBIDDEN');
-    const create = await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: null, seq: 3, create: { type: 'rich-text', data: [] } }, (m) => m.a === 'op');
+    expect(
+      (await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: 8, seq: 1, op: [{ insert: 'x' }] }, (m) => m.a === 'op')).code,
+    ).toBe('ERR_FORBIDDEN');
+    expect((await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: 8, seq: 2, del: true }, (m) => m.a === 'op')).code).toBe(
+      'ERR_FORBIDDEN',
+    );
+    const create = await errorOf(
+      client,
+      { a: 'op', c: 'documents', d: DOC, v: null, seq: 3, create: { type: 'rich-text', data: [] } },
+      (m) => m.a === 'op',
+    );
     expect(['ERR_FORBIDDEN', 'ERR_DOC_ALREADY_CREATED']).toContain(create.code);
-    expect((await errorOf(client, { a: 'p', ch: `documents.${DOC}`, c: 'documents', d: DOC, id: 'x', p: { index: 0, length: 0 }, pv: 1, v: 8, t: TEXT }, (m) => m.a === 'p')).code).toBe('ERR_FORBIDDEN');
+    expect(
+      (
+        await errorOf(
+          client,
+          { a: 'p', ch: `documents.${DOC}`, c: 'documents', d: DOC, id: 'x', p: { index: 0, length: 0 }, pv: 1, v: 8, t: TEXT },
+          (m) => m.a === 'p',
+        )
+      ).code,
+    ).toBe('ERR_FORBIDDEN');
   });
 
   it('gets 404 for the document over HTTP, like a missing one', async () => {
@@ -108,13 +132,41 @@ describe('spoofing', () => {
     const editor = await app.newUser();
     await owner.http.request('PUT', `/collab/documents/${DOC}/editors/${editor.userId}`);
     const victim = await raw(owner);
-    victim.send({ a: 'p', ch: `documents.${DOC}`, c: 'documents', d: DOC, id: 'victims-cursor', p: { index: 1, length: 0 }, pv: 1, v: 7, t: TEXT });
+    victim.send({
+      a: 'p',
+      ch: `documents.${DOC}`,
+      c: 'documents',
+      d: DOC,
+      id: 'victims-cursor',
+      p: { index: 1, length: 0 },
+      pv: 1,
+      v: 7,
+      t: TEXT,
+    });
     await victim.reply((m) => m.a === 'p' && !m.error, 'the presence ack');
 
     const attacker = await raw(editor, victim.id);
     expect(attacker.id).not.toBe(victim.id);
-    expect((await errorOf(attacker, { a: 'op', c: 'documents', d: DOC, v: 7, src: victim.id, seq: 1, op: [{ insert: 'x' }] }, (m) => m.a === 'op')).code).toBe('ERR_SPOOFED_SOURCE');
-    const presence = { a: 'p', ch: `documents.${DOC}`, c: 'documents', d: DOC, id: 'victims-cursor', p: { index: 0, length: 3 }, pv: 9, v: 7, t: TEXT };
+    expect(
+      (
+        await errorOf(
+          attacker,
+          { a: 'op', c: 'documents', d: DOC, v: 7, src: victim.id, seq: 1, op: [{ insert: 'x' }] },
+          (m) => m.a === 'op',
+        )
+      ).code,
+    ).toBe('ERR_SPOOFED_SOURCE');
+    const presence = {
+      a: 'p',
+      ch: `documents.${DOC}`,
+      c: 'documents',
+      d: DOC,
+      id: 'victims-cursor',
+      p: { index: 0, length: 3 },
+      pv: 9,
+      v: 7,
+      t: TEXT,
+    };
     expect((await errorOf(attacker, presence, (m) => m.a === 'p')).code).toBe('ERR_PRESENCE_TAKEN');
   });
 
@@ -125,7 +177,17 @@ describe('spoofing', () => {
     watcher.send({ a: 'ps', ch: `documents.${DOC}`, seq: 1 });
     await watcher.reply((m) => m.a === 'ps', 'the presence subscription');
     const liar = await raw(editor);
-    liar.send({ a: 'p', ch: `documents.${DOC}`, c: 'documents', d: DOC, id: 'liar', p: { index: 2, length: 1, user: owner.userId, html: '<b>' }, pv: 1, v: 7, t: TEXT });
+    liar.send({
+      a: 'p',
+      ch: `documents.${DOC}`,
+      c: 'documents',
+      d: DOC,
+      id: 'liar',
+      p: { index: 2, length: 1, user: owner.userId, html: '<b>' },
+      pv: 1,
+      v: 7,
+      t: TEXT,
+    });
     const seen = await watcher.reply((m) => m.a === 'p' && m.id === 'liar', 'the liar’s cursor');
     expect(seen.p).toEqual({ index: 2, length: 1, user: editor.userId });
   });
@@ -135,17 +197,52 @@ describe('document ids', () => {
   it('are 1 to 100 letters, digits, "-" or "_"', async () => {
     const client = await raw(owner);
     expect((await errorOf(client, { a: 's', c: 'documents', d: 'no spaces here' }, (m) => m.a === 's')).code).toBe('ERR_BAD_ID');
-    expect((await errorOf(client, { a: 'op', c: 'documents', d: 'a.b', v: null, seq: 1, create: { type: 'rich-text', data: [] } }, (m) => m.a === 'op')).code).toBe('ERR_BAD_ID');
-    expect((await errorOf(client, { a: 'p', ch: 'documents.x'.padEnd(120, 'x'), c: 'documents', d: 'x'.repeat(101), id: 'p', p: null, pv: 1 }, (m) => m.a === 'p')).code).toBe('ERR_BAD_ID');
+    expect(
+      (
+        await errorOf(
+          client,
+          { a: 'op', c: 'documents', d: 'a.b', v: null, seq: 1, create: { type: 'rich-text', data: [] } },
+          (m) => m.a === 'op',
+        )
+      ).code,
+    ).toBe('ERR_BAD_ID');
+    expect(
+      (
+        await errorOf(
+          client,
+          { a: 'p', ch: 'documents.x'.padEnd(120, 'x'), c: 'documents', d: 'x'.repeat(101), id: 'p', p: null, pv: 1 },
+          (m) => m.a === 'p',
+        )
+      ).code,
+    ).toBe('ERR_BAD_ID');
   });
 });
 
 describe('ops', () => {
   it('are plain text only: attributes and embeds are refused', async () => {
     const client = await raw(owner);
-    expect((await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: 7, seq: 1, op: [{ insert: 'x', attributes: { bold: true } }] }, (m) => m.a === 'op')).code).toBe('ERR_BAD_OP');
-    expect((await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: 7, seq: 2, op: [{ insert: { image: 'x' } }] }, (m) => m.a === 'op')).code).toBe('ERR_BAD_OP');
-    expect((await errorOf(client, { a: 'op', c: 'documents', d: 'other', v: null, seq: 3, create: { type: 'json0', data: {} } }, (m) => m.a === 'op')).code).toBe('ERR_BAD_OP');
+    expect(
+      (
+        await errorOf(
+          client,
+          { a: 'op', c: 'documents', d: DOC, v: 7, seq: 1, op: [{ insert: 'x', attributes: { bold: true } }] },
+          (m) => m.a === 'op',
+        )
+      ).code,
+    ).toBe('ERR_BAD_OP');
+    expect(
+      (await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: 7, seq: 2, op: [{ insert: { image: 'x' } }] }, (m) => m.a === 'op'))
+        .code,
+    ).toBe('ERR_BAD_OP');
+    expect(
+      (
+        await errorOf(
+          client,
+          { a: 'op', c: 'documents', d: 'other', v: null, seq: 3, create: { type: 'json0', data: {} } },
+          (m) => m.a === 'op',
+        )
+      ).code,
+    ).toBe('ERR_BAD_OP');
   });
 });
 
@@ -178,7 +275,9 @@ describe('withdrawing access', () => {
     open.push(removedEditor);
     await openText(removedEditor.doc(DOC));
     const closedWith = new Promise<number>((resolve) => removedEditor.socket.once('close', (code) => resolve(code)));
-    expect((await owner.http.request('DELETE', `/collab/documents/${DOC}/editors/${removed.userId}`)).body.editors).not.toContain(removed.userId);
+    expect((await owner.http.request('DELETE', `/collab/documents/${DOC}/editors/${removed.userId}`)).body.editors).not.toContain(
+      removed.userId,
+    );
     // The next op on the document reaches the removed editor's subscription, and ends it.
     await until(async () => {
       const doc = ownerEditor.doc(DOC);

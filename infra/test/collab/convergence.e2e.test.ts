@@ -56,7 +56,10 @@ it(`converges: ${EDITORS} editors, ${ROUNDS} random concurrent edits each (seed 
         doc.submitOp(at > 0 ? [{ retain: at }, { delete: count }] : [{ delete: count }]);
       } else {
         const at = Math.floor(next() * (length + 1));
-        const text = Array.from({ length: 1 + Math.floor(next() * 4) }, () => [...alphabet][Math.floor(next() * [...alphabet].length)]).join('');
+        const text = Array.from(
+          { length: 1 + Math.floor(next() * 4) },
+          () => [...alphabet][Math.floor(next() * [...alphabet].length)],
+        ).join('');
         doc.submitOp(at > 0 ? [{ retain: at }, { insert: text }] : [{ insert: text }]);
       }
     }

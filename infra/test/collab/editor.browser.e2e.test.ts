@@ -9,7 +9,8 @@ import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available) console.warn(`SKIPPED: the editor browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!available)
+  console.warn(`SKIPPED: the editor browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
 describe.skipIf(!available)('the editor page in Chromium', () => {
   let app: CollabApp;
@@ -19,7 +20,15 @@ describe.skipIf(!available)('the editor page in Chromium', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // The machine's network is closed: without these, Chromium keeps trying to reach Google.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -43,7 +52,12 @@ describe.skipIf(!available)('the editor page in Chromium', () => {
   const state = (page: Page) =>
     page.evaluate(() => {
       const text = document.getElementById('text') as HTMLTextAreaElement;
-      return { text: text.value, caret: text.selectionStart, pending: document.body.dataset.pending, version: document.body.dataset.version };
+      return {
+        text: text.value,
+        caret: text.selectionStart,
+        pending: document.body.dataset.pending,
+        version: document.body.dataset.version,
+      };
     });
 
   it('two people typing at once converge and see each other’s cursor', async () => {
@@ -68,15 +82,28 @@ describe.skipIf(!available)('the editor page in Chromium', () => {
     const server = async () => (await alice.http.request('GET', '/collab/documents/pad')).body as { version: number; text: string };
     await until(async () => {
       const [a, b, s] = await Promise.all([state(alicePage), state(bobPage), server()]);
-      return a.pending === 'false' && b.pending === 'false' && a.text === s.text && b.text === s.text && a.version === String(s.version) && b.version === String(s.version);
+      return (
+        a.pending === 'false' &&
+        b.pending === 'false' &&
+        a.text === s.text &&
+        b.text === s.text &&
+        a.version === String(s.version) &&
+        b.version === String(s.version)
+      );
     }, 'both pages to converge on the server’s text');
     expect((await server()).text).toBe('Bob was here. Middle. Alice types at the end.');
 
     // Each page draws the other's caret where the other's caret is.
     const cursorOf = (page: Page, userId: string) =>
       page.evaluate((id) => document.querySelector<HTMLElement>(`#cursors .remote-cursor[data-user="${id}"]`)?.dataset.index, userId);
-    await until(async () => (await cursorOf(alicePage, bob.userId)) === String((await state(bobPage)).caret), 'Bob’s cursor on Alice’s page');
-    await until(async () => (await cursorOf(bobPage, alice.userId)) === String((await state(alicePage)).caret), 'Alice’s cursor on Bob’s page');
+    await until(
+      async () => (await cursorOf(alicePage, bob.userId)) === String((await state(bobPage)).caret),
+      'Bob’s cursor on Alice’s page',
+    );
+    await until(
+      async () => (await cursorOf(bobPage, alice.userId)) === String((await state(alicePage)).caret),
+      'Alice’s cursor on Bob’s page',
+    );
     await alicePage.screenshot({ path: process.env.EDITOR_SCREENSHOT ?? `${app.dir}/alice.png` });
 
     // Bob closes his tab: his cursor leaves Alice's page.

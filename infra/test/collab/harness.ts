@@ -34,7 +34,9 @@ export interface CollabApp {
   close(): Promise<void>;
 }
 
-export async function startCollabApp(options: { env?: Record<string, string>; log?: Logger; checkEveryMs?: number; dir?: string } = {}): Promise<CollabApp> {
+export async function startCollabApp(
+  options: { env?: Record<string, string>; log?: Logger; checkEveryMs?: number; dir?: string } = {},
+): Promise<CollabApp> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'eventide-collab-'));
   const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
   const log = options.log ?? createLogger({ level: 'silent' });
@@ -46,7 +48,11 @@ export async function startCollabApp(options: { env?: Record<string, string>; lo
   const { collab } = composition.services.collab;
   const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
   composition.attach(server);
-  const asUser = (signedIn: SignedIn, http: JsonClient): User => ({ ...signedIn, http, editor: () => connectEditor(url, http.cookieHeader()) });
+  const asUser = (signedIn: SignedIn, http: JsonClient): User => ({
+    ...signedIn,
+    http,
+    editor: () => connectEditor(url, http.cookieHeader()),
+  });
   return {
     url,
     auth,

@@ -24,8 +24,12 @@ beforeAll(async () => {
   wss.on('connection', (client, request) => {
     const upstream = new WebSocket(`${app.url.replace('http', 'ws')}/collab`, { headers: { cookie: request.headers.cookie ?? '' } });
     const queued: string[] = [];
-    upstream.on('open', () => queued.splice(0).forEach((m) => upstream.send(m)));
-    client.on('message', (data) => (upstream.readyState === WebSocket.OPEN ? upstream.send(data.toString()) : queued.push(data.toString())));
+    upstream.on('open', () => {
+      for (const m of queued.splice(0)) upstream.send(m);
+    });
+    client.on('message', (data) =>
+      upstream.readyState === WebSocket.OPEN ? upstream.send(data.toString()) : queued.push(data.toString()),
+    );
     upstream.on('message', (data) => {
       const message = JSON.parse(data.toString());
       const isAck = message.a === 'op' && message.seq !== undefined && !('op' in message) && !message.create && !message.del;

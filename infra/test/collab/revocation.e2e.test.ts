@@ -45,7 +45,8 @@ const closedWith = async (client: RawClient) => {
   return client.closed!.code;
 };
 
-const serverText = async (doc: string) => (await admin.http.request('GET', `/collab/documents/${doc}`)).body as { version: number; text: string };
+const serverText = async (doc: string) =>
+  (await admin.http.request('GET', `/collab/documents/${doc}`)).body as { version: number; text: string };
 
 describe('ending a session ends its connections at once', () => {
   it('signing out: the connection is closing before the sign-out answers, and an op sent after it is never applied', async () => {
@@ -64,7 +65,9 @@ describe('ending a session ends its connections at once', () => {
     const { client } = await editing(user);
     const elsewhere = jsonClient(app.url);
     await elsewhere.request('POST', '/auth/sign-in', { email: user.email, password: user.password });
-    expect((await elsewhere.request('PUT', '/auth/password', { currentPassword: user.password, password: 'a brand new passphrase' })).status).toBe(204);
+    expect(
+      (await elsewhere.request('PUT', '/auth/password', { currentPassword: user.password, password: 'a brand new passphrase' })).status,
+    ).toBe(204);
     expect(await closedWith(client)).toBe(4401);
   });
 

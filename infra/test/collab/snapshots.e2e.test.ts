@@ -31,7 +31,10 @@ afterAll(() => app.close());
 
 it('saves a milestone every N ops', () => {
   const db = new DatabaseSync(join(app.dir, 'collab.db'), { readOnly: true });
-  const versions = db.prepare("SELECT v FROM sharedb_milestones WHERE collection = 'documents' AND id = 'history' ORDER BY v").all().map((r) => r.v);
+  const versions = db
+    .prepare("SELECT v FROM sharedb_milestones WHERE collection = 'documents' AND id = 'history' ORDER BY v")
+    .all()
+    .map((r) => r.v);
   db.close();
   // The first commit of this process saves one (the timer starts there), then every third version.
   expect(versions).toEqual([1, 3, 6, 9]);
@@ -39,8 +42,14 @@ it('saves a milestone every N ops', () => {
 
 it('reads the document at a version, and at a time', async () => {
   for (const then of times) {
-    expect((await owner.http.request('GET', `/collab/documents/history?version=${then.version}`)).body).toMatchObject({ version: then.version, text: then.text });
-    expect((await owner.http.request('GET', `/collab/documents/history?at=${then.at}`)).body).toMatchObject({ version: then.version, text: then.text });
+    expect((await owner.http.request('GET', `/collab/documents/history?version=${then.version}`)).body).toMatchObject({
+      version: then.version,
+      text: then.text,
+    });
+    expect((await owner.http.request('GET', `/collab/documents/history?at=${then.at}`)).body).toMatchObject({
+      version: then.version,
+      text: then.text,
+    });
   }
   expect((await owner.http.request('GET', '/collab/documents/history?version=0')).body).toMatchObject({ version: 0, text: null });
   expect((await owner.http.request('GET', '/collab/documents/history')).body).toMatchObject({ version: 11, text: times.at(-1)!.text });
@@ -61,7 +70,10 @@ it('names the field for bad input', async () => {
     const reply = await owner.http.request('GET', `/collab/documents/history?${query}`);
     expect(reply.status, query).toBe(400);
     expect(reply.headers.get('content-type')).toContain('application/problem+json');
-    expect(reply.body.errors.map((e: { field: string }) => e.field), query).toContain(field);
+    expect(
+      reply.body.errors.map((e: { field: string }) => e.field),
+      query,
+    ).toContain(field);
   }
   expect((await owner.http.request('GET', '/collab/documents/no%20spaces')).status).toBe(400);
 });

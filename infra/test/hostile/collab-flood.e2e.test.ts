@@ -57,9 +57,14 @@ describe('a flood of ops against an old version', { timeout: 180_000 }, () => {
       }
     })();
     for (const { client } of flooders) {
-      for (let seq = 1; seq <= OPS; seq++) client.send({ a: 'op', c: 'documents', d: DOC, v: 1, src: client.id, seq, op: [{ insert: 'x' }] });
+      for (let seq = 1; seq <= OPS; seq++)
+        client.send({ a: 'op', c: 'documents', d: DOC, v: 1, src: client.id, seq, op: [{ insert: 'x' }] });
     }
-    await until(() => flooders.every((f) => answersTo(f) >= OPS || f.client.closed !== undefined), 'every flooded op to be answered', 150_000);
+    await until(
+      () => flooders.every((f) => answersTo(f) >= OPS || f.client.closed !== undefined),
+      'every flooded op to be answered',
+      150_000,
+    );
     floodOver = true;
     await prober;
 
@@ -70,7 +75,9 @@ describe('a flood of ops against an old version', { timeout: 180_000 }, () => {
       expect(flooder.received).toBeLessThanOrEqual(OPS + version + 10);
     }
     const messages = flooders.reduce((sum, f) => sum + f.received, 0);
-    console.log(`collab flood: ${EDITORS} editors x ${OPS} ops: ${messages} messages sent to them, /health answered ${answeredDuringFlood} times during it, rss ${rssBefore.toFixed(0)} -> ${target.rssMiB().toFixed(0)} MiB`);
+    console.log(
+      `collab flood: ${EDITORS} editors x ${OPS} ops: ${messages} messages sent to them, /health answered ${answeredDuringFlood} times during it, rss ${rssBefore.toFixed(0)} -> ${target.rssMiB().toFixed(0)} MiB`,
+    );
     expect(answeredDuringFlood).toBeGreaterThan(0);
     expect(target.rssMiB() - rssBefore).toBeLessThan(250);
     const codes = new Set(flooders.flatMap(({ client }) => client.inbox.filter((m) => m.error).map((m) => m.error.code as string)));
@@ -94,7 +101,8 @@ describe('a flood of ops against an old version', { timeout: 180_000 }, () => {
 
   it('leaves no socket of a flooder open once its session is ended, flood or not', async () => {
     for (const { client } of flooders) {
-      for (let seq = OPS + 1; seq <= OPS + 20; seq++) client.send({ a: 'op', c: 'documents', d: DOC, v: 1, src: client.id, seq, op: [{ insert: 'y' }] });
+      for (let seq = OPS + 1; seq <= OPS + 20; seq++)
+        client.send({ a: 'op', c: 'documents', d: DOC, v: 1, src: client.id, seq, op: [{ insert: 'y' }] });
     }
     await Promise.all(flooders.map(({ http }) => http.request('POST', '/auth/sign-out')));
     await until(() => flooders.every(({ client }) => client.closed !== undefined), 'every flooder’s socket to close', 30_000);

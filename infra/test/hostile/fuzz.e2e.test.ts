@@ -23,14 +23,36 @@ beforeAll(async () => {
   app = await startFullApp({ collab: true, hasher: new PasswordHasher({ params: { logN: 10, r: 8, p: 1 } }) });
   const user = jsonClient(app.url);
   const me = await signUp(user);
-  const others = await Promise.all([1, 2, 3].map(async () => (await app.request('POST', '/users', { name: 'Other', email: `other-${crypto.randomUUID()}@example.test` })).body.userId as string));
-  const products = await Promise.all([1, 2].map(async (i) => (await app.request('POST', '/products', { name: `Fuzzed ${i}`, price: { amount: 100 * i, currency: 'EUR' } })).body.productId as string));
-  const order = (await app.request('POST', '/orders', { userId: others[0], lines: [{ productId: products[0], quantity: 1 }] })).body.orderId as string;
+  const others = await Promise.all(
+    [1, 2, 3].map(
+      async () =>
+        (await app.request('POST', '/users', { name: 'Other', email: `other-${crypto.randomUUID()}@example.test` })).body.userId as string,
+    ),
+  );
+  const products = await Promise.all(
+    [1, 2].map(
+      async (i) =>
+        (await app.request('POST', '/products', { name: `Fuzzed ${i}`, price: { amount: 100 * i, currency: 'EUR' } })).body
+          .productId as string,
+    ),
+  );
+  const order = (await app.request('POST', '/orders', { userId: others[0], lines: [{ productId: products[0], quantity: 1 }] })).body
+    .orderId as string;
   const editor = await rawClient(app.url, app.cookieHeader());
-  editor.send({ a: 'op', c: 'documents', d: 'fuzzed', v: 0, src: editor.id, seq: 1, create: { type: 'http://sharejs.org/types/rich-text/v1', data: [{ insert: 'text' }] } });
+  editor.send({
+    a: 'op',
+    c: 'documents',
+    d: 'fuzzed',
+    v: 0,
+    src: editor.id,
+    seq: 1,
+    create: { type: 'http://sharejs.org/types/rich-text/v1', data: [{ insert: 'text' }] },
+  });
   await editor.reply((m) => m.a === 'op' && m.seq === 1, 'the fuzzed document');
   editor.socket.close();
-  const sessionIds = [app.cookieHeader(), user.cookieHeader()].map((c) => new RegExp(`${SESSION_COOKIE.replace('.', '\\.')}=([^;]+)`).exec(c)?.[1] ?? '');
+  const sessionIds = [app.cookieHeader(), user.cookieHeader()].map(
+    (c) => new RegExp(`${SESSION_COOKIE.replace('.', '\\.')}=([^;]+)`).exec(c)?.[1] ?? '',
+  );
   targets = {
     users: others,
     products,
@@ -55,12 +77,18 @@ describe('fuzzing every route', { timeout: 600_000 }, () => {
         const answer = await send(app.url, request);
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         const found = violations(request, answer, targets);
-        if (answer.status >= 400 && (await app.eventStore.head()) !== head) found.push(`${request.method} ${request.path}: a refused request wrote events`);
+        if (answer.status >= 400 && (await app.eventStore.head()) !== head)
+          found.push(`${request.method} ${request.path}: a refused request wrote events`);
         expect(found).toEqual([]);
       }),
       { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) },
     );
-    console.log(`fuzzed ${RUNS} requests: ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' ')}`);
+    console.log(
+      `fuzzed ${RUNS} requests: ${[...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}x${n}`)
+        .join(' ')}`,
+    );
     // Every route was tried, and the run reached past validation too, not only into refusals.
     expect(app.routes.map((r) => r.path).filter((path) => !fuzzed.has(path))).toEqual([]);
     expect([...statuses.keys()].some((s) => s < 300)).toBe(true);

@@ -61,13 +61,39 @@ const ids = (targets: Targets) => fc.oneof(fc.constantFrom(...targets.users, ...
 function pathOf(template: string, targets: Targets): fc.Arbitrary<string> {
   const parts = template.split('/').map((part) => {
     if (!part.startsWith(':')) return fc.constant(part);
-    const value = part === ':id' && template.startsWith('/collab') ? fc.oneof(fc.constantFrom(...targets.documents), text) : part === ':provider' ? fc.oneof(fc.constantFrom('acme', 'github', 'callback'), text) : ids(targets);
+    const value =
+      part === ':id' && template.startsWith('/collab')
+        ? fc.oneof(fc.constantFrom(...targets.documents), text)
+        : part === ':provider'
+          ? fc.oneof(fc.constantFrom('acme', 'github', 'callback'), text)
+          : ids(targets);
     return value.map((v) => encodeURIComponent(v));
   });
   return fc.tuple(...parts).map((segments) => segments.join('/'));
 }
 
-const QUERY_NAMES = ['page', 'limit', 'after', 'cursor', 'q', 'userId', 'status', 'types', 'version', 'at', 'returnTo', 'code', 'state', 'iss', 'error', 'doc', 'sort', 'q[$regex]', 'limit[]', '__proto__'];
+const QUERY_NAMES = [
+  'page',
+  'limit',
+  'after',
+  'cursor',
+  'q',
+  'userId',
+  'status',
+  'types',
+  'version',
+  'at',
+  'returnTo',
+  'code',
+  'state',
+  'iss',
+  'error',
+  'doc',
+  'sort',
+  'q[$regex]',
+  'limit[]',
+  '__proto__',
+];
 
 const query = fc
   .array(fc.tuple(fc.constantFrom(...QUERY_NAMES), fc.oneof(text, fc.integer({ min: -5, max: 200 }).map(String))), { maxLength: 4 })
@@ -82,10 +108,25 @@ function headersOf(targets: Targets) {
     .record({
       'content-type': fc.oneof(
         { weight: 8, arbitrary: fc.constant('application/json') },
-        { weight: 2, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'application/merge-patch+json', 'text/plain', 'multipart/form-data; boundary=x') },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom(
+            'application/json; charset=utf-8',
+            'application/json; charset=latin1',
+            'application/merge-patch+json',
+            'text/plain',
+            'multipart/form-data; boundary=x',
+          ),
+        },
         { weight: 1, arbitrary: fc.constant(undefined) },
       ),
-      cookie: sometimes(85, fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...targets.cookies) }, { weight: 1, arbitrary: fc.constant('eventide.sid=forged; eventide.sid.sig=forged') })),
+      cookie: sometimes(
+        85,
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constantFrom(...targets.cookies) },
+          { weight: 1, arbitrary: fc.constant('eventide.sid=forged; eventide.sid.sig=forged') },
+        ),
+      ),
       'if-match': sometimes(15, fc.oneof(fc.constantFrom('"0"', '"1"', '*', 'W/"0"', '"99999999999999999"'), text)),
       'idempotency-key': sometimes(20, fc.oneof(fc.uuid(), text)),
       'wait-for-position': sometimes(10, fc.oneof(fc.constantFrom('0', '1', '999999999999999', '-1'), text)),
@@ -106,11 +147,36 @@ function headersOf(targets: Targets) {
 
 /** A body that is almost right for the route, with one thing wrong. */
 function nearlyValid(path: string, targets: Targets): fc.Arbitrary<unknown> {
-  const user = fc.record({ name: text, email: fc.oneof(fc.emailAddress(), text), password: fc.oneof(fc.string({ minLength: 8, maxLength: 20 }), text) }, { requiredKeys: [] });
-  const price = fc.record({ amount: fc.oneof(fc.integer(), fc.double(), fc.constant(9_000_000_001), text), currency: fc.oneof(fc.constantFrom('EUR', 'XYZ', 'eur', 'US'), text) }, { requiredKeys: [] });
-  const product = fc.record({ name: text, price, description: text, sku: fc.option(text), category: fc.option(text) }, { requiredKeys: [] });
-  const line = fc.record({ productId: fc.oneof(fc.constantFrom(...targets.products), text), quantity: fc.oneof(fc.integer({ min: -1, max: 10_001 }), fc.double()) }, { requiredKeys: [] });
-  const order = fc.record({ userId: fc.oneof(fc.constantFrom(...targets.users), text), lines: fc.array(line, { maxLength: 3 }), status: fc.oneof(fc.constantFrom('draft', 'placed', 'paid', 'cancelled', 'lost'), text) }, { requiredKeys: [] });
+  const user = fc.record(
+    { name: text, email: fc.oneof(fc.emailAddress(), text), password: fc.oneof(fc.string({ minLength: 8, maxLength: 20 }), text) },
+    { requiredKeys: [] },
+  );
+  const price = fc.record(
+    {
+      amount: fc.oneof(fc.integer(), fc.double(), fc.constant(9_000_000_001), text),
+      currency: fc.oneof(fc.constantFrom('EUR', 'XYZ', 'eur', 'US'), text),
+    },
+    { requiredKeys: [] },
+  );
+  const product = fc.record(
+    { name: text, price, description: text, sku: fc.option(text), category: fc.option(text) },
+    { requiredKeys: [] },
+  );
+  const line = fc.record(
+    {
+      productId: fc.oneof(fc.constantFrom(...targets.products), text),
+      quantity: fc.oneof(fc.integer({ min: -1, max: 10_001 }), fc.double()),
+    },
+    { requiredKeys: [] },
+  );
+  const order = fc.record(
+    {
+      userId: fc.oneof(fc.constantFrom(...targets.users), text),
+      lines: fc.array(line, { maxLength: 3 }),
+      status: fc.oneof(fc.constantFrom('draft', 'placed', 'paid', 'cancelled', 'lost'), text),
+    },
+    { requiredKeys: [] },
+  );
   const signIn = fc.record({ email: fc.oneof(fc.emailAddress(), text), password: text, currentPassword: text }, { requiredKeys: [] });
   const shape = path.includes('users') ? user : path.includes('products') ? product : path.includes('orders') ? order : signIn;
   return fc.tuple(shape, fc.constantFrom('as is', 'extra field', 'operator', 'prototype')).map(([body, twist]) => {
@@ -137,7 +203,10 @@ export function requestsFor(routes: Route[], targets: Targets): fc.Arbitrary<Fuz
   return fc.constantFrom(...routes).chain((route) =>
     fc
       .record({
-        method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...route.methods) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
+        method: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...route.methods) },
+          { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
+        ),
         path: pathOf(route.path, targets),
         query,
         headers: headersOf(targets),
@@ -167,7 +236,7 @@ export async function send(baseUrl: string, request: FuzzRequest): Promise<Answe
     headers: request.headers,
     redirect: 'manual',
     signal: controller.signal,
-    ...(request.body !== undefined ? { body: typeof request.body === "string" ? request.body : Buffer.from(request.body) } : {}),
+    ...(request.body !== undefined ? { body: typeof request.body === 'string' ? request.body : Buffer.from(request.body) } : {}),
   });
   const contentType = response.headers.get('content-type') ?? '';
   if (contentType.startsWith('text/event-stream')) {
@@ -186,20 +255,28 @@ export function violations(request: FuzzRequest, answer: Answer, targets: Target
   const where = `${request.method} ${request.path.slice(0, 120)}`;
   let problem: { type?: unknown; status?: unknown; detail?: unknown; errors?: Array<{ field?: unknown; message?: unknown }> } | undefined;
   if (answer.status >= 400 && request.method !== 'HEAD') {
-    if (!answer.contentType.includes('application/problem+json')) found.push(`${where}: ${answer.status} is not problem+json (${answer.contentType})`);
+    if (!answer.contentType.includes('application/problem+json'))
+      found.push(`${where}: ${answer.status} is not problem+json (${answer.contentType})`);
     try {
       problem = JSON.parse(answer.text);
     } catch {
       found.push(`${where}: ${answer.status} body is not JSON`);
     }
-    if (problem && problem.status !== answer.status) found.push(`${where}: problem status ${String(problem.status)} differs from ${answer.status}`);
+    if (problem && problem.status !== answer.status)
+      found.push(`${where}: problem status ${String(problem.status)} differs from ${answer.status}`);
     if (problem && typeof problem.detail !== 'string') found.push(`${where}: problem without detail`);
-    if (problem && NAMES_ITS_FIELD.has(answer.status) && !problem.errors?.every((e) => typeof e.field === 'string' && typeof e.message === 'string')) {
+    if (
+      problem &&
+      NAMES_ITS_FIELD.has(answer.status) &&
+      !problem.errors?.every((e) => typeof e.field === 'string' && typeof e.message === 'string')
+    ) {
       found.push(`${where}: ${answer.status} does not name the field`);
     }
   }
   // A HEAD answer has no body to name its type: its 503 is the planned one if it asked to wait.
-  const planned = answer.status === 503 && (PLANNED_503.has(String(problem?.type)) || (request.method === 'HEAD' && request.headers['wait-for-position'] !== undefined));
+  const planned =
+    answer.status === 503 &&
+    (PLANNED_503.has(String(problem?.type)) || (request.method === 'HEAD' && request.headers['wait-for-position'] !== undefined));
   if (answer.status >= 500 && !planned) found.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`);
   for (const secret of targets.secrets) if (secret && answer.text.includes(secret)) found.push(`${where}: the answer holds a secret`);
   return found;

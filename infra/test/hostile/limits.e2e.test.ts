@@ -36,21 +36,27 @@ describe('limits raced by concurrent bursts', { timeout: 120_000 }, () => {
   it('sign-in: no more than 10 wrong passwords checked for one account from one address', async () => {
     const victim = await someone();
     const address = from();
-    const replies = await burst(40, (i) => jsonClient(target.url).request('POST', '/auth/sign-in', { email: victim.email, password: `guess ${i}` }, address));
+    const replies = await burst(40, (i) =>
+      jsonClient(target.url).request('POST', '/auth/sign-in', { email: victim.email, password: `guess ${i}` }, address),
+    );
     expect(count(replies, 401)).toBeLessThanOrEqual(10);
     expect(count(replies, 401) + count(replies, 429)).toBe(40);
   });
 
   it('sign-in: no more than the daily number of failures checked from one address across accounts', async () => {
     const address = from();
-    const replies = await burst(40, (i) => jsonClient(target.url).request('POST', '/auth/sign-in', { email: `nobody-${i}@example.test`, password: 'a wrong password' }, address));
+    const replies = await burst(40, (i) =>
+      jsonClient(target.url).request('POST', '/auth/sign-in', { email: `nobody-${i}@example.test`, password: 'a wrong password' }, address),
+    );
     expect(count(replies, 401)).toBeLessThanOrEqual(20);
     expect(count(replies, 401) + count(replies, 429)).toBe(40);
   });
 
   it('sign-up: no more than 5 an hour from one address, taken addresses included', async () => {
     const address = from();
-    const replies = await burst(30, (i) => jsonClient(target.url).request('POST', '/users', { name: 'Burst', email: `burst-${i}-${addresses}@example.test` }, address));
+    const replies = await burst(30, (i) =>
+      jsonClient(target.url).request('POST', '/users', { name: 'Burst', email: `burst-${i}-${addresses}@example.test` }, address),
+    );
     expect(count(replies, 201)).toBe(5);
     expect(count(replies, 429)).toBe(25);
   });

@@ -71,7 +71,12 @@ async function signInBurst(): Promise<void> {
   const address = nextAddress();
   await Promise.all(
     Array.from({ length: SIGN_INS }, (_, i) =>
-      jsonClient(target.url).request('POST', '/auth/sign-in', { email: `spray-${address}-${i}@example.test`, password: 'a wrong password' }, { 'X-Forwarded-For': address }),
+      jsonClient(target.url).request(
+        'POST',
+        '/auth/sign-in',
+        { email: `spray-${address}-${i}@example.test`, password: 'a wrong password' },
+        { 'X-Forwarded-For': address },
+      ),
     ),
   );
 }
@@ -84,13 +89,27 @@ async function collabFlood(round: number): Promise<void> {
     for (let e = 0; e < EDITORS; e++) editors.push(await rawClient(target.url, owner.cookieHeader()));
     const [creator] = editors;
     const doc = `memory-${round}`;
-    creator!.send({ a: 'op', c: 'documents', d: doc, v: 0, src: creator!.id, seq: 1, create: { type: 'http://sharejs.org/types/rich-text/v1', data: [] } });
+    creator!.send({
+      a: 'op',
+      c: 'documents',
+      d: doc,
+      v: 0,
+      src: creator!.id,
+      seq: 1,
+      create: { type: 'http://sharejs.org/types/rich-text/v1', data: [] },
+    });
     await creator!.reply((m) => m.a === 'op' && m.seq === 1, 'the flooded document');
     for (const editor of editors) {
-      for (let seq = 2; seq < OPS + 2; seq++) editor.send({ a: 'op', c: 'documents', d: doc, v: 1, src: editor.id, seq, op: [{ insert: 'x' }] });
+      for (let seq = 2; seq < OPS + 2; seq++)
+        editor.send({ a: 'op', c: 'documents', d: doc, v: 1, src: editor.id, seq, op: [{ insert: 'x' }] });
     }
-    const answered = (editor: RawClient) => editor.inbox.filter((m) => m.a === 'op' && m.src === editor.id && (m.error !== undefined || !('op' in m))).length;
-    await until(() => editors.every((editor) => answered(editor) >= OPS || editor.closed !== undefined), 'every flooded op to be answered', 120_000);
+    const answered = (editor: RawClient) =>
+      editor.inbox.filter((m) => m.a === 'op' && m.src === editor.id && (m.error !== undefined || !('op' in m))).length;
+    await until(
+      () => editors.every((editor) => answered(editor) >= OPS || editor.closed !== undefined),
+      'every flooded op to be answered',
+      120_000,
+    );
   } finally {
     for (const editor of editors) editor.socket.close();
   }
@@ -106,7 +125,9 @@ describe('memory after abuse', { timeout: 900_000 }, () => {
       await collabFlood(round);
       resident.push(target.rssMiB());
     }
-    console.log(`memory after abuse: ${ROUNDS} rounds of ${REQUESTS} fuzzed requests, ${SIGN_INS} concurrent sign-ins, ${EDITORS} x ${OPS} stale ops; RSS idle ${idle.toFixed(0)}, after each round ${resident.map((r) => r.toFixed(0)).join(', ')} MiB`);
+    console.log(
+      `memory after abuse: ${ROUNDS} rounds of ${REQUESTS} fuzzed requests, ${SIGN_INS} concurrent sign-ins, ${EDITORS} x ${OPS} stale ops; RSS idle ${idle.toFixed(0)}, after each round ${resident.map((r) => r.toFixed(0)).join(', ')} MiB`,
+    );
     expect(Math.max(...resident) - idle).toBeLessThan(ABOVE_IDLE_MIB);
   });
 });

@@ -25,8 +25,12 @@ export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): R
     if (!isAdmin(requireUser(ctx))) throw problems.forbidden('the event stream is for admins');
     const query = parseQuery(ctx, eventsQuery);
     const lastEventId = ctx.get('Last-Event-ID');
-    if (lastEventId && !position.safeParse(lastEventId).success) throw problems.invalidField('Last-Event-ID', 'must be a position as given in an event id');
-    const types = query.types?.split(',').map((t) => t.trim()).filter(Boolean);
+    if (lastEventId && !position.safeParse(lastEventId).success)
+      throw problems.invalidField('Last-Event-ID', 'must be a position as given in an event id');
+    const types = query.types
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const unknown = types?.find((t) => !isEventName(t));
     if (unknown) throw problems.invalidField('types', `${JSON.stringify(unknown)} is not one of ${EVENT_NAMES.join(', ')}`);
     const wanted = types ? new Set(types) : undefined;

@@ -24,7 +24,11 @@ export function orderReadRoutes({ readStore, progress }: QueryDeps): Router {
   const get = reader(router, progress);
   router.use('/v1/orders', deprecatedVersion('/v2'));
 
-  for (const [prefix, render] of [['', v2], ['/v2', v2], ['/v1', v1]] as const) {
+  for (const [prefix, render] of [
+    ['', v2],
+    ['/v2', v2],
+    ['/v1', v1],
+  ] as const) {
     get(`${prefix}/orders`, async (ctx) => {
       const user = requireUser(ctx);
       const query = parseQuery(ctx, listQuery);

@@ -26,7 +26,11 @@ const searchQuery = z.strictObject({
 export function searchRoutes({ readStore, progress, limiters, limits }: QueryDeps): Router {
   const router = new Router();
   const limit = rateLimit(limiters, { name: 'search', points: limits.searchPerSecond, duration: 1 });
-  reader(router, progress, limit)('/search', async (ctx) => {
+  reader(
+    router,
+    progress,
+    limit,
+  )('/search', async (ctx) => {
     const query = parseQuery(ctx, searchQuery);
     const hits = await readStore.search(query.q, query.limit ?? 20);
     ctx.body = { q: query.q, items: hits.map((h) => ({ ...productView(h.doc.fields as unknown as ProductState), score: h.score })) };

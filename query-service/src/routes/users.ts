@@ -27,10 +27,19 @@ const ownProfile: Middleware = async (ctx, next) => {
 export function userReadRoutes({ readStore, progress, limiters, limits }: QueryDeps): Router {
   const router = new Router();
   const list = reader(router, progress);
-  const profile = reader(router, progress, rateLimit(limiters, { name: 'user-profile', points: limits.profilePerSecond, duration: 1 }), ownProfile);
+  const profile = reader(
+    router,
+    progress,
+    rateLimit(limiters, { name: 'user-profile', points: limits.profilePerSecond, duration: 1 }),
+    ownProfile,
+  );
   router.use('/v1/users', deprecatedVersion('/v2'));
 
-  for (const [prefix, render] of [['', v2], ['/v2', v2], ['/v1', v1]] as const) {
+  for (const [prefix, render] of [
+    ['', v2],
+    ['/v2', v2],
+    ['/v1', v1],
+  ] as const) {
     list(`${prefix}/users`, async (ctx) => {
       if (!isAdmin(requireUser(ctx))) throw problems.forbidden('only admins list users; read your own profile at /users/{id}');
       ctx.body = await offsetPage(readStore, 'users', parseQuery(ctx, listQuery), render);

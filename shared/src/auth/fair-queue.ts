@@ -57,10 +57,13 @@ export class FairQueue {
     if (!mayStartNow) {
       if ((mine?.length ?? 0) >= this.options.perClientWaiting) {
         return Promise.reject(
-          problems.tooManyRequests('too many sign-ins or password changes from this client at once; wait for the others to finish', { 'Retry-After': '1' }),
+          problems.tooManyRequests('too many sign-ins or password changes from this client at once; wait for the others to finish', {
+            'Retry-After': '1',
+          }),
         );
       }
-      if (this.waitingCount >= this.options.maxWaiting) return Promise.reject(problems.busy('too many sign-ins at once; try again in a moment'));
+      if (this.waitingCount >= this.options.maxWaiting)
+        return Promise.reject(problems.busy('too many sign-ins at once; try again in a moment'));
     }
     return new Promise<T>((resolve, reject) => {
       const tag = Math.max(this.turn, this.nextTurn.get(client) ?? 0);

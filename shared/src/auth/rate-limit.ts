@@ -23,7 +23,8 @@ export interface LimitSpec {
 export type LimiterFactory = (spec: LimitSpec) => RateLimiterAbstract;
 
 export function memoryLimiters(): LimiterFactory {
-  return (spec) => new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.duration, blockDuration: spec.blockDuration ?? 0 });
+  return (spec) =>
+    new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.duration, blockDuration: spec.blockDuration ?? 0 });
 }
 
 /** `client`: a connected MongoClient (the session store's). */
@@ -79,7 +80,10 @@ export function limiter(limiters: LimiterFactory, spec: LimitSpec): (ctx: Contex
     const { ok, res } = await spend(counter, key);
     if (!ok) {
       const what = spec.what ?? 'requests to this endpoint';
-      throw problems.tooManyRequests(`at most ${spec.points} ${what} in ${spec.duration} s; try again later`, limitHeaders(spec, res, true));
+      throw problems.tooManyRequests(
+        `at most ${spec.points} ${what} in ${spec.duration} s; try again later`,
+        limitHeaders(spec, res, true),
+      );
     }
     ctx.set(limitHeaders(spec, res, false));
   };

@@ -31,7 +31,12 @@ const DAY = 86_400;
 
 export function signInGuard(limiters: LimiterFactory, options: SignInGuardOptions): SignInGuard {
   // The window for consecutive failures is a day; going over the limit blocks for blockSeconds.
-  const perAccount: LimitSpec = { name: 'sign-in-account', points: options.failuresPerAccount, duration: DAY, blockDuration: options.blockSeconds };
+  const perAccount: LimitSpec = {
+    name: 'sign-in-account',
+    points: options.failuresPerAccount,
+    duration: DAY,
+    blockDuration: options.blockSeconds,
+  };
   const perAddress: LimitSpec = { name: 'sign-in-address', points: options.failuresPerAddressPerDay, duration: DAY, blockDuration: DAY };
   const accountLimiter = limiters(perAccount);
   const addressLimiter = limiters(perAddress);

@@ -2,12 +2,7 @@
 // suite also runs against a shared server that holds other data.
 import { describe, expect, it } from 'vitest';
 import { newId } from '../ids.ts';
-import {
-  WrongExpectedRevisionError,
-  type EventStore,
-  type NewEvent,
-  type RecordedEvent,
-} from './port.ts';
+import { WrongExpectedRevisionError, type EventStore, type NewEvent, type RecordedEvent } from './port.ts';
 
 export interface EventStoreHarness {
   store: EventStore;
@@ -125,9 +120,7 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
       withStore(async ({ store }) => {
         const s = stream();
         await store.append(s, [event()], { expectedRevision: 'no_stream' });
-        const outcomes = await Promise.allSettled(
-          Array.from({ length: 20 }, () => store.append(s, [event()], { expectedRevision: 0 })),
-        );
+        const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => store.append(s, [event()], { expectedRevision: 0 })));
         const won = outcomes.filter((o) => o.status === 'fulfilled');
         const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
         expect(won).toHaveLength(1);
@@ -215,9 +208,7 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
         const firstRun = await within(take(store.subscribeToAll({ after: start }), k + 1, (e) => e.streamId === s));
         expect(firstRun.map((e) => e.type)).toEqual(types.slice(0, k + 1));
         const checkpoint = firstRun[k]!.position;
-        const secondRun = await within(
-          take(store.subscribeToAll({ after: checkpoint }), types.length - k - 1, (e) => e.streamId === s),
-        );
+        const secondRun = await within(take(store.subscribeToAll({ after: checkpoint }), types.length - k - 1, (e) => e.streamId === s));
         expect(secondRun.map((e) => e.type)).toEqual(types.slice(k + 1));
       }));
 

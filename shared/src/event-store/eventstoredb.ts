@@ -16,13 +16,7 @@ import {
   type AppendExpectedRevision,
   type Position,
 } from '@eventstore/db-client';
-import {
-  WrongExpectedRevisionError,
-  type EventStore,
-  type ExpectedRevision,
-  type JsonValue,
-  type RecordedEvent,
-} from './port.ts';
+import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type JsonValue, type RecordedEvent } from './port.ts';
 import type { EventMetadata } from '../events/catalogue.ts';
 
 interface VendorRecorded {

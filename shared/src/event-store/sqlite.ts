@@ -71,9 +71,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   const sql = {
     currentRevision: db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream_id = ?'),
     findEvent: db.prepare('SELECT stream_id, revision, position, time FROM events WHERE event_id = ?'),
-    insert: db.prepare(
-      'INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
+    insert: db.prepare('INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     readStream: db.prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY revision'),
     readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
     lastPosition: db.prepare('SELECT COALESCE(MAX(position), 0) AS position FROM events'),

@@ -8,9 +8,7 @@ export type Model = (typeof MODELS)[number];
 export type Action = (typeof ACTIONS)[number];
 export type EventName = `${Model}:${Action}`;
 
-export const EVENT_NAMES: readonly EventName[] = MODELS.flatMap((model) =>
-  ACTIONS.map((action) => `${model}:${action}` as const),
-);
+export const EVENT_NAMES: readonly EventName[] = MODELS.flatMap((model) => ACTIONS.map((action) => `${model}:${action}` as const));
 
 export function isEventName(value: string): value is EventName {
   return (EVENT_NAMES as readonly string[]).includes(value);

@@ -5,7 +5,11 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 const REFUSALS: Record<string, { status: number; title: string; detail: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, title: 'Request header fields too large', detail: 'the request headers are larger than the server accepts' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    title: 'Request header fields too large',
+    detail: 'the request headers are larger than the server accepts',
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout', detail: 'the request did not arrive in time' },
 };
 const MALFORMED = { status: 400, title: 'Bad request', detail: 'the request is not well-formed HTTP/1.1' };

@@ -45,7 +45,12 @@ export const problems = {
     }),
   invalidField: (name: string, message: string) => problems.invalid(field(name, message)),
   unprocessable: (name: string, message: string) =>
-    new AppError(422, { type: 'unprocessable', title: 'The request cannot be carried out', detail: `${name}: ${message}`, errors: field(name, message) }),
+    new AppError(422, {
+      type: 'unprocessable',
+      title: 'The request cannot be carried out',
+      detail: `${name}: ${message}`,
+      errors: field(name, message),
+    }),
   notFound: (what: string) => new AppError(404, { type: 'not-found', title: 'Not found', detail: `${what} does not exist` }),
   gone: (what: string) => new AppError(410, { type: 'gone', title: 'Deleted', detail: `${what} has been deleted` }),
   conflict: (detail: string, errors?: FieldError[]) =>

@@ -3,7 +3,9 @@
 // into forged log lines and broken displays. Multi-line text keeps line breaks and tabs.
 import { z } from 'zod';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
 
 export const characters = (value: string) => [...value].length;
@@ -21,5 +23,10 @@ export function text({ min = 0, max, multiline = false }: TextRules) {
     .trim()
     .refine((value) => characters(value) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
     .refine((value) => characters(value) <= max, `must be at most ${max} characters`)
-    .refine((value) => !(multiline ? CONTROL_BUT_LINES : CONTROL).test(value), multiline ? 'must not contain control characters other than line breaks and tabs' : 'must not contain control characters or line breaks');
+    .refine(
+      (value) => !(multiline ? CONTROL_BUT_LINES : CONTROL).test(value),
+      multiline
+        ? 'must not contain control characters other than line breaks and tabs'
+        : 'must not contain control characters or line breaks',
+    );
 }

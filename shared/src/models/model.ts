@@ -21,11 +21,8 @@ export function fold<State, Event extends { type: string; data: unknown }>(
   model: { initialState: State; evolve(state: State, event: Recorded<Event>): State },
   events: readonly RecordedEvent[],
 ): State {
-  return events.reduce(
-    (state, e) => {
-      const recorded = { type: e.type, data: e.data, time: e.time, revision: e.revision } as unknown as Recorded<Event>;
-      return model.evolve(state, recorded);
-    },
-    model.initialState,
-  );
+  return events.reduce((state, e) => {
+    const recorded = { type: e.type, data: e.data, time: e.time, revision: e.revision } as unknown as Recorded<Event>;
+    return model.evolve(state, recorded);
+  }, model.initialState);
 }

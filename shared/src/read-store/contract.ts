@@ -44,7 +44,10 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         await writer.write([{ collection: 'users', doc: created, expectedVersion: null }], cp(1));
         const v1 = { ...created, version: 1, fields: { name: 'v1' } };
         await writer.write([{ collection: 'users', doc: v1, expectedVersion: 0 }], cp(2));
-        await writer.write([{ collection: 'users', doc: { ...created, version: 1, fields: { name: 'replayed' } }, expectedVersion: 0 }], cp(2));
+        await writer.write(
+          [{ collection: 'users', doc: { ...created, version: 1, fields: { name: 'replayed' } }, expectedVersion: 0 }],
+          cp(2),
+        );
         await writer.write([{ collection: 'users', doc: { ...created, version: 3, fields: { name: 'gap' } }, expectedVersion: 2 }], cp(3));
         expect(await store.get('users', 'u2')).toMatchObject({ version: 1, fields: { name: 'v1' } });
       }));
@@ -83,7 +86,10 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
         const docs = Array.from({ length: 7 }, (_, i) => doc(`p${i}`, { i }));
-        await writer.write(docs.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })), cp(1));
+        await writer.write(
+          docs.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
+          cp(1),
+        );
         await writer.write([{ collection: 'products', doc: { ...docs[3]!, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
         const first = await store.list('products', { limit: 4, offset: 0 });
         expect(first.items.map((d) => d.id)).toEqual(['p6', 'p5', 'p4', 'p2']);
@@ -138,13 +144,19 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect(await store.search('.* OR kettle"', 10)).toEqual([]);
         expect(await store.search('{"$regex": ".*"}', 10)).toEqual([]);
         await writer.write(
-          [{ collection: 'products', doc: { ...kettle, version: 1, fields: { ...kettle.fields, name: 'Electric jug' } }, expectedVersion: 0 }],
+          [
+            {
+              collection: 'products',
+              doc: { ...kettle, version: 1, fields: { ...kettle.fields, name: 'Electric jug' } },
+              expectedVersion: 0,
+            },
+          ],
           cp(3),
         );
         expect((await store.search('electric', 10)).map((h) => h.doc.fields.name)).toEqual(['Electric jug']);
       }));
 
-    it('keeps followers\' checkpoints apart from generations, never moving them back', () =>
+    it("keeps followers' checkpoints apart from generations, never moving them back", () =>
       withStore(async (store) => {
         expect(await store.loadCheckpoint('publisher')).toBe(0);
         await store.saveCheckpoint('publisher', 40);

@@ -37,7 +37,13 @@ interface StoredDocument extends Document {
 const name = (collection: string, generation: number) => `${collection}_g${generation}`;
 
 function toDocument(stored: StoredDocument): ReadDocument {
-  return { id: stored._id, version: stored.version, seq: stored.seq, deleted: stored.deleted, fields: stored.fields as ReadDocument['fields'] };
+  return {
+    id: stored._id,
+    version: stored.version,
+    seq: stored.seq,
+    deleted: stored.deleted,
+    fields: stored.fields as ReadDocument['fields'],
+  };
 }
 
 function toStored(collection: Collection, doc: ReadDocument): StoredDocument {
@@ -94,7 +100,9 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
     return {
       generation,
       async getMany(collection, ids) {
-        const found = await documents(collection, generation).find({ _id: { $in: [...new Set(ids)] } }).toArray();
+        const found = await documents(collection, generation)
+          .find({ _id: { $in: [...new Set(ids)] } })
+          .toArray();
         return new Map(found.map((stored) => [stored._id, toDocument(stored)]));
       },
       async write(writes, checkpoint) {
@@ -149,7 +157,9 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
     writer,
 
     async loadCheckpoint(checkpointName) {
-      return (await db.collection<{ _id: string; position: number }>('follower_checkpoints').findOne({ _id: checkpointName }))?.position ?? 0;
+      return (
+        (await db.collection<{ _id: string; position: number }>('follower_checkpoints').findOne({ _id: checkpointName }))?.position ?? 0
+      );
     },
 
     async saveCheckpoint(checkpointName, position) {
@@ -173,7 +183,11 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
       const c = documents(collection, await readMeta('active_generation'));
       if ('beforeSeq' in query) {
         const below = query.beforeSeq === null ? {} : { seq: { $lt: query.beforeSeq } };
-        const items = await c.find({ ...filter, ...below }).sort({ seq: -1 }).limit(query.limit).toArray();
+        const items = await c
+          .find({ ...filter, ...below })
+          .sort({ seq: -1 })
+          .limit(query.limit)
+          .toArray();
         return { items: items.map(toDocument) };
       }
       const [items, total] = await Promise.all([

@@ -21,7 +21,6 @@ export interface HttpTransportOptions {
   credentials?: { email: string; password: string };
 }
 
-
 export function httpTransport(options: HttpTransportOptions, log: Logger): Transport {
   const controller = new AbortController();
   let running: Promise<void> | undefined;
@@ -37,7 +36,10 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
       signal: controller.signal,
     });
     if (!response.ok) throw new Error(`sign-in answered ${response.status}`);
-    cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
   }
 
   async function follow(dispatcher: Dispatcher, onConnected: () => void): Promise<void> {
@@ -70,7 +72,10 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
         if (controller.signal.aborted) return;
         failures++;
         const delay = backoffDelay(failures);
-        log.warn({ err: error, position, retryInMs: Math.round(delay) }, 'subscriber: event stream lost; resuming after the last event handled');
+        log.warn(
+          { err: error, position, retryInMs: Math.round(delay) },
+          'subscriber: event stream lost; resuming after the last event handled',
+        );
         await sleep(delay);
       }
     }
@@ -90,7 +95,10 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
     },
     async deadLetter(letter) {
       if (options.onDeadLetter) return void (await options.onDeadLetter(letter));
-      log.error({ eventId: letter.eventId, eventType: letter.eventType, attempts: letter.attempts, reason: letter.reason }, 'subscriber: handler kept failing; event dropped');
+      log.error(
+        { eventId: letter.eventId, eventType: letter.eventType, attempts: letter.attempts, reason: letter.reason },
+        'subscriber: handler kept failing; event dropped',
+      );
     },
   };
 }

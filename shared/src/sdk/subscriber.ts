@@ -14,10 +14,8 @@ import { Dispatcher, type Handler, type Outcome, type RetryPolicy } from './disp
 import { kafkaTransport, type KafkaTransportOptions, type Transport } from './kafka-transport.ts';
 import { httpTransport, type HttpTransportOptions } from './http-transport.ts';
 
-export type SubscriberOptions = (
-  | { kafka: KafkaTransportOptions; http?: undefined }
-  | { http: HttpTransportOptions; kafka?: undefined }
-) & SubscriberSettings;
+export type SubscriberOptions = ({ kafka: KafkaTransportOptions; http?: undefined } | { http: HttpTransportOptions; kafka?: undefined }) &
+  SubscriberSettings;
 
 export interface SubscriberSettings {
   dedupe?: boolean;

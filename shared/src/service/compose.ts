@@ -66,7 +66,9 @@ export interface Composition<Services extends Record<string, Service>> {
 function progressSignal(): ProgressSignal {
   const listeners = new Set<() => void>();
   return {
-    notify: () => listeners.forEach((listener) => listener()),
+    notify() {
+      for (const listener of listeners) listener();
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -76,9 +78,11 @@ function progressSignal(): ProgressSignal {
 
 function once<T>(open: () => T): { get(): T; opened(): T | undefined } {
   let value: T | undefined;
-  let done = false;
   return {
-    get: () => (done ? value! : ((done = true), (value = open()))),
+    get() {
+      value ??= open();
+      return value;
+    },
     opened: () => value,
   };
 }
@@ -139,7 +143,9 @@ export async function compose<Factories extends Record<string, ServiceFactory>>(
     routers: started.flatMap((s) => s.routers),
     health: () => Object.assign({}, ...started.map((s) => s.health())),
     auth: await opened.openedAuth(),
-    attach: (server) => started.forEach((s) => s.attach?.(server)),
+    attach(server) {
+      for (const service of started) service.attach?.(server);
+    },
     disconnect: async () => void (await Promise.all(started.map((s) => s.disconnect?.()))),
     close: closeAll,
   };

@@ -1,7 +1,7 @@
 // What every `main.ts` does: configuration from the environment (a bad value stops the process
 // with exit code 2 and a message naming it), the services composed on one platform, one HTTP
 // server, and a clean shutdown on SIGINT/SIGTERM.
-import { ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { serve } from '../http/serve.ts';
 import { createLogger } from '../log.ts';
 import { compose, type ServiceFactory } from './compose.ts';
@@ -14,7 +14,7 @@ function exitOnConfigError(error: unknown): never {
 }
 
 export async function runServices(name: string, factories: Record<string, ServiceFactory>): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {

@@ -24,7 +24,9 @@ if (url) {
     };
   });
 } else {
-  console.warn('SKIPPED: RevocationFeed contract on MongoDB: set MONGO_URL (a replica set, e.g. mongodb://localhost:27017/eventide?replicaSet=rs0) to run it');
+  console.warn(
+    'SKIPPED: RevocationFeed contract on MongoDB: set MONGO_URL (a replica set, e.g. mongodb://localhost:27017/eventide?replicaSet=rs0) to run it',
+  );
   describe('RevocationFeed contract: MongoDB', () => {
     it.skip('skipped: MONGO_URL is not set', () => {});
   });

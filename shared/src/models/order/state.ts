@@ -36,7 +36,14 @@ export function evolve(state: OrderState, event: Recorded<OrderEvent>): OrderSta
       return { ...state, ...event.data.changes, updatedAt: event.time, version: event.revision };
     case 'order:deleted':
       if (!isExisting(state)) return state;
-      return { ...state, status: 'deleted', lastStatus: state.status, deletedAt: event.time, updatedAt: event.time, version: event.revision };
+      return {
+        ...state,
+        status: 'deleted',
+        lastStatus: state.status,
+        deletedAt: event.time,
+        updatedAt: event.time,
+        version: event.revision,
+      };
   }
 }
 
