@@ -1,7 +1,6 @@
 // The command service as one part of a process (shared/src/service/compose.ts): its write
 // routes and sign-in, on the platform's event store and sessions.
-import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { PasswordHasher as FairHasher } from '@eventide/shared/auth/hasher.ts';
+import { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
 import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import type { Config } from '@eventide/shared/config.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
@@ -32,7 +31,7 @@ function authDeps(config: Config, auth: OpenedAuth, hasher: PasswordHasher | und
     profilePerSecond: config.RATE_LIMIT_PROFILE_PER_SECOND,
     signUpsPerHour: config.RATE_LIMIT_SIGN_UPS_PER_HOUR,
     emailChangesPerHour: config.RATE_LIMIT_EMAIL_CHANGES_PER_HOUR,
-    hasher: hasher ?? new FairHasher(config.PASSWORD_HASHES_AT_ONCE ? { concurrency: config.PASSWORD_HASHES_AT_ONCE } : {}),
+    hasher: hasher ?? new PasswordHasher(config.PASSWORD_HASHES_AT_ONCE ? { concurrency: config.PASSWORD_HASHES_AT_ONCE } : {}),
   };
 }
 

@@ -49,7 +49,7 @@ export interface GuardOptions {
 
 /** The parts of ShareDB's agent the guards use. */
 type Agent = {
-  custom: { client?: ClientContext };
+  custom: { client?: ClientContext; connection?: Connection };
   clientId: string;
   src: string | null;
   stream: NodeJS.EventEmitter & { isServer?: boolean };
@@ -78,13 +78,13 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const agent = context.agent as Agent;
     const info = context.req as ConnectionInfo | undefined;
     if (info) {
-      agent.custom = {
-        client: {
-          ...info,
-          ops: new OpLine({ perSecond: options.opsPerSecond, burst: options.opsBurst, clock }),
-          catchUp: new CatchUpBudget({ capacity: options.maxCatchUpOps, perMinute: options.catchUpOpsPerMinute, clock }),
-        },
+      const client: ClientContext = {
+        ...info,
+        ops: new OpLine({ perSecond: options.opsPerSecond, burst: options.opsBurst, clock }),
+        catchUp: new CatchUpBudget({ capacity: options.maxCatchUpOps, perMinute: options.catchUpOpsPerMinute, clock }),
       };
+      // Built once per connection, not per message: every message of it is checked against it.
+      agent.custom = { client, connection: connectionOf(agent, client) };
       agent.clientId = ids.mint(info.user.id);
     } else if (!agent.stream.isServer) {
       return next(collabErrors.forbidden('connections without a session'));
@@ -100,23 +100,26 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     currentVersion,
   });
 
-  const connectionOf = (agent: Agent, client: ClientContext): Connection => ({
-    user: client.user,
-    clientId: agent.clientId,
-    ops: client.ops,
-    catchUp: client.catchUp,
-    ended: client.ended,
-    openDocuments: () => agent.subscribedDocs?.[DOCUMENTS] ?? {},
-    openPresenceChannels: () => agent.subscribedPresences ?? {},
-    claimPresence: (message) => claims.claim(agent, message),
-  });
+  function connectionOf(agent: Agent, client: ClientContext): Connection {
+    return {
+      user: client.user,
+      get clientId() {
+        return agent.clientId;
+      },
+      ops: client.ops,
+      catchUp: client.catchUp,
+      ended: client.ended,
+      openDocuments: () => agent.subscribedDocs?.[DOCUMENTS] ?? {},
+      openPresenceChannels: () => agent.subscribedPresences ?? {},
+      claimPresence: (message) => claims.claim(agent, message),
+    };
+  }
 
   backend.use('receive', (context, next) => {
-    const agent = context.agent as Agent;
-    const client = clientOf(agent);
-    if (!client) return next();
-    if (client.ended()) return next(collabErrors.connectionEnded());
-    checkMessage(connectionOf(agent, client), context.data as Message).then(() => next(), next);
+    const { connection } = (context.agent as Agent).custom;
+    if (!connection) return next();
+    if (connection.ended()) return next(collabErrors.connectionEnded());
+    checkMessage(connection, context.data as Message).then(() => next(), next);
   });
 
   async function currentVersion(id: string): Promise<number> {

@@ -5,7 +5,6 @@
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Role } from '@eventide/shared/auth/session.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
-import { fold } from '@eventide/shared/models/model.ts';
 
 export type Identity = {
   provider: string;
@@ -68,5 +67,5 @@ export interface LoadedAccount {
 
 export async function loadAccount(store: EventStore, userId: string): Promise<LoadedAccount> {
   const events = await store.readStream(accountStream(userId));
-  return { account: fold({ initialState: emptyAccount, evolve: evolveAccount }, events), revision: events.length - 1 };
+  return { account: foldAccount(events), revision: events.length - 1 };
 }

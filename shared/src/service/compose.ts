@@ -102,7 +102,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
   };
   return {
     platform,
-    openedAuth: async () => auth.opened(),
+    openedAuth: () => auth.opened(),
     /** Closes what was opened, followers' stores after their services stopped. */
     async close() {
       await Promise.all([
