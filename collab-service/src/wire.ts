@@ -39,7 +39,7 @@ export async function openCollab(config: Config, { auth, log, clock, checkEveryM
     revocations: auth.revocations,
     secret: auth.sessions.keys[0]!,
     opsPerSecond: config.COLLAB_OPS_PER_SECOND,
-    opsBurst: config.COLLAB_OPS_BURST,
+    opsWaiting: config.COLLAB_OPS_BURST,
     maxCatchUpOps: config.COLLAB_MAX_CATCH_UP_OPS,
     catchUpOpsPerMinute: config.COLLAB_CATCH_UP_OPS_PER_MINUTE,
     maxDocumentCharacters: config.COLLAB_MAX_DOCUMENT_CHARACTERS,

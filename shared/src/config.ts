@@ -93,7 +93,7 @@ const schema = z.object({
   COLLAB_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /** Collaborative editing: connections one user may hold at once (per process). */
   COLLAB_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).default(8),
-  /** Collaborative editing: ops one connection may submit per second (steady rate), and the burst above it. */
+  /** Collaborative editing: ops one connection may have handled per second, one at a time, and how many may wait beyond that. */
   COLLAB_OPS_PER_SECOND: z.coerce.number().int().min(1).default(50),
   COLLAB_OPS_BURST: z.coerce.number().int().min(1).default(200),
   /** A client further behind than this many ops is told to reload the document instead of replaying them. */

@@ -155,8 +155,8 @@ describe('collab message checks', () => {
     return {
       user,
       clientId: ids.mint(user.id),
-      ops: new OpLine({ perSecond: 1000, burst: 5, clock: () => 0 }),
-      catchUp: new CatchUpBudget({ capacity: 50, perMinute: 60, clock: () => 0 }),
+      ops: new OpLine({ perSecond: 1000, maxWaiting: 5 }),
+      catchUp: new CatchUpBudget({ capacity: 50, perMinute: 60 }),
       ended: () => false,
       openDocuments: () => open,
       openPresenceChannels: () => ({}),
@@ -210,9 +210,9 @@ describe('collab message checks', () => {
     const next = check(editor, { a: ACTIONS.op, c: 'documents', d: 'mine', v: 100 }).then(() => (second = true));
     await new Promise((resolve) => setImmediate(resolve));
     expect(second, 'the second op waits until the first is answered').toBe(false);
-    // The connection closes: what waits in line is dropped, never let through.
+    // The connection closes: what waits in line is refused, never let through.
     editor.ops.close();
-    void next;
+    await expect(next).rejects.toEqual(refusal('ERR_CONNECTION_ENDED'));
   });
 
   it('claims presence after checking access, and checks presence channels', async () => {

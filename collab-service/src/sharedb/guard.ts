@@ -37,7 +37,8 @@ export interface GuardOptions {
   ids: ClientIds;
   log: Logger;
   opsPerSecond: number;
-  opsBurst: number;
+  /** Ops that may wait in a connection's line behind the one being handled. */
+  opsWaiting: number;
   maxCatchUpOps: number;
   /** Ops one connection may be caught up by per minute, beyond its first maxCatchUpOps. */
   catchUpOpsPerMinute: number;
@@ -80,8 +81,8 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     if (info) {
       const client: ClientContext = {
         ...info,
-        ops: new OpLine({ perSecond: options.opsPerSecond, burst: options.opsBurst, clock }),
-        catchUp: new CatchUpBudget({ capacity: options.maxCatchUpOps, perMinute: options.catchUpOpsPerMinute, clock }),
+        ops: new OpLine({ perSecond: options.opsPerSecond, maxWaiting: options.opsWaiting }),
+        catchUp: new CatchUpBudget({ capacity: options.maxCatchUpOps, perMinute: options.catchUpOpsPerMinute }),
       };
       // Built once per connection, not per message: every message of it is checked against it.
       agent.custom = { client, connection: connectionOf(agent, client) };

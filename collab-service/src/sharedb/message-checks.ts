@@ -61,7 +61,7 @@ export function messageChecks(deps: MessageCheckDeps) {
   /** Counts what catching the client up from these versions costs, or refuses it (catch-up-budget.ts). */
   async function chargeCatchUp(connection: Connection, requested: Array<readonly [string, unknown]>): Promise<void> {
     const total = await catchUpCost(requested, deps.currentVersion, deps.maxCatchUpOps);
-    if (!connection.catchUp.spend(total)) throw collabErrors.catchUpSpent(total, deps.catchUpOpsPerMinute);
+    if (!(await connection.catchUp.spend(total))) throw collabErrors.catchUpSpent(total, deps.catchUpOpsPerMinute);
   }
 
   /** An old id from someone else is dropped, not refused: the client simply gets a new one. */

@@ -1,6 +1,7 @@
-// The per-connection bounds of the collab socket, on an injected clock: how fast messages are
-// read (Inflow), and which outgoing ops are repeats (SentOps).
-import { describe, expect, it } from 'vitest';
+// The per-connection bounds of the collab socket: how fast messages are read (Inflow, on
+// vitest's fake clock: rate-limiter-flexible reads Date.now), and which outgoing ops are repeats
+// (SentOps).
+import { describe, expect, it, vi } from 'vitest';
 import { Inflow } from './inflow.ts';
 import { SentOps } from './sent-ops.ts';
 
@@ -10,23 +11,31 @@ function pausable() {
 }
 
 describe('Inflow', () => {
-  it('pauses reading once a second’s worth of messages has been read, and resumes as the rate allows', () => {
-    let now = 0;
-    const { log, socket } = pausable();
-    const inflow = new Inflow(socket, { perSecond: 3, maxInFlight: 100, clock: () => now });
-    const done = [inflow.admit(), inflow.admit()];
-    expect(log).toEqual([]);
-    done.push(inflow.admit());
-    expect(log).toEqual(['pause']);
-    now = 400; // 1.2 tokens back: the next message one handled later resumes reading
-    done[0]!();
-    expect(log).toEqual(['pause', 'resume']);
-    inflow.close();
+  it('pauses reading once a message goes over the second’s rate, and resumes when the second ends', async () => {
+    vi.useFakeTimers();
+    try {
+      const { log, socket } = pausable();
+      const inflow = new Inflow(socket, { perSecond: 3, maxInFlight: 100 });
+      const done = [inflow.admit(), inflow.admit(), inflow.admit()];
+      await vi.advanceTimersByTimeAsync(0);
+      expect(log).toEqual([]);
+      done.push(inflow.admit());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(log).toEqual(['pause']);
+      for (const finish of done) finish();
+      await vi.advanceTimersByTimeAsync(998);
+      expect(log, 'handled, but the second is not over').toEqual(['pause']);
+      await vi.advanceTimersByTimeAsync(2);
+      expect(log).toEqual(['pause', 'resume']);
+      inflow.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('pauses while too many messages are being handled, whatever the rate', () => {
     const { log, socket } = pausable();
-    const inflow = new Inflow(socket, { perSecond: 1000, maxInFlight: 2, clock: () => 0 });
+    const inflow = new Inflow(socket, { perSecond: 1000, maxInFlight: 2 });
     const first = inflow.admit();
     inflow.admit();
     expect(log).toEqual(['pause']);

@@ -1,12 +1,14 @@
-// How fast one connection's messages are read: at most `perSecond` on average (a token bucket
-// holding one second's worth) and at most `maxInFlight` being handled at once. Beyond either,
-// the socket is paused, so a flood waits in TCP's buffers, at the sender's cost rather than in
-// our memory, and an honest client that merely types fast gets no error, only a little delay.
+// How fast one connection's messages are read: at most `perSecond` a second (rate-limiter-flexible,
+// a one-second window) and at most `maxInFlight` being handled at once. Beyond either, the socket
+// is paused, so a flood waits in TCP's buffers, at the sender's cost rather than in our memory, and
+// an honest client that merely types fast gets no error, only a little delay. A message over the
+// rate has already been read: it is handled, and reading resumes when the window ends.
+import { spend } from '@eventide/shared/auth/rate-limit.ts';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 
 export interface InflowOptions {
   perSecond: number;
   maxInFlight: number;
-  clock?: () => number;
 }
 
 export interface Pausable {
@@ -14,31 +16,30 @@ export interface Pausable {
   resume(): void;
 }
 
+/** One counter per connection, so one key. */
+const CONNECTION = 'connection';
+
 export class Inflow {
   private readonly socket: Pausable;
-  private readonly options: InflowOptions;
-  private readonly clock: () => number;
-  private tokens: number;
-  private updatedAt: number;
+  private readonly maxInFlight: number;
+  private readonly rate: RateLimiterMemory;
   private inFlight = 0;
   private paused = false;
-  private timer: NodeJS.Timeout | undefined;
+  /** Set while the rate is spent: it resumes reading (if the load allows) when the window ends. */
+  private overRate: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(socket: Pausable, options: InflowOptions) {
     this.socket = socket;
-    this.options = options;
-    this.clock = options.clock ?? Date.now;
-    this.tokens = options.perSecond;
-    this.updatedAt = this.clock();
+    this.maxInFlight = options.maxInFlight;
+    this.rate = new RateLimiterMemory({ points: options.perSecond, duration: 1 });
   }
 
   /** Counts a message that was read; call the result once it has been handled. */
   admit(): () => void {
-    this.refill();
-    this.tokens -= 1;
     this.inFlight += 1;
     this.check();
+    void spend(this.rate, CONNECTION).then(({ ok, res }) => ok || this.holdFor(res.msBeforeNext));
     let done = false;
     return () => {
       if (done) return;
@@ -50,39 +51,24 @@ export class Inflow {
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.overRate);
+  }
+
+  private holdFor(ms: number): void {
+    if (this.closed || this.overRate) return;
+    this.overRate = setTimeout(() => {
+      this.overRate = undefined;
+      this.check();
+    }, ms);
+    this.check();
   }
 
   private check(): void {
     if (this.closed) return;
-    this.refill();
-    const overRate = this.tokens < 1;
-    const overLoad = this.inFlight >= this.options.maxInFlight;
-    if (overRate || overLoad) {
-      if (!this.paused) {
-        this.paused = true;
-        this.socket.pause();
-      }
-      if (overRate && !this.timer) {
-        this.timer = setTimeout(
-          () => {
-            this.timer = undefined;
-            this.check();
-          },
-          Math.ceil(((1 - this.tokens) / this.options.perSecond) * 1000),
-        );
-      }
-      return;
-    }
-    if (this.paused) {
-      this.paused = false;
-      this.socket.resume();
-    }
-  }
-
-  private refill(): void {
-    const now = this.clock();
-    this.tokens = Math.min(this.options.perSecond, this.tokens + ((now - this.updatedAt) / 1000) * this.options.perSecond);
-    this.updatedAt = now;
+    const hold = this.overRate !== undefined || this.inFlight >= this.maxInFlight;
+    if (hold === this.paused) return;
+    this.paused = hold;
+    if (hold) this.socket.pause();
+    else this.socket.resume();
   }
 }
