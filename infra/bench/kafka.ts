@@ -4,14 +4,14 @@
 // backlog) against a raw kafkajs batch produce of the same messages.
 import { join } from 'node:path';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import { kafkaProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
+import { kafkaBus } from '@eventide/shared/event-bus/kafka.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
 import { startPublisher } from '@eventide/projector/src/publisher.ts';
-import { kcatAvailable, startMockKafka } from '../test/mock-kafka.ts';
+import { kcatAvailable, startMockKafka } from '@eventide/shared/testing/mock-kafka.ts';
 import { memoryCheckpoints } from '../test/memory-checkpoints.ts';
 import { p } from './read-side.ts';
 
@@ -95,8 +95,8 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
     const raw = await rawRoundTrips(cluster.brokers, samples);
 
     // Ours, one write at a time: append → publisher → broker → SDK handler.
-    const producer = await kafkaProducer({ brokers: cluster.brokers, clientId: 'bench', topicPrefix: 'lat.' }, log);
-    const publisher = startPublisher({ eventStore, checkpoints: memoryCheckpoints(), producer, log });
+    const bus = kafkaBus({ brokers: cluster.brokers, clientId: 'bench', topicPrefix: 'lat.' }, log);
+    const publisher = startPublisher({ eventStore, checkpoints: memoryCheckpoints(), bus, log });
     let arrived: ((id: string) => void) | undefined;
     const subscriber = createSubscriber({
       kafka: {
@@ -122,7 +122,7 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
     }
     await subscriber.stop();
     await publisher.stop();
-    await producer.close();
+    await bus.close();
 
     // Relay throughput: a backlog of events, published from scratch.
     const events = Math.max(2_000, Math.round(20_000 * scale));
@@ -135,15 +135,15 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
       );
     }
     const head = await eventStore.head();
-    const relayProducer = await kafkaProducer({ brokers: cluster.brokers, clientId: 'relay', topicPrefix: 'relay.' }, log);
+    const relayBus = kafkaBus({ brokers: cluster.brokers, clientId: 'relay', topicPrefix: 'relay.' }, log);
     const checkpoints = memoryCheckpoints();
     const started = performance.now();
-    const relay = startPublisher({ eventStore, checkpoints, producer: relayProducer, log });
+    const relay = startPublisher({ eventStore, checkpoints, bus: relayBus, log });
     while (relay.position() < head) await new Promise((resolve) => setTimeout(resolve, 5));
     const relayed = (await eventStore.readAll({ after: 0, limit: 1_000_000 })).length;
     const relayPerSecond = relayed / ((performance.now() - started) / 1000);
     await relay.stop();
-    await relayProducer.close();
+    await relayBus.close();
     const rawProducePerSecond = await rawProduceRate(cluster.brokers, relayed);
     return { ours: { p50: p(latencies, 0.5), p99: p(latencies, 0.99) }, raw, relayPerSecond, rawProducePerSecond, events: relayed };
   } finally {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
 import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
+import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { createLogger, type Logger } from '@eventide/shared/log.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
@@ -35,6 +36,8 @@ export interface FullApp extends JsonClient {
   anonymous(): JsonClient;
   eventStore: EventStore;
   readStore: ReadStore;
+  /** The in-process bus the projector publishes on (Kafka when KAFKA_BROKERS is in `env`). */
+  eventBus: EventBus;
   projector: Projector;
   /** Writes, then waits for the read side to reach the write: read-your-writes. */
   write(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; position: number }>;
@@ -69,6 +72,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   const { store: eventStore, auth } = composition.services.command;
   const { projector } = composition.services.projector;
   const readStore = (await composition.platform.readStore()).store;
+  const eventBus = (await composition.platform.eventBus()).store;
   const { routers } = composition;
   const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
   composition.attach(server);
@@ -88,6 +92,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
     anonymous: () => jsonClient(url, clientOptions),
     eventStore,
     readStore,
+    eventBus,
     projector,
     ...client,
     async write(method, path, body) {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/shared/testing/wait.ts';
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import { toEnvelope, entityIdOf } from '@eventide/shared/events/envelope.ts';
-import { kafkaProducer, topicOf, type BusProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
+import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
+import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { startPublisher } from '@eventide/projector/src/publisher.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { startService } from './process.ts';
-import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from './mock-kafka.ts';
+import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
 
 const log = createLogger({ level: 'silent' });
 
@@ -78,22 +79,22 @@ if (!kcatAvailable()) {
   describe('Kafka publisher', { timeout: 120_000 }, () => {
     let kafka: MockKafka;
     let app: FullApp;
-    let producer: BusProducer;
+    let bus: EventBus;
     beforeAll(async () => {
       kafka = await startMockKafka();
       app = await startFullApp();
     });
     afterAll(async () => {
-      await producer?.close();
+      await bus?.close();
       await app?.close();
       await kafka?.stop();
     });
 
     it('publishes every public event, keyed by entity, as kcat reads it, and nothing private', async () => {
       const prefix = `t1-${Date.now()}.`;
-      producer = await kafkaProducer({ brokers: kafka.brokers, clientId: 'test', topicPrefix: prefix }, log);
+      bus = kafkaBus({ brokers: kafka.brokers, clientId: 'test', topicPrefix: prefix }, log);
       await writeSomething(app, 'a');
-      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints: app.readStore, producer, log });
+      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints: app.readStore, bus, log });
       const head = await app.eventStore.head();
       await until(() => publisher.position() >= head, 'the publisher to reach the head');
       await publisher.stop();
@@ -133,12 +134,12 @@ if (!kcatAvailable()) {
 
     it("republishes, never loses, when killed between the brokers' ack and its checkpoint", async () => {
       const prefix = `t2-${Date.now()}.`;
-      await producer.close();
-      producer = await kafkaProducer({ brokers: kafka.brokers, clientId: 'test', topicPrefix: prefix }, log);
+      await bus.close();
+      bus = kafkaBus({ brokers: kafka.brokers, clientId: 'test', topicPrefix: prefix }, log);
       await writeSomething(app, 'b');
       // Fresh checkpoints whose first save fails after the ack.
       const checkpoints = memoryCheckpoints(1);
-      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, producer, log });
+      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, bus, log });
       const head = await app.eventStore.head();
       await until(() => publisher.position() >= head, 'the publisher to reach the head');
       await publisher.stop();

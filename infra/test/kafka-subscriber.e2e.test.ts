@@ -1,7 +1,8 @@
 // The subscriber SDK over Kafka (librdkafka's mock cluster), fed by the real publisher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/shared/testing/wait.ts';
-import { kafkaProducer, topicOf, type BusProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
+import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
+import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import { newId } from '@eventide/shared/ids.ts';
@@ -9,7 +10,7 @@ import { createLogger } from '@eventide/shared/log.ts';
 import { createSubscriber, type Subscriber, type SubscriberSettings } from '@eventide/shared/sdk/subscriber.ts';
 import { startPublisher, type Checkpoints, type Publisher } from '@eventide/projector/src/publisher.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
-import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from './mock-kafka.ts';
+import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -22,15 +23,15 @@ if (!kcatAvailable()) {
   describe('Kafka subscriber SDK', () => {
     let kafka: MockKafka;
     let app: FullApp;
-    const producers: BusProducer[] = [];
+    const buses: EventBus[] = [];
     const publishers: Publisher[] = [];
     const subscribers: Subscriber[] = [];
     const prefix = `s-${Date.now()}.`;
 
     async function publish(topicPrefix: string, checkpoints: Checkpoints): Promise<Publisher> {
-      const producer = await kafkaProducer({ brokers: kafka.brokers, clientId: 'publisher', topicPrefix }, log);
-      producers.push(producer);
-      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, producer, log });
+      const bus = kafkaBus({ brokers: kafka.brokers, clientId: 'publisher', topicPrefix }, log);
+      buses.push(bus);
+      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, bus, log });
       publishers.push(publisher);
       return publisher;
     }
@@ -58,7 +59,7 @@ if (!kcatAvailable()) {
     afterAll(async () => {
       for (const s of subscribers) await s.stop().catch(() => {});
       for (const p of publishers) await p.stop();
-      for (const p of producers) await p.close();
+      for (const p of buses) await p.close();
       await app?.close();
       await kafka?.stop();
     });

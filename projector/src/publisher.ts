@@ -1,17 +1,22 @@
 // Publishes the nine public events to the event bus, following the event store from a
-// checkpoint of its own (kept apart from the read models, so a rebuild does not republish).
-// At least once: the checkpoint moves only after the brokers acknowledged the batch, so a
-// publisher killed anywhere republishes at most the batch it was in; subscribers drop those
-// duplicates by event id.
+// checkpoint of its own per kind of bus (kept apart from the read models, so a rebuild does not
+// republish, and a move from the in-process bus to Kafka publishes the whole log to Kafka).
+// At least once: the checkpoint moves only after the bus holds the batch, so a publisher killed
+// anywhere republishes at most the batch it was in; subscribers drop those duplicates by event id.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
-import type { BusProducer } from '@eventide/shared/event-bus/kafka-producer.ts';
+import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import type { AnyEventEnvelope } from '@eventide/shared/events/catalogue.ts';
 import { batches } from './batches.ts';
 import { runResilient } from './resilient.ts';
 
 export const PUBLISHER_CHECKPOINT = 'event-bus-publisher';
+
+/** Kafka keeps the name it always had; any other bus has its own. */
+export function publisherCheckpoint(bus: Pick<EventBus, 'kind'>): string {
+  return bus.kind === 'kafka' ? PUBLISHER_CHECKPOINT : `${PUBLISHER_CHECKPOINT}:${bus.kind}`;
+}
 const BATCH = 500;
 
 export interface Checkpoints {
@@ -27,22 +32,23 @@ export interface Publisher {
 export function startPublisher(options: {
   eventStore: EventStore;
   checkpoints: Checkpoints;
-  producer: BusProducer;
+  bus: Pick<EventBus, 'kind' | 'publish'>;
   log: Logger;
 }): Publisher {
-  const { eventStore, checkpoints, producer, log } = options;
+  const { eventStore, checkpoints, bus, log } = options;
+  const checkpoint = publisherCheckpoint(bus);
   const controller = new AbortController();
   let position = 0;
 
   async function follow(): Promise<void> {
-    position = await checkpoints.loadCheckpoint(PUBLISHER_CHECKPOINT);
+    position = await checkpoints.loadCheckpoint(checkpoint);
     const session = new AbortController();
     const signal = AbortSignal.any([controller.signal, session.signal]);
     for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
       const envelopes = batch.map(toEnvelope).filter((e): e is AnyEventEnvelope => e !== undefined);
-      if (envelopes.length > 0) await producer.publish(envelopes);
+      if (envelopes.length > 0) await bus.publish(envelopes);
       const last = batch[batch.length - 1]!.position;
-      await checkpoints.saveCheckpoint(PUBLISHER_CHECKPOINT, last);
+      await checkpoints.saveCheckpoint(checkpoint, last);
       position = last;
     }
   }

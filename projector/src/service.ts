@@ -1,28 +1,39 @@
 // The projector as one part of a process (shared/src/service/compose.ts): it follows the event
-// store into the read models, and publishes to Kafka when KAFKA_BROKERS is set. It serves no
-// routes of its own, only what it reports on GET /health.
+// store into the read models, and publishes the public events on the event bus (Kafka when
+// KAFKA_BROKERS is set, else the in-process bus). It serves no routes of its own, only what it
+// reports on GET /health.
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
 import { startProjector, type Projector } from './projector.ts';
-import { startKafkaPublisher } from './start-publisher.ts';
+import { startPublisher, type Publisher } from './publisher.ts';
 
 export interface ProjectorService extends Service {
   projector: Projector;
+  publisher: Publisher;
 }
 
 export function projectorService(): ServiceFactory<ProjectorService> {
-  return async ({ config, log, eventStore, readStore, projected }) => {
+  return async ({ log, eventStore, readStore, eventBus, projected }) => {
     const events = await eventStore();
     const read = await readStore();
+    const bus = await eventBus();
     const projector = startProjector({ eventStore: events.store, readStore: read.store, log });
     const stopWatching = projector.onProgress(() => projected.notify());
-    const stopPublisher = await startKafkaPublisher(config, events.store, read.store, log);
+    const publisher = startPublisher({ eventStore: events.store, checkpoints: read.store, bus: bus.store, log });
+    log.info({ bus: bus.description }, 'publishing the public events');
     return {
       projector,
+      publisher,
       routers: [],
-      health: () => ({ eventStore: events.description, readStore: read.description, projectedTo: projector.position() }),
+      health: () => ({
+        eventStore: events.description,
+        readStore: read.description,
+        eventBus: bus.description,
+        projectedTo: projector.position(),
+        publishedTo: publisher.position(),
+      }),
       async close() {
         stopWatching();
-        await Promise.all([projector.stop(), stopPublisher()]);
+        await Promise.all([projector.stop(), publisher.stop()]);
       },
     };
   };

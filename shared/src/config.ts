@@ -14,7 +14,7 @@ const schema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   /** MongoDB URL for the read models, e.g. mongodb://localhost:27017/eventide; unset: embedded SQLite. */
   MONGO_URL: z.string().min(1).optional(),
-  /** Kafka bootstrap brokers, comma-separated (host:port,…); unset: events are not published to Kafka. */
+  /** Kafka bootstrap brokers, comma-separated (host:port,…); unset: events are published on the in-process bus only. */
   KAFKA_BROKERS: z
     .string()
     .min(1)

@@ -2,7 +2,10 @@
 // catalogue, drop it if it was seen before (when asked), run the handlers with retries, and
 // hand it to the dead-letter sink when they keep failing. Only then is it acknowledged.
 import { backoffDelay, sleep } from '../backoff.ts';
+import type { DeadLetter } from '../event-bus/port.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '../events/catalogue.ts';
+
+export type { DeadLetter };
 
 export type Handler<N extends EventName> = (event: EventEnvelope<N>) => Promise<void> | void;
 
@@ -14,17 +17,6 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, initialDelayMs: 200, maxDelayMs: 10_000 };
-
-export interface DeadLetter {
-  /** The message as it arrived (text), so that nothing is lost even when it does not parse. */
-  raw: string;
-  eventId?: string | undefined;
-  eventType?: string | undefined;
-  reason: string;
-  attempts: number;
-  /** Where it came from, as the transport describes it (topic, partition, offset…). */
-  origin: Record<string, string>;
-}
 
 export interface Outcome {
   kind: 'handled' | 'duplicate' | 'dead-lettered' | 'ignored';

@@ -7,7 +7,7 @@ import { backoffDelay, sleep } from '../backoff.ts';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Logger } from '../log.ts';
 import type { DeadLetter, Dispatcher } from './dispatch.ts';
-import type { Transport } from './kafka-transport.ts';
+import type { Transport } from './bus-transport.ts';
 
 export interface HttpTransportOptions {
   /** The service's base URL, e.g. http://localhost:3000. */

@@ -2,6 +2,7 @@
 //
 //   const subscriber = createSubscriber({ kafka: { brokers, groupId: 'mailer' }, dedupe: true });
 //   // or, without Kafka: createSubscriber({ http: { url: 'http://localhost:3000' } })
+//   // or, in the process that publishes on the in-process bus: createSubscriber({ bus: { bus, group: 'mailer' } })
 //   subscriber.on('user:created', async (event) => sendWelcome(event.data.email));
 //   await subscriber.start();
 //
@@ -11,10 +12,23 @@
 import type { EventName } from '../events/catalogue.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { Dispatcher, type Handler, type Outcome, type RetryPolicy } from './dispatch.ts';
-import { kafkaTransport, type KafkaTransportOptions, type Transport } from './kafka-transport.ts';
+import { kafkaBus, type KafkaBusSettings } from '../event-bus/kafka.ts';
+import { busTransport, type BusTransportOptions, type Transport } from './bus-transport.ts';
 import { httpTransport, type HttpTransportOptions } from './http-transport.ts';
 
-export type SubscriberOptions = ({ kafka: KafkaTransportOptions; http?: undefined } | { http: HttpTransportOptions; kafka?: undefined }) &
+export interface KafkaSubscriberOptions extends Omit<KafkaBusSettings, 'clientId' | 'topicPrefix'> {
+  groupId: string;
+  /** Default: the group id. */
+  clientId?: string;
+  /** As the publisher's KAFKA_TOPIC_PREFIX; default "eventide.". */
+  topicPrefix?: string;
+}
+
+export type SubscriberOptions = (
+  | { kafka: KafkaSubscriberOptions; http?: undefined; bus?: undefined }
+  | { http: HttpTransportOptions; kafka?: undefined; bus?: undefined }
+  | { bus: Omit<BusTransportOptions, 'owned'>; kafka?: undefined; http?: undefined }
+) &
   SubscriberSettings;
 
 export interface SubscriberSettings {
@@ -34,7 +48,7 @@ export interface Subscriber {
 
 export function createSubscriber(options: SubscriberOptions): Subscriber {
   const log = options.log ?? createLogger({ name: 'subscriber' });
-  const transport: Transport = options.kafka ? kafkaTransport(options.kafka, log) : httpTransport(options.http, log);
+  const transport = transportOf(options, log);
   const dispatcher = new Dispatcher({
     retry: options.retry,
     dedupe: options.dedupe,
@@ -55,4 +69,12 @@ export function createSubscriber(options: SubscriberOptions): Subscriber {
     stop: () => transport.stop(),
   };
   return subscriber;
+}
+
+function transportOf(options: SubscriberOptions, log: Logger): Transport {
+  if (options.http) return httpTransport(options.http, log);
+  if (options.bus) return busTransport(options.bus);
+  const { groupId, clientId, topicPrefix, ...settings } = options.kafka;
+  const bus = kafkaBus({ ...settings, clientId: clientId ?? groupId, topicPrefix: topicPrefix ?? 'eventide.' }, log);
+  return busTransport({ bus, group: groupId, owned: true });
 }

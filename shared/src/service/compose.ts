@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type Router from '@koa/router';
 import type { AuthOptions, OpenedAuth } from '../auth/open.ts';
 import type { Config } from '../config.ts';
+import type { EventBus } from '../event-bus/port.ts';
 import type { EventStore } from '../event-store/port.ts';
 import type { Logger } from '../log.ts';
 import type { ReadStore } from '../read-store/port.ts';
@@ -34,6 +35,8 @@ export interface Platform {
   auth(): Promise<OpenedAuth>;
   eventStore(): Promise<Opened<EventStore>>;
   readStore(): Promise<Opened<ReadStore>>;
+  /** Kafka when configured, else the in-process bus: where the publisher puts the public events. */
+  eventBus(): Promise<Opened<EventBus>>;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
   projected: ProgressSignal;
 }
@@ -92,12 +95,14 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
   const auth = once(async () => (await import('../auth/open.ts')).openAuth(config, authOptions));
   const eventStore = once(async () => (await import('../event-store/open.ts')).openEventStore(config));
   const readStore = once(async () => (await import('../read-store/open.ts')).openReadStore(config));
+  const eventBus = once(async () => (await import('../event-bus/open.ts')).openEventBus(config, log));
   const platform: Platform = {
     config,
     log,
     auth: auth.get,
     eventStore: eventStore.get,
     readStore: readStore.get,
+    eventBus: eventBus.get,
     projected: progressSignal(),
   };
   return {
@@ -106,6 +111,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     /** Closes what was opened, followers' stores after their services stopped. */
     async close() {
       await Promise.all([
+        eventBus.opened()?.then((opened) => opened.store.close()),
         readStore.opened()?.then((opened) => opened.store.close()),
         eventStore.opened()?.then((opened) => opened.store.close()),
         auth.opened()?.then((opened) => opened.close()),
