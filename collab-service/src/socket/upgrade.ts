@@ -12,6 +12,7 @@ import type ShareDB from 'sharedb';
 import type { Revocation, RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
 import { sessionOfUpgrade, type SessionOptions, type SessionUser } from '@eventide/shared/auth/session.ts';
 import type { Logger } from '@eventide/shared/log.ts';
+import { endWithProblem } from '@eventide/shared/http/client-errors.ts';
 import { CLOSE_FORBIDDEN, type ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
@@ -191,8 +192,5 @@ function ownOrigin(request: IncomingMessage): string {
 
 /** An upgrade refused with the same problem+json body the REST API would send. */
 function refuse(socket: Duplex, status: number, type: string, title: string, detail: string): void {
-  const body = JSON.stringify({ type: `/problems/${type}`, title, status, detail, instance: COLLAB_PATH });
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  endWithProblem(socket, { type: `/problems/${type}`, title, status, detail, instance: COLLAB_PATH });
 }

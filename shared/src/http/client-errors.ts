@@ -19,9 +19,24 @@ export function answerClientErrors(server: Server): void {
     // A connection reset or a socket already answering needs no answer.
     if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
     const refusal = REFUSALS[error.code ?? ''] ?? MALFORMED;
-    const body = JSON.stringify({ type: '/problems/http', title: refusal.title, status: refusal.status, detail: refusal.detail });
-    socket.end(
-      `HTTP/1.1 ${refusal.status} ${refusal.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    endWithProblem(socket, { type: '/problems/http', ...refusal });
   });
+}
+
+/**
+ * Answers on a bare socket (no Koa: a request the parser refused, an upgrade refused) with a
+ * problem+json document, and closes the connection.
+ */
+export function endWithProblem(
+  socket: Duplex,
+  problem: { type: string; title: string; status: number; detail: string; instance?: string },
+): void {
+  const body = JSON.stringify(problem);
+  const head = [
+    `HTTP/1.1 ${problem.status} ${problem.title}`,
+    'Content-Type: application/problem+json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
