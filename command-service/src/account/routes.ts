@@ -2,7 +2,6 @@
 // GET /auth/session, PUT /auth/password, DELETE /auth/identities/{provider}. docs/auth.md.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import { abandonSignal } from '@eventide/shared/auth/hasher.ts';
 import { hashPassword, verifyPassword } from '@eventide/shared/auth/password.ts';
 import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
@@ -18,11 +17,8 @@ import { userV2 } from '@eventide/shared/models/user/representation.ts';
 import { loadAccount } from './account.ts';
 import { accountCommands } from './decide.ts';
 import type { AuthDeps } from './deps.ts';
-import { password, passwordToCheck } from './password.ts';
+import { passwordBody, signInBody, type SessionBody } from '@eventide/shared/api/auth.ts';
 import { activeUser, userByEmail } from './directory.ts';
-
-const signInBody = z.strictObject({ email: z.string().max(254, 'must be at most 254 characters'), password: passwordToCheck });
-const passwordBody = z.strictObject({ currentPassword: passwordToCheck.optional(), password });
 
 const wrongCredentials = () => problems.unauthenticated('the email or the password is wrong');
 
@@ -35,7 +31,7 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
   let decoy: Promise<string> | undefined;
   const decoyHash = () => (decoy ??= hashPassword(newId(), hasher.params));
 
-  async function sessionBody(ctx: Context) {
+  async function sessionBody(ctx: Context): Promise<SessionBody> {
     const session = describeSession(ctx)!;
     const user = await activeUser(store, session.userId);
     const { account } = await loadAccount(store, session.userId);

@@ -2,8 +2,6 @@
 // /v1/orders and /v2/orders.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { orderStatus } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
 import { requireUser, type SessionUser } from '@eventide/shared/auth/session.ts';
@@ -20,19 +18,7 @@ import { orderAggregate } from './decide.ts';
 import { currentPrices, priceLines, requireCustomer, type RequestedLine } from './pricing.ts';
 import { orderV1, orderV2 } from '@eventide/shared/models/order/representation.ts';
 
-const MAX_LINES = 100;
-const line = z.strictObject({
-  productId: z.string().min(1, 'must not be empty').max(64).toLowerCase(),
-  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
-});
-const lines = z.array(line).max(MAX_LINES, `an order holds at most ${MAX_LINES} lines`);
-const userId = z.string().min(1, 'must not be empty').max(64).toLowerCase();
-const createBody = z.strictObject({ userId, lines: lines.default([]) });
-const changeBody = z
-  .strictObject({ lines, status: orderStatus })
-  .partial()
-  .refine((c) => Object.keys(c).length > 0, 'send at least one of: lines, status');
-const replaceBody = z.strictObject({ userId, lines, status: orderStatus });
+import { createOrderBody as createBody, orderChanges as changeBody, replaceOrderBody as replaceBody } from '@eventide/shared/api/orders.ts';
 
 type Represent = (state: OrderState) => unknown;
 

@@ -1,10 +1,8 @@
 // Product writes: POST /products, PATCH and DELETE /products/{productId}.
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
-import { text } from '@eventide/shared/http/text.ts';
-import { price } from './price.ts';
+import { createProductBody as createBody, productChanges as changeBody } from '@eventide/shared/api/products.ts';
 import { requireAdmin } from '../http/authorize.ts';
 import { handle, type CommandOptions } from '../handle.ts';
 import { commandOptions, newEntityId } from '../http/command-options.ts';
@@ -13,24 +11,6 @@ import { respondWrite } from '../http/respond.ts';
 import type { ProductCommand } from './decide.ts';
 import { productAggregate } from './decide.ts';
 import { productView } from '@eventide/shared/models/product/representation.ts';
-
-const details = {
-  name: text({ min: 1, max: 200 }),
-  description: text({ max: 5000, multiline: true }),
-  price,
-  sku: text({ min: 1, max: 64 }).nullable(),
-  category: text({ min: 1, max: 100 }).nullable(),
-};
-const createBody = z.strictObject({
-  ...details,
-  description: details.description.default(''),
-  sku: details.sku.default(null),
-  category: details.category.default(null),
-});
-const changeBody = z
-  .strictObject(details)
-  .partial()
-  .refine((c) => Object.keys(c).length > 0, `send at least one of: ${Object.keys(details).join(', ')}`);
 
 export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit: number }): Router {
   const router = new Router();

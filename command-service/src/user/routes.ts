@@ -2,17 +2,15 @@
 // /v1/users and /v2/users. Thin: parse, build the command, handle, answer.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { known, userV1, userV2 } from '@eventide/shared/models/user/representation.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
-import { text } from '@eventide/shared/http/text.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { clientKey, limiter, rateLimit } from '@eventide/shared/auth/rate-limit.ts';
 import { isAdmin, requireUser, sessionUser, signOut } from '@eventide/shared/auth/session.ts';
 import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { AuthDeps } from '../account/deps.ts';
-import { password } from '../account/password.ts';
+import { profile, signUpBody, userChanges as changes } from '@eventide/shared/api/users.ts';
 import { mayActFor } from '../http/authorize.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
@@ -21,13 +19,6 @@ import { mountVersioned } from '../http/versioning.ts';
 import { emailClaims } from './email-claim.ts';
 import { signUps } from './sign-up.ts';
 import { userCommands, type BeforeNewAddress } from './commands.ts';
-
-const name = text({ min: 1, max: 200 });
-const email = z.email('must be an email address').max(254, 'must be at most 254 characters');
-const profile = z.strictObject({ name, email });
-/** Sign-up may choose a password; it goes to the private account stream, never to user:created. */
-const signUpBody = profile.extend({ password: password.optional() });
-const changes = profile.partial().refine((c) => Object.keys(c).length > 0, 'send at least one of: name, email');
 
 export interface UserRoutesDeps {
   store: EventStore;

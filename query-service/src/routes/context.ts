@@ -8,7 +8,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
 import type { Cursors } from '../cursor.ts';
 import { readConsistency, type Progress } from '../consistency.ts';
-import { DEFAULT_LIMIT } from '../params.ts';
+import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
 
 export interface QueryDeps {
   readStore: ReadStore;

@@ -1,21 +1,14 @@
 // GET /orders (offset pages, filtered by user and status), /orders/{id}, and /v1, /v2.
 import Router from '@koa/router';
-import { z } from 'zod';
-import { orderStatus } from '@eventide/shared/events/catalogue.ts';
 import { orderV1, orderV2 } from '@eventide/shared/models/order/representation.ts';
 import type { OrderState } from '@eventide/shared/models/order/state.ts';
 import { deprecatedVersion } from '@eventide/shared/http/versioning.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
-import { DEFAULT_LIMIT, limit, page } from '../params.ts';
+import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
+import { orderListQuery as listQuery } from '@eventide/shared/api/orders.ts';
 import { findOne, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
 
-const listQuery = z.strictObject({
-  page: page.optional(),
-  limit: limit.optional(),
-  userId: z.uuid('userId must be a user id').toLowerCase().optional(),
-  status: orderStatus.optional(),
-});
 const v1: Render = (f) => orderV1(f as unknown as OrderState);
 const v2: Render = (f) => orderV2(f as unknown as OrderState);
 

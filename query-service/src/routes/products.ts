@@ -3,21 +3,18 @@
 // stable under concurrent writes: it continues below the last product seen, and new products
 // sort above it, so each product that existed when the walk began comes exactly once.
 import Router from '@koa/router';
-import { z } from 'zod';
 import { problems } from '@eventide/shared/http/problem.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { productView } from '@eventide/shared/models/product/representation.ts';
 import type { ProductState } from '@eventide/shared/models/product/state.ts';
 import type { Cursors } from '../cursor.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
-import { DEFAULT_LIMIT, limit, page } from '../params.ts';
+import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
+import { productCursorQuery as apiQuery, productListQuery as productsQuery } from '@eventide/shared/api/products.ts';
 import { byId, offsetPage, reader, type QueryDeps } from './context.ts';
 
 const LIST = 'products';
 const render = (fields: unknown) => productView(fields as unknown as ProductState);
-
-const productsQuery = z.strictObject({ page: page.optional(), limit: limit.optional(), after: z.string().optional() });
-const apiQuery = z.strictObject({ cursor: z.string().optional(), limit: limit.optional() });
 
 /** One cursor page; nextCursor is null on the last page. */
 async function cursorPage(readStore: ReadStore, cursors: Cursors, token: string, l: number, field: string) {

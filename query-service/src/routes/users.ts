@@ -1,6 +1,5 @@
 // GET /users (offset pages), /users/{id}, and the versioned /v1 and /v2 forms.
 import Router from '@koa/router';
-import { z } from 'zod';
 import { userV1, userV2 } from '@eventide/shared/models/user/representation.ts';
 import type { UserState } from '@eventide/shared/models/user/state.ts';
 import { deprecatedVersion } from '@eventide/shared/http/versioning.ts';
@@ -9,10 +8,9 @@ import { rateLimit } from '@eventide/shared/auth/rate-limit.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
-import { limit, page } from '../params.ts';
+import { userListQuery as listQuery } from '@eventide/shared/api/users.ts';
 import { byId, offsetPage, reader, type QueryDeps, type Render } from './context.ts';
 
-const listQuery = z.strictObject({ page: page.optional(), limit: limit.optional() });
 const v1: Render = (f) => userV1(f as unknown as Exclude<UserState, { status: 'absent' }>);
 const v2: Render = (f) => userV2(f as unknown as Exclude<UserState, { status: 'absent' }>);
 

@@ -3,11 +3,12 @@
 // answer serves); a request superseded by a newer query is aborted, and a late answer to an old
 // query never replaces a newer one. A 429 is shown, and nothing is sent until its Retry-After
 // has passed (then the latest query goes, once). The page only renders `state`.
+import { SEARCH_MIN } from '../api/search.ts';
 import { ApiProblem } from './problem.ts';
 
 export const SEARCH_WAIT_MS = 300;
-/** The spec's "longer than 2": counted in characters (code points), after trimming. */
-export const SEARCH_MIN_CHARACTERS = 3;
+/** The spec's "longer than 2": counted in characters (code points), after trimming, as the server counts. */
+export const SEARCH_MIN_CHARACTERS = SEARCH_MIN;
 /** Used when a 429 carries no Retry-After. */
 const DEFAULT_BACKOFF_MS = 1000;
 

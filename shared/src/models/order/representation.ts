@@ -1,6 +1,7 @@
 // How an order looks in responses, per API version (docs/api.md#versioning): v2 gives money in
 // integer minor units with its currency; v1 (deprecated) gave decimal amounts.
 import type { Money, OrderLine } from '../../events/catalogue.ts';
+import type { OrderV1, OrderV2 } from '../../api/orders.ts';
 import type { OrderState } from './state.ts';
 
 type Known = Exclude<OrderState, { status: 'absent' }>;
@@ -30,7 +31,7 @@ function toDecimal(money: Money): number {
   return money.amount / minorUnits(money.currency);
 }
 
-export function orderV2(state: OrderState) {
+export function orderV2(state: OrderState): OrderV2 {
   const order = known(state);
   return {
     orderId: order.orderId,
@@ -45,7 +46,7 @@ export function orderV2(state: OrderState) {
   };
 }
 
-export function orderV1(state: OrderState) {
+export function orderV1(state: OrderState): OrderV1 {
   const order = known(state);
   const total = orderTotal(order.lines);
   return {

@@ -1,9 +1,10 @@
 // How a product looks in responses.
+import type { Product } from '../../api/products.ts';
 import type { ProductState } from './state.ts';
 
 type Known = Exclude<ProductState, { status: 'absent' }>;
 
-export function productView(state: ProductState) {
+export function productView(state: ProductState): Product {
   if (state.status === 'absent') throw new Error('a write left the product absent');
   const known: Known = state;
   return {

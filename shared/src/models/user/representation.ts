@@ -1,9 +1,10 @@
 // How a user looks in responses, per API version (docs/api.md#versioning).
+import type { UserV1, UserV2 } from '../../api/users.ts';
 import type { UserState } from './state.ts';
 
 type Known = Exclude<UserState, { status: 'absent' }>;
 
-export function userV2(state: Known) {
+export function userV2(state: Known): UserV2 {
   return {
     userId: state.userId,
     name: state.name,
@@ -15,7 +16,7 @@ export function userV2(state: Known) {
   };
 }
 
-export function userV1(state: Known) {
+export function userV1(state: Known): UserV1 {
   return { userId: state.userId, name: state.name, email: state.email };
 }
 

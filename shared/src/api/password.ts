@@ -1,8 +1,8 @@
 // The password a person chooses (sign-up, PUT /auth/password): long enough to resist guessing,
 // bounded so that hashing it cannot be turned into a denial of service.
 import { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN } from '@eventide/shared/auth/password.ts';
-import { characters } from '@eventide/shared/http/text.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/password.ts';
+import { characters } from '../http/text.ts';
 
 /** Any characters (spaces and all), counted as code points; not trimmed: every one is part of it. */
 export const password = z

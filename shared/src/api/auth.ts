@@ -1,0 +1,21 @@
+// The password sign-in and account endpoints' shapes (see users.ts for who uses them).
+import { z } from 'zod';
+import { password, passwordToCheck } from './password.ts';
+import { userV2Body } from './users.ts';
+
+export const signInBody = z.strictObject({ email: z.string().max(254, 'must be at most 254 characters'), password: passwordToCheck });
+export const passwordBody = z.strictObject({ currentPassword: passwordToCheck.optional(), password });
+
+/** GET /auth/session, and the answer to a sign-in. */
+export const sessionBody = z.object({
+  userId: z.string(),
+  roles: z.array(z.string()),
+  signedInAt: z.iso.datetime(),
+  /** When it ends unless used before then. */
+  expiresAt: z.iso.datetime(),
+  /** When it ends however busy. */
+  absoluteExpiresAt: z.iso.datetime(),
+  user: userV2Body.nullable(),
+  signInMethods: z.object({ password: z.boolean(), providers: z.array(z.string()) }),
+});
+export type SessionBody = z.infer<typeof sessionBody>;

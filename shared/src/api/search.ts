@@ -1,0 +1,26 @@
+// GET /search's shapes: the query the service checks, and what it answers. The client's search
+// as you type asks only for what this accepts (SEARCH_MIN characters and more).
+import { z } from 'zod';
+import { characters } from '../http/text.ts';
+import { positiveInt } from './paging.ts';
+import { productBody } from './products.ts';
+
+export const SEARCH_MIN = 3;
+export const SEARCH_MAX = 200;
+export const SEARCH_MAX_LIMIT = 50;
+
+export const searchQuery = z.strictObject({
+  q: z
+    .string()
+    .transform((q) => q.trim())
+    .refine((q) => characters(q) >= SEARCH_MIN, `must be at least ${SEARCH_MIN} characters, so that a search narrows something down`)
+    .refine((q) => characters(q) <= SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`),
+  limit: positiveInt(SEARCH_MAX_LIMIT).optional(),
+});
+
+export const searchBody = z.object({
+  q: z.string(),
+  /** Best match first; `score` orders them and means nothing on its own. */
+  items: z.array(productBody.extend({ score: z.number() })),
+});
+export type SearchBody = z.infer<typeof searchBody>;
