@@ -5,14 +5,8 @@ import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './sharedb/access.ts';
 import { plainText } from './text.ts';
 
-export interface DocumentText {
-  id: string;
-  version: number;
-  /** Null when the document did not exist at that point (or was deleted). */
-  text: string | null;
-  createdAt?: string;
-  modifiedAt?: string;
-}
+import type { DocumentText } from '@eventide/shared/api/documents.ts';
+export type { DocumentText };
 
 type Connection = ReturnType<ShareDB['connect']>;
 interface SnapshotLike {

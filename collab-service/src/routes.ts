@@ -1,12 +1,12 @@
 // The collab service's HTTP routes: the editor page and its script, a document's text now or
 // as it was (at a version or a time), and who may edit it.
 import Router from '@koa/router';
-import { z } from 'zod';
 import { requireUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
 import { validate } from '@eventide/shared/http/validate.ts';
-import { DOCUMENT_ID, type DocumentAccess } from './sharedb/access.ts';
+import { documentId, documentReadQuery as readQuery, editorId as userId } from '@eventide/shared/api/documents.ts';
+import type { DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';
 import type { EditorAssets } from './web/assets.ts';
 
@@ -15,19 +15,6 @@ export interface CollabRouteDeps {
   reader: ReturnType<typeof documentReader>;
   editor: EditorAssets;
 }
-
-const documentId = z.string().regex(DOCUMENT_ID, 'a document id is 1 to 100 letters, digits, "-" or "_"');
-const userId = z.uuid('must be a user id').toLowerCase();
-const readQuery = z
-  .strictObject({
-    version: z
-      .string()
-      .regex(/^(0|[1-9][0-9]{0,14})$/, 'must be a whole number of 0 or more')
-      .transform(Number)
-      .optional(),
-    at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z' }).optional(),
-  })
-  .refine((q) => q.version === undefined || q.at === undefined, { message: 'give version or at, not both', path: ['at'] });
 
 export function collabRoutes({ access, reader, editor }: CollabRouteDeps): Router {
   const router = new Router({ prefix: '/collab' });

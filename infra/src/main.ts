@@ -6,10 +6,12 @@ import { commandService } from '@eventide/command-service/src/service.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
+import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
 
 await runServices('eventide', {
   command: commandService(),
   projector: projectorService(),
   query: queryService(),
   collab: collabService(),
+  docs: apiDocsService(),
 });

@@ -20,7 +20,9 @@ import { queryService } from '@eventide/query-service/src/service.ts';
 import type { Projector } from '@eventide/projector/src/projector.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
+import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
+import { documentedReplies } from './documented.ts';
 
 export interface RouteInfo {
   methods: string[];
@@ -67,6 +69,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
       projector: projectorService(),
       query: queryService(),
       ...(options.collab ? { collab: collabService() } : {}),
+      docs: apiDocsService(),
     },
   );
   const { store: eventStore, auth } = composition.services.command;
@@ -76,7 +79,9 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   const { routers } = composition;
   const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
   composition.attach(server);
-  const clientOptions = options.onReply ? { onReply: options.onReply } : {};
+  // Every reply the tests get is checked against the API's description; close() fails if one did not match.
+  const documented = documentedReplies(options.onReply);
+  const { clientOptions } = documented;
   const client = jsonClient(url, clientOptions);
   const admin = await signUpAdmin(client, eventStore, auth.sessions.store);
   const routes = routers.flatMap((router) =>
@@ -108,6 +113,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
       await new Promise((resolve) => server.close(resolve));
       await composition.close();
       rmSync(dir, { recursive: true, force: true });
+      documented.assertAllDocumented();
     },
   };
 }

@@ -12,14 +12,12 @@ import { isAdmin } from '@eventide/shared/auth/session.ts';
 /** The one collection clients edit. */
 export const DOCUMENTS = 'documents';
 /** Document ids: what fits in a URL path segment and a ShareDB channel name without escaping. */
-export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+export { DOCUMENT_ID } from '@eventide/shared/api/documents.ts';
 /** Server-only: access records, one per document, under the document's id. */
 export const ACCESS = 'collab_access';
 
-export interface AccessRecord {
-  owner: string;
-  editors: string[];
-}
+import type { AccessRecord } from '@eventide/shared/api/documents.ts';
+export type { AccessRecord };
 
 export interface DocumentAccess {
   /** The record, or undefined for a document nobody has created yet. */

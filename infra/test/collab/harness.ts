@@ -9,6 +9,7 @@ import { loadConfig } from '@eventide/shared/config.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { createLogger, type Logger } from '@eventide/shared/log.ts';
 import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { documentedReplies } from '../documented.ts';
 import { compose } from '@eventide/shared/service/compose.ts';
 import { httpAppOf } from '@eventide/shared/service/http.ts';
 import { commandService } from '@eventide/command-service/src/service.ts';
@@ -48,6 +49,7 @@ export async function startCollabApp(
   const { collab } = composition.services.collab;
   const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
   composition.attach(server);
+  const documented = documentedReplies();
   const asUser = (signedIn: SignedIn, http: JsonClient): User => ({
     ...signedIn,
     http,
@@ -60,11 +62,11 @@ export async function startCollabApp(
     eventStore,
     dir,
     async newUser() {
-      const http = jsonClient(url);
+      const http = jsonClient(url, documented.clientOptions);
       return asUser(await signUp(http), http);
     },
     async newAdmin() {
-      const http = jsonClient(url);
+      const http = jsonClient(url, documented.clientOptions);
       return asUser(await signUpAdmin(http, eventStore, auth.sessions.store), http);
     },
     async close() {
@@ -73,6 +75,7 @@ export async function startCollabApp(
       await new Promise((resolve) => server.close(resolve));
       await composition.close();
       if (!options.dir) rmSync(dir, { recursive: true, force: true });
+      documented.assertAllDocumented();
     },
   };
 }

@@ -5,7 +5,7 @@
 // stream waits for it), with a comment every 15 s to keep idle connections open.
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
-import { z } from 'zod';
+import { eventPosition as position, eventsQuery } from '@eventide/shared/api/events.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { EVENT_NAMES, isEventName } from '@eventide/shared/events/catalogue.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
@@ -15,8 +15,6 @@ import type { Logger } from '@eventide/shared/log.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
 
 const HEARTBEAT_MS = 15_000;
-const position = z.string().regex(/^\d{1,15}$/, 'must be a position as given in an event id');
-const eventsQuery = z.strictObject({ types: z.string().max(500).optional(), after: position.optional() });
 
 export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): Router {
   const router = new Router();

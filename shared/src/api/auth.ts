@@ -7,7 +7,7 @@ export const signInBody = z.strictObject({ email: z.string().max(254, 'must be a
 export const passwordBody = z.strictObject({ currentPassword: passwordToCheck.optional(), password });
 
 /** GET /auth/session, and the answer to a sign-in. */
-export const sessionBody = z.object({
+export const sessionBody = z.strictObject({
   userId: z.string(),
   roles: z.array(z.string()),
   signedInAt: z.iso.datetime(),
@@ -16,6 +16,6 @@ export const sessionBody = z.object({
   /** When it ends however busy. */
   absoluteExpiresAt: z.iso.datetime(),
   user: userV2Body.nullable(),
-  signInMethods: z.object({ password: z.boolean(), providers: z.array(z.string()) }),
+  signInMethods: z.strictObject({ password: z.boolean(), providers: z.array(z.string()) }),
 });
 export type SessionBody = z.infer<typeof sessionBody>;

@@ -23,6 +23,6 @@ export const problem = z.object({
 });
 
 export const offsetPageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), page: z.number().int(), limit: z.number().int(), total: z.number().int() });
+  z.strictObject({ items: z.array(item), page: z.number().int(), limit: z.number().int(), total: z.number().int() });
 
-export const cursorPageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const cursorPageOf = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -27,8 +27,8 @@ export const orderListQuery = z.strictObject({
 
 /** What an order answers: a deleted order shows `deleted`. */
 const shownStatus = z.union([orderStatus, z.literal('deleted')]);
-const pricedLine = z.object({ productId: z.string(), quantity: z.number().int(), unitPrice: money });
-export const orderV2Body = z.object({
+const pricedLine = z.strictObject({ productId: z.string(), quantity: z.number().int(), unitPrice: money });
+export const orderV2Body = z.strictObject({
   orderId: z.string(),
   userId: z.string(),
   status: shownStatus,
@@ -37,11 +37,11 @@ export const orderV2Body = z.object({
   ...timestamps,
 });
 /** Deprecated: decimal amounts in the order's currency. */
-export const orderV1Body = z.object({
+export const orderV1Body = z.strictObject({
   orderId: z.string(),
   userId: z.string(),
   status: shownStatus,
-  lines: z.array(z.object({ productId: z.string(), quantity: z.number().int(), unitPrice: z.number() })),
+  lines: z.array(z.strictObject({ productId: z.string(), quantity: z.number().int(), unitPrice: z.number() })),
   total: z.number(),
   currency: z.string().nullable(),
 });

@@ -29,7 +29,7 @@ export const productListQuery = z.strictObject({ page: page.optional(), limit: l
 /** GET /api/products: cursor pages. */
 export const productCursorQuery = z.strictObject({ cursor: z.string().optional(), limit: limit.optional() });
 
-export const productBody = z.object({
+export const productBody = z.strictObject({
   productId: z.string(),
   name: z.string(),
   description: z.string(),

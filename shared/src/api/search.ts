@@ -18,7 +18,7 @@ export const searchQuery = z.strictObject({
   limit: positiveInt(SEARCH_MAX_LIMIT).optional(),
 });
 
-export const searchBody = z.object({
+export const searchBody = z.strictObject({
   q: z.string(),
   /** Best match first; `score` orders them and means nothing on its own. */
   items: z.array(productBody.extend({ score: z.number() })),

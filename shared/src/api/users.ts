@@ -15,7 +15,7 @@ export const userChanges = profile.partial().refine((c) => Object.keys(c).length
 
 export const userListQuery = z.strictObject({ page: page.optional(), limit: limit.optional() });
 
-export const userV2Body = z.object({ userId: z.string(), name: z.string(), email: z.string(), ...timestamps });
-export const userV1Body = z.object({ userId: z.string(), name: z.string(), email: z.string() });
+export const userV2Body = z.strictObject({ userId: z.string(), name: z.string(), email: z.string(), ...timestamps });
+export const userV1Body = z.strictObject({ userId: z.string(), name: z.string(), email: z.string() });
 export type UserV2 = z.infer<typeof userV2Body>;
 export type UserV1 = z.infer<typeof userV1Body>;

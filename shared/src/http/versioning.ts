@@ -17,7 +17,7 @@ export function deprecatedVersion(successorPrefix: string): Middleware {
     const successor = ctx.path.replace(/^\/v1\//, `${successorPrefix}/`);
     ctx.set('Deprecation', deprecation);
     ctx.set('Sunset', sunset);
-    ctx.set('Link', `<${successor}>; rel="successor-version", </docs/api.md#versioning>; rel="deprecation"; type="text/markdown"`);
+    ctx.set('Link', `<${successor}>; rel="successor-version", </docs/versioning>; rel="deprecation"; type="text/html"`);
     await next();
   };
 }

@@ -4,6 +4,8 @@
 import { answerClientErrors } from '../http/client-errors.ts';
 
 export interface Reply {
+  /** What was asked: the method and the path with its query. */
+  request: { method: string; path: string };
   status: number;
   headers: Headers;
   body: any;
@@ -53,7 +55,7 @@ export function jsonClient(baseUrl: string, options: { onReply?: (reply: Reply) 
     } catch {
       // not JSON: keep the text
     }
-    const reply = { status: response.status, headers: response.headers, body: parsed, text };
+    const reply = { request: { method, path }, status: response.status, headers: response.headers, body: parsed, text };
     options.onReply?.(reply);
     return reply;
   }

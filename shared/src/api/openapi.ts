@@ -1,0 +1,127 @@
+// The OpenAPI 3.1 document of the whole API, built from the route list (routes.ts) and its zod
+// schemas with zod's own JSON Schema output (3.1's schemas are JSON Schema 2020-12). Served at
+// /openapi.json and rendered at /docs.
+import { z } from 'zod';
+import { SESSION_COOKIE } from '../auth/session.ts';
+import { V1_DEPRECATED_AT, V1_SUNSET_AT } from '../http/versioning.ts';
+import { problem } from './common.ts';
+import { API_ROUTES, type ApiRoute, type RequestHeader } from './routes.ts';
+
+type Json = Record<string, unknown>;
+
+/** The JSON Schema of a zod schema, for embedding (no $schema): what a client sends or gets. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+const HEADERS: Record<RequestHeader, Json> = {
+  'If-Match': {
+    name: 'If-Match',
+    in: 'header',
+    description: 'The ETag last read: the write is refused with 412 if the entity has changed since',
+    schema: { type: 'string', examples: ['"3"'] },
+  },
+  'Idempotency-Key': {
+    name: 'Idempotency-Key',
+    in: 'header',
+    description: 'A key of your choosing: the same request sent again with it is answered as the first time, and acts once',
+    schema: { type: 'string', maxLength: 200 },
+  },
+  'Wait-For-Position': {
+    name: 'Wait-For-Position',
+    in: 'header',
+    description: 'An Event-Position a write answered: the read waits (up to 5 s) until the read models include it',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  'Last-Event-ID': {
+    name: 'Last-Event-ID',
+    in: 'header',
+    description: 'Resume the stream right after this position',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+};
+
+const WRITE_HEADERS = {
+  ETag: { description: "The entity's version, quoted: send it back in If-Match", schema: { type: 'string' } },
+  'Event-Position': { description: 'The position of the write in the log: send it in Wait-For-Position', schema: { type: 'string' } },
+};
+
+const problemAnswer = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+function parametersOf(route: ApiRoute): Json[] {
+  const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const query: Json[] = [];
+  if (route.query) {
+    const schema = jsonSchemaOf(route.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, property] of Object.entries(schema.properties ?? {}))
+      query.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
+  }
+  return [...path, ...query, ...(route.headers ?? []).map((h) => HEADERS[h])];
+}
+
+function operationOf(route: ApiRoute): Json {
+  const isWrite = route.method !== 'get';
+  const responses: Json = {};
+  for (const [status, answer] of Object.entries(route.answers)) {
+    const contentType = answer.contentType ?? 'application/json';
+    responses[status] = {
+      description: answer.description,
+      ...(answer.body || answer.contentType
+        ? { content: { [contentType]: answer.body ? { schema: jsonSchemaOf(answer.body, 'output') } : {} } }
+        : {}),
+      ...(isWrite && answer.body ? { headers: WRITE_HEADERS } : {}),
+    };
+  }
+  responses['4XX'] = problemAnswer('refused: a problem document naming what is wrong (docs/errors.md)');
+  responses['5XX'] = problemAnswer('failed on our side, or unavailable for now (Retry-After)');
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(route.deprecated ? { deprecated: true } : {}),
+    security: route.access === 'public' ? [{}, { session: [] }] : [{ session: [] }],
+    'x-access': route.access,
+    parameters: parametersOf(route),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } } } }
+      : {}),
+    responses,
+  };
+}
+
+export function openApiDocument(): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of API_ROUTES) paths[route.path] = { ...paths[route.path], [route.method]: operationOf(route) };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Eventide API',
+      version: '2',
+      description: [
+        'Users, products and orders, written as events and read from projections; collaborative documents.',
+        'Every refusal is an `application/problem+json` document naming the field at fault.',
+        `Version 1 (\`/v1\`) is deprecated since ${V1_DEPRECATED_AT.toISOString().slice(0, 10)} and ends on ${V1_SUNSET_AT.toISOString().slice(0, 10)}: see [versioning](/docs/versioning).`,
+      ].join('\n\n'),
+    },
+    tags: [
+      { name: 'users', description: 'Profiles; sign-up is POST /users' },
+      { name: 'products', description: 'The catalogue, and search' },
+      { name: 'orders', description: 'Orders and their life cycle' },
+      { name: 'auth', description: 'Sessions: password and provider sign-in' },
+      { name: 'events', description: 'The public events, for services without Kafka' },
+      { name: 'documents', description: 'Collaborative documents (the editing itself is ShareDB over /collab, a WebSocket)' },
+      { name: 'docs', description: 'This description' },
+    ],
+    paths,
+    components: {
+      schemas: { Problem: jsonSchemaOf(problem, 'output') },
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by a sign-in; httpOnly' },
+      },
+    },
+  };
+}
