@@ -1,0 +1,216 @@
+// The typed client of the REST API, for browsers and Node: each method's request and answer
+// types are the zod schemas the services validate with (shared/src/api), imported as types
+// only, so a browser bundle carries no schema code. Refusals throw ApiProblem; ETag / If-Match,
+// Idempotency-Key and Wait-For-Position are options; cursor pages are an async iterator. It
+// speaks the current version (v2, the unversioned paths); v1 is deprecated and not offered.
+import type { z } from 'zod';
+import type { passwordBody, sessionBody, signInBody } from '../api/auth.ts';
+import type { cursorPageOf, offsetPageOf } from '../api/common.ts';
+import type { accessRecord, documentText } from '../api/documents.ts';
+import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '../api/orders.ts';
+import type { createProductBody, productBody, productChanges } from '../api/products.ts';
+import type { searchBody } from '../api/search.ts';
+import type { signUpBody, userChanges, userListQuery, userV2Body } from '../api/users.ts';
+import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
+
+type In<S extends z.ZodType> = z.input<S>;
+type Out<S extends z.ZodType> = z.output<S>;
+export type User = Out<typeof userV2Body>;
+export type Product = Out<typeof productBody>;
+export type Order = Out<typeof orderV2Body>;
+export type Session = Out<typeof sessionBody>;
+export type SearchResult = Out<typeof searchBody>;
+export type DocumentText = Out<typeof documentText>;
+export type DocumentAccess = Out<typeof accessRecord>;
+export type OffsetPage<S extends z.ZodType> = Out<ReturnType<typeof offsetPageOf<S>>>;
+export type CursorPage<S extends z.ZodType> = Out<ReturnType<typeof cursorPageOf<S>>>;
+/** A query as the service takes it, numbers allowed where the wire has digits. */
+type QueryOf<S extends z.ZodType> = { [K in keyof In<S>]?: In<S>[K] | number };
+
+/**
+ * Where each method goes: the route list's method and path for its operation id. A test
+ * checks this against shared/src/api/routes.ts, which the browser bundle need not carry.
+ */
+export const OPERATIONS = {
+  signUp: ['post', '/users'],
+  getUser: ['get', '/users/{id}'],
+  listUsers: ['get', '/users'],
+  changeUser: ['patch', '/users/{id}'],
+  deleteUser: ['delete', '/users/{id}'],
+  createProduct: ['post', '/products'],
+  getProduct: ['get', '/products/{id}'],
+  listProducts: ['get', '/products'],
+  pageProducts: ['get', '/api/products'],
+  changeProduct: ['patch', '/products/{id}'],
+  deleteProduct: ['delete', '/products/{id}'],
+  search: ['get', '/search'],
+  createOrder: ['post', '/orders'],
+  getOrder: ['get', '/orders/{id}'],
+  listOrders: ['get', '/orders'],
+  changeOrder: ['patch', '/orders/{id}'],
+  deleteOrder: ['delete', '/orders/{id}'],
+  signIn: ['post', '/auth/sign-in'],
+  signOut: ['post', '/auth/sign-out'],
+  getSession: ['get', '/auth/session'],
+  setPassword: ['put', '/auth/password'],
+  unlinkProvider: ['delete', '/auth/identities/{provider}'],
+  getDocument: ['get', '/collab/documents/{id}'],
+  getDocumentAccess: ['get', '/collab/documents/{id}/access'],
+  addEditor: ['put', '/collab/documents/{id}/editors/{userId}'],
+  removeEditor: ['delete', '/collab/documents/{id}/editors/{userId}'],
+} as const satisfies Record<string, readonly [string, string]>;
+type Operation = keyof typeof OPERATIONS;
+
+export interface ClientOptions {
+  /** The service's base URL; '' in a browser page of the same site. */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** Sent with every request (a Cookie header in Node, say). */
+  headers?: Record<string, string>;
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** An Event-Position a write answered: the read waits until the read models include it. */
+  waitForPosition?: number;
+}
+
+export interface WriteOptions {
+  signal?: AbortSignal;
+  /** The same key sent again gets the first answer, and the write acts once. */
+  idempotencyKey?: string;
+  /** The version last read (the ETag): refused with 412 if the entity has changed since. */
+  ifMatch?: number | string;
+}
+
+/** An answer with what its headers say: the entity's version (ETag) and the write's position. */
+export interface Answer<T> {
+  data: T;
+  status: number;
+  /** From ETag: send it back as ifMatch. */
+  version: number | undefined;
+  /** From Event-Position: send it as waitForPosition to read your write. */
+  position: number | undefined;
+  headers: Headers;
+}
+
+interface Call {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  options?: ReadOptions & WriteOptions;
+}
+
+export function createApiClient(clientOptions: ClientOptions) {
+  const send = clientOptions.fetch ?? ((input, init) => fetch(input, init));
+
+  async function call<T>(operation: Operation, { params = {}, query = {}, body, options = {} }: Call = {}): Promise<Answer<T>> {
+    const [method, template] = OPERATIONS[operation];
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
+    const url = `${clientOptions.baseUrl}${path}${search.size > 0 ? `?${search}` : ''}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...clientOptions.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+    if (options.ifMatch !== undefined) headers['If-Match'] = typeof options.ifMatch === 'number' ? `"${options.ifMatch}"` : options.ifMatch;
+    if (options.waitForPosition !== undefined) headers['Wait-For-Position'] = String(options.waitForPosition);
+    const response = await send(url, {
+      method: method.toUpperCase(),
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const text = await response.text();
+    const parsed: unknown = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined;
+    if (!response.ok) throw problemOf(response, parsed, text);
+    const etag = response.headers.get('etag')?.replace(/^W\//, '').replaceAll('"', '');
+    const position = response.headers.get('event-position');
+    return {
+      data: parsed as T,
+      status: response.status,
+      version: etag ? Number(etag) : undefined,
+      position: position ? Number(position) : undefined,
+      headers: response.headers,
+    };
+  }
+
+  const data = async <T>(answer: Promise<Answer<T>>) => (await answer).data;
+
+  return {
+    users: {
+      signUp: (body: In<typeof signUpBody>, options?: WriteOptions) => call<User>('signUp', { body, options }),
+      get: (id: string, options?: ReadOptions) => call<User>('getUser', { params: { id }, options }),
+      list: (query: QueryOf<typeof userListQuery> = {}, options?: ReadOptions) =>
+        data(call<OffsetPage<typeof userV2Body>>('listUsers', { query, options })),
+      change: (id: string, body: In<typeof userChanges>, options?: WriteOptions) =>
+        call<User>('changeUser', { params: { id }, body, options }),
+      delete: (id: string, options?: WriteOptions) => call<User>('deleteUser', { params: { id }, options }),
+    },
+    products: {
+      create: (body: In<typeof createProductBody>, options?: WriteOptions) => call<Product>('createProduct', { body, options }),
+      get: (id: string, options?: ReadOptions) => call<Product>('getProduct', { params: { id }, options }),
+      change: (id: string, body: In<typeof productChanges>, options?: WriteOptions) =>
+        call<Product>('changeProduct', { params: { id }, body, options }),
+      delete: (id: string, options?: WriteOptions) => call<Product>('deleteProduct', { params: { id }, options }),
+      /** An offset page, newest first (cursor pages are steadier under writes: page() and all()). */
+      list: (query: { page?: number; limit?: number } = {}, options?: ReadOptions) =>
+        data(call<OffsetPage<typeof productBody>>('listProducts', { query, options })),
+      /** One cursor page, newest first; pass the last page's nextCursor for the next. */
+      page: (query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
+        data(call<CursorPage<typeof productBody>>('pageProducts', { query, options })),
+      /** Every product, newest first, a page at a time as the loop asks for them. */
+      async *all(query: { limit?: number } = {}, options?: ReadOptions): AsyncGenerator<Product> {
+        for (let cursor: string | null = ''; cursor !== null; ) {
+          const page: CursorPage<typeof productBody> = await data(call('pageProducts', { query: { ...query, cursor }, options }));
+          yield* page.items;
+          cursor = page.nextCursor;
+        }
+      },
+      search: (q: string, options?: ReadOptions & { limit?: number }) =>
+        data(call<SearchResult>('search', { query: { q, limit: options?.limit }, options })),
+    },
+    orders: {
+      create: (body: In<typeof createOrderBody>, options?: WriteOptions) => call<Order>('createOrder', { body, options }),
+      get: (id: string, options?: ReadOptions) => call<Order>('getOrder', { params: { id }, options }),
+      list: (query: QueryOf<typeof orderListQuery> = {}, options?: ReadOptions) =>
+        data(call<OffsetPage<typeof orderV2Body>>('listOrders', { query, options })),
+      change: (id: string, body: In<typeof orderChanges>, options?: WriteOptions) =>
+        call<Order>('changeOrder', { params: { id }, body, options }),
+      delete: (id: string, options?: WriteOptions) => call<Order>('deleteOrder', { params: { id }, options }),
+    },
+    auth: {
+      signIn: (body: In<typeof signInBody>, options?: WriteOptions) => data(call<Session>('signIn', { body, options })),
+      signOut: async () => void (await call('signOut')),
+      session: (options?: ReadOptions) => data(call<Session>('getSession', { options })),
+      setPassword: async (body: In<typeof passwordBody>) => void (await call('setPassword', { body })),
+      unlinkProvider: async (provider: string) => void (await call('unlinkProvider', { params: { provider } })),
+      /** Where to send the browser to sign in with a provider (a full-page navigation, not a fetch). */
+      providerSignInUrl: (provider: string, returnTo?: string) =>
+        `${clientOptions.baseUrl}/auth/${encodeURIComponent(provider)}${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
+    },
+    documents: {
+      get: (id: string, at: { version?: number; at?: string } = {}) =>
+        data(call<DocumentText>('getDocument', { params: { id }, query: at })),
+      access: (id: string) => data(call<DocumentAccess>('getDocumentAccess', { params: { id } })),
+      share: (id: string, userId: string) => data(call<DocumentAccess>('addEditor', { params: { id, userId } })),
+      unshare: (id: string, userId: string) => data(call<DocumentAccess>('removeEditor', { params: { id, userId } })),
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+function problemOf(response: Response, parsed: unknown, text: string): ApiProblem {
+  const retryAfter = retryAfterMs(response.headers.get('retry-after'));
+  const document = parsed as Partial<ProblemDocument> | undefined;
+  if (document && typeof document.type === 'string' && typeof document.status === 'number') {
+    return new ApiProblem(document as ProblemDocument, retryAfter);
+  }
+  // Not one of ours (a proxy's error page, say): still a typed problem.
+  return new ApiProblem(
+    { type: 'http', title: response.statusText || 'Request failed', status: response.status, detail: text.slice(0, 200) },
+    retryAfter,
+  );
+}

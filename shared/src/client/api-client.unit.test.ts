@@ -1,0 +1,86 @@
+// The typed client against the route list, and against a fake fetch: where each method goes,
+// the headers its options become, problems as ApiProblem, and cursor pages as an iterator.
+import { describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../api/routes.ts';
+import { createApiClient, OPERATIONS } from './api-client.ts';
+import { ApiProblem } from './problem.ts';
+
+describe('the typed client', () => {
+  it('goes where the route list says, and covers every current JSON route', () => {
+    const listed = new Set(API_ROUTES.filter((r) => !r.deprecated).map((r) => `${r.method} ${r.path}`));
+    for (const [name, [method, path]] of Object.entries(OPERATIONS)) expect(listed.has(`${method} ${path}`), name).toBe(true);
+    const offered = new Set(Object.values(OPERATIONS).map(([method, path]) => `${method} ${path}`));
+    const json = API_ROUTES.filter(
+      (r) =>
+        !r.deprecated &&
+        !r.path.startsWith('/v2/') &&
+        Object.entries(r.answers).every(([status, a]) => Number(status) < 300 && a.contentType === undefined),
+    );
+    expect(json.map((r) => `${r.method} ${r.path}`).filter((route) => !offered.has(route))).toEqual([]);
+  });
+
+  function fakeFetch(answers: Array<{ status: number; body?: unknown; headers?: Record<string, string> }>) {
+    const requests: Array<{ url: string; init: RequestInit }> = [];
+    const fetch = async (url: string | URL | Request, init: RequestInit = {}) => {
+      requests.push({ url: String(url), init });
+      const answer = answers.shift()!;
+      const type = answer.status >= 400 ? 'application/problem+json' : 'application/json';
+      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { 'content-type': type, ...answer.headers },
+      });
+    };
+    return { requests, fetch: fetch as typeof globalThis.fetch };
+  }
+
+  it('turns its options into If-Match, Idempotency-Key and Wait-For-Position, and reads ETag and Event-Position', async () => {
+    const { requests, fetch } = fakeFetch([
+      { status: 200, body: { userId: 'u1' }, headers: { etag: '"4"', 'event-position': '17' } },
+      { status: 200, body: {} },
+    ]);
+    const api = createApiClient({ baseUrl: 'http://api.test', fetch });
+    const answer = await api.users.change('u 1', { name: 'Ann' }, { ifMatch: 3, idempotencyKey: 'k-1' });
+    expect(requests[0]!.url).toBe('http://api.test/users/u%201');
+    expect(requests[0]!.init.method).toBe('PATCH');
+    expect(requests[0]!.init.headers).toMatchObject({ 'If-Match': '"3"', 'Idempotency-Key': 'k-1', 'content-type': 'application/json' });
+    expect(requests[0]!.init.body).toBe('{"name":"Ann"}');
+    expect(answer).toMatchObject({ version: 4, position: 17, data: { userId: 'u1' } });
+    await api.users.get('u1', { waitForPosition: answer.position! });
+    expect(requests[1]!.init.headers).toMatchObject({ 'Wait-For-Position': '17' });
+  });
+
+  it('throws the problem document as an ApiProblem, with field errors and Retry-After', async () => {
+    const problem = {
+      type: 'validation',
+      title: 'The request is not valid',
+      status: 400,
+      detail: 'email: must be an email address',
+      errors: [{ field: 'email', message: 'must be an email address' }],
+    };
+    const limited = { type: 'rate-limited', title: 'Too many requests', status: 429, detail: 'slow down' };
+    const { fetch } = fakeFetch([
+      { status: 400, body: problem },
+      { status: 429, body: limited, headers: { 'retry-after': '3' } },
+    ]);
+    const api = createApiClient({ baseUrl: '', fetch });
+    const refused = await api.users.signUp({ name: 'Ann', email: 'nope' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiProblem);
+    expect((refused as ApiProblem).fieldError('email')).toBe('must be an email address');
+    await expect(api.products.search('kettle')).rejects.toMatchObject({ status: 429, retryAfterMs: 3000 });
+  });
+
+  it('walks cursor pages as an async iterator, asking for the next only when the loop wants it', async () => {
+    const { requests, fetch } = fakeFetch([
+      { status: 200, body: { items: [{ productId: 'a' }, { productId: 'b' }], nextCursor: 'c1' } },
+      { status: 200, body: { items: [{ productId: 'c' }], nextCursor: null } },
+    ]);
+    const api = createApiClient({ baseUrl: '', fetch });
+    const seen: string[] = [];
+    for await (const product of api.products.all({ limit: 2 })) {
+      seen.push(product.productId);
+      if (seen.length === 1) expect(requests).toHaveLength(1);
+    }
+    expect(seen).toEqual(['a', 'b', 'c']);
+    expect(requests.map((r) => r.url)).toEqual(['/api/products?limit=2&cursor=', '/api/products?limit=2&cursor=c1']);
+  });
+});
