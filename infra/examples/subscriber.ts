@@ -26,7 +26,8 @@ const subscriber = createSubscriber(
   brokers
     ? { kafka: { brokers, groupId: 'example-printer', topicPrefix: process.env.KAFKA_TOPIC_PREFIX ?? 'eventide.' }, dedupe: true, log }
     : {
-        http: { url, credentials: { email: process.env.EVENTIDE_EMAIL ?? '', password: process.env.EVENTIDE_PASSWORD ?? '' } },
+        // From now on: the events that happen while it runs, not the whole history first.
+        http: { url, from: 'now', credentials: { email: process.env.EVENTIDE_EMAIL ?? '', password: process.env.EVENTIDE_PASSWORD ?? '' } },
         dedupe: true,
         log,
       },

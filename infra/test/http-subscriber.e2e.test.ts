@@ -38,6 +38,23 @@ describe('subscriber over server-sent events', () => {
     await subscriber.stop();
   });
 
+  it("starts at what happens from now on with from: 'now', and keeps its place from there", async () => {
+    await product('Before now');
+    const seen: string[] = [];
+    const checkpoint = memoryCheckpoint();
+    const credentials = { email: app.admin.email, password: app.admin.password };
+    const subscriber = createSubscriber({ http: { url: app.url, credentials, from: 'now', checkpoint }, log }).on(
+      'product:created',
+      (e) => void seen.push(e.data.name),
+    );
+    await subscriber.start();
+    await product('After now');
+    await until(() => seen.includes('After now'), 'the handler to see the new product');
+    expect(seen).toEqual(['After now']);
+    expect(checkpoint.get()).toBeGreaterThan(0);
+    await subscriber.stop();
+  });
+
   it('resumes after the last event it handled: stopped after event k, the next is k+1', async () => {
     const checkpoint = memoryCheckpoint(await app.eventStore.head());
     const names = Array.from({ length: 6 }, (_, i) => `Resume ${i}`);

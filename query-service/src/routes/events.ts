@@ -32,7 +32,7 @@ export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): R
     const unknown = types?.find((t) => !isEventName(t));
     if (unknown) throw problems.invalidField('types', `${JSON.stringify(unknown)} is not one of ${EVENT_NAMES.join(', ')}`);
     const wanted = types ? new Set(types) : undefined;
-    const after = Number(lastEventId || query.after || 0);
+    const after = lastEventId ? Number(lastEventId) : query.after === 'now' ? await eventStore.head() : Number(query.after ?? 0);
 
     const stream = new PassThrough();
     const controller = new AbortController();
@@ -48,8 +48,10 @@ export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): R
     const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
     void (async () => {
       try {
-        // Tells the client the stream is open, before any event exists.
-        await write(': connected\n\n');
+        // Tells the client the stream is open, before any event exists, and where it starts: the
+        // comment for clients that read comments (the SDK), the id for browsers' EventSource,
+        // which resumes from it after a reconnect.
+        await write(`: connected after ${after}\nid: ${after}\n\n`);
         for await (const event of eventStore.subscribeToAll({ after, signal: controller.signal })) {
           const envelope = toEnvelope(event);
           if (!envelope || (wanted && !wanted.has(envelope.type))) continue;

@@ -14,6 +14,11 @@ export interface HttpTransportOptions {
   url: string;
   /** Where the subscriber is in the log; without it, each start begins at the first event. */
   checkpoint?: { load(): Promise<number>; save(position: number): Promise<void> };
+  /**
+   * Where a subscriber with no position yet (no checkpoint saved) begins: 'beginning' (the
+   * default) replays the whole log; 'now' takes only the events appended after it connects.
+   */
+  from?: 'beginning' | 'now';
   onDeadLetter?: (letter: DeadLetter) => Promise<void> | void;
   headers?: Record<string, string>;
   /** An admin's credentials: the stream needs an admin's session. The transport signs in with
@@ -48,8 +53,11 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
     for (let failures = 0; !controller.signal.aborted; ) {
       try {
         if (options.credentials && !cookie) await signIn();
-        const response = await fetch(`${base}/events?types=${encodeURIComponent(types)}`, {
-          headers: { accept: 'text/event-stream', 'Last-Event-ID': String(position), ...(cookie ? { cookie } : {}), ...options.headers },
+        // Nothing handled and no checkpoint: the server says where "now" is (the connected comment).
+        const fromNow = position === 0 && options.from === 'now';
+        const resume: Record<string, string> = fromNow ? {} : { 'Last-Event-ID': String(position) };
+        const response = await fetch(`${base}/events?types=${encodeURIComponent(types)}${fromNow ? '&after=now' : ''}`, {
+          headers: { accept: 'text/event-stream', ...resume, ...(cookie ? { cookie } : {}), ...options.headers },
           signal: controller.signal,
         });
         if (response.status === 401) cookie = undefined;
@@ -57,10 +65,22 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
         onConnected();
         failures = 0;
         const arrived: EventSourceMessage[] = [];
-        const parser = createParser({ onEvent: (message) => void arrived.push(message) });
+        let started: number | undefined;
+        const parser = createParser({
+          onEvent: (message) => void arrived.push(message),
+          onComment: (comment) => {
+            const at = /^ ?connected after (\d+)$/.exec(comment);
+            if (at) started = Number(at[1]);
+          },
+        });
         const decoder = new TextDecoder();
         for await (const chunk of response.body) {
           parser.feed(decoder.decode(chunk, { stream: true }));
+          if (fromNow && started !== undefined && position === 0 && started > 0) {
+            // From here on, a reconnect or a restart resumes after the point it began at.
+            position = started;
+            await options.checkpoint?.save(position);
+          }
           for (let message = arrived.shift(); message; message = arrived.shift()) {
             await dispatcher.dispatch(message.data, { position: message.id ?? '' });
             position = Number(message.id);
