@@ -7,6 +7,7 @@ import { projectorService } from '@eventide/projector/src/service.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
+import { webAppService } from '@eventide/web/src/service.ts';
 
 await runServices('eventide', {
   command: commandService(),
@@ -14,4 +15,5 @@ await runServices('eventide', {
   query: queryService(),
   collab: collabService(),
   docs: apiDocsService(),
+  web: webAppService(),
 });

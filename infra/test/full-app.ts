@@ -21,6 +21,7 @@ import type { Projector } from '@eventide/projector/src/projector.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
+import { webAppService } from '@eventide/web/src/service.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 import { documentedReplies } from './documented.ts';
 
@@ -70,6 +71,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
       query: queryService(),
       ...(options.collab ? { collab: collabService() } : {}),
       docs: apiDocsService(),
+      web: webAppService(),
     },
   );
   const { store: eventStore, auth } = composition.services.command;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The services: none may import another; `shared` may import none; `infra` composes them all. */
-export const SERVICES = ['command-service', 'query-service', 'projector', 'collab-service'] as const;
+export const SERVICES = ['command-service', 'query-service', 'projector', 'collab-service', 'web'] as const;
 
 /** Each repository file (relative path) and the repository files it imports. */
 export type ImportGraph = Map<string, Set<string>>;

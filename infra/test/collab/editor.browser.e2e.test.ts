@@ -1,14 +1,12 @@
 // The editor page in a real browser (Debian's Chromium, driven by playwright-core): two people
 // sign in through the page's form, type into one document at the same time, converge on the
 // server's text, and each sees the other's cursor where the other's caret is.
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, chromiumAvailable as available, launchChromium } from '../browser.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
 if (!available)
   console.warn(`SKIPPED: the editor browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
@@ -17,19 +15,7 @@ describe.skipIf(!available)('the editor page in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     app = await startCollabApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // The machine's network is closed: without these, Chromium keeps trying to reach Google.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

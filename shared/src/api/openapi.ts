@@ -115,6 +115,7 @@ export function openApiDocument(): Json {
       { name: 'events', description: 'The public events, for services without Kafka' },
       { name: 'documents', description: 'Collaborative documents (the editing itself is ShareDB over /collab, a WebSocket)' },
       { name: 'docs', description: 'This description' },
+      { name: 'app', description: 'The web app served at /' },
     ],
     paths,
     components: {

@@ -438,6 +438,37 @@ const docs: ApiRoute[] = [
   ),
 ];
 
+/** The web app's page and files (the app routes in the URL's fragment, so no route per page). */
+const app: ApiRoute[] = [
+  {
+    operationId: 'appPage',
+    method: 'get',
+    path: '/',
+    summary: 'The web app',
+    tag: 'app',
+    access: 'public',
+    answers: { 200: html('the page') },
+  },
+  {
+    operationId: 'appScript',
+    method: 'get',
+    path: '/app.js',
+    summary: "The web app's script",
+    tag: 'app',
+    access: 'public',
+    answers: { 200: { description: 'the script', contentType: 'text/javascript' }, 304: { description: 'unchanged since the ETag sent' } },
+  },
+  {
+    operationId: 'appStyle',
+    method: 'get',
+    path: '/app.css',
+    summary: "The web app's style sheet",
+    tag: 'app',
+    access: 'public',
+    answers: { 200: { description: 'the style sheet', contentType: 'text/css' }, 304: { description: 'unchanged since the ETag sent' } },
+  },
+];
+
 export const API_ROUTES: readonly ApiRoute[] = [
   ...versioned({
     resource: 'users',
@@ -470,6 +501,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...events,
   ...documents,
   ...docs,
+  ...app,
 ];
 
 /** `/users/{id}` as Koa's router writes it: `/users/:id`. */

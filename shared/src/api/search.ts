@@ -5,9 +5,9 @@ import { characters } from '../http/text.ts';
 import { positiveInt } from './paging.ts';
 import { productBody } from './products.ts';
 
-export const SEARCH_MIN = 3;
-export const SEARCH_MAX = 200;
-export const SEARCH_MAX_LIMIT = 50;
+import { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MIN } from './search-limits.ts';
+
+export { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MIN };
 
 export const searchQuery = z.strictObject({
   q: z

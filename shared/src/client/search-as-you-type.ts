@@ -3,7 +3,7 @@
 // answer serves); a request superseded by a newer query is aborted, and a late answer to an old
 // query never replaces a newer one. A 429 is shown, and nothing is sent until its Retry-After
 // has passed (then the latest query goes, once). The page only renders `state`.
-import { SEARCH_MIN } from '../api/search.ts';
+import { SEARCH_MIN } from '../api/search-limits.ts';
 import { ApiProblem } from './problem.ts';
 
 export const SEARCH_WAIT_MS = 300;

@@ -1,0 +1,130 @@
+// The web app in Chromium against `npm start`'s real process: a visitor browses products (the
+// next page loads as the list scrolls), opens one, searches as they type and sees the match
+// marked; signs up (after a refusal shown in words), edits their profile (and meets a change
+// made elsewhere), and signs out; at phone width, and with the keyboard. Screenshots of each
+// page go to infra/test/artifacts/.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, screenshot } from '../browser.ts';
+import { grantAdmin, startService, type RunningService } from '../process.ts';
+
+if (!chromiumAvailable) console.warn(`SKIPPED: the web app tests need Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+
+const PRODUCTS = 25;
+
+describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_000 }, () => {
+  let service: RunningService;
+  let browser: Browser;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'eventide-web-'));
+    service = await startService({ DATA_DIR: dataDir });
+    // The catalogue, made by an admin through the API.
+    const admin = jsonClient(service.url);
+    const credentials = { email: 'shop@example.com', password: 'a long passphrase' };
+    await admin.request('POST', '/users', { name: 'Shop', ...credentials });
+    await grantAdmin({ DATA_DIR: dataDir }, credentials.email);
+    await admin.request('POST', '/auth/sign-in', credentials);
+    for (let i = 0; i < PRODUCTS; i++) {
+      const reply = await admin.request('POST', '/products', {
+        name: i === 7 ? 'Electric kettle' : `Teapot no. ${i}`,
+        description: i === 7 ? 'Boils a litre of water in three minutes.' : 'A plain teapot.',
+        price: { amount: 1999 + i, currency: 'EUR' },
+        category: 'Kitchen',
+      });
+      expect(reply.status).toBe(201);
+    }
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function open(path = '/', viewport = { width: 1100, height: 800 }): Promise<Page> {
+    const page = await (await browser.newContext({ viewport })).newPage();
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    await page.goto(`${service.url}${path}`);
+    return page;
+  }
+
+  it('lists products, loading the next page as the list scrolls, and opens one', async () => {
+    // Short enough that the end of the first page is out of view.
+    const page = await open('/', { width: 1100, height: 400 });
+    await page.locator('.card').nth(19).waitFor();
+    expect(await page.locator('.card').count()).toBe(20);
+    await page.locator('.card').last().scrollIntoViewIfNeeded();
+    await page.getByText(`That is all ${PRODUCTS} products.`).waitFor();
+    expect(await page.locator('.card').count()).toBe(PRODUCTS);
+    await screenshot(page, 'products');
+    await page.getByRole('link', { name: 'Electric kettle' }).click();
+    await page.getByRole('heading', { name: 'Electric kettle' }).waitFor();
+    expect(await page.locator('.price.big').textContent()).toMatch(/20[.,]06/);
+    await screenshot(page, 'product');
+  });
+
+  it('searches as the visitor types, and marks the match', async () => {
+    const page = await open('/#/search');
+    const box = page.getByLabel('Search products by name or description');
+    await box.pressSequentially('ket', { delay: 40 });
+    await page.locator('mark').first().waitFor();
+    expect(await page.locator('.card').count()).toBe(1);
+    expect(await page.locator('.card mark').first().textContent()).toBe('ket');
+    await screenshot(page, 'search');
+    await box.fill('zzz');
+    await page.getByText('Nothing matches “zzz”.').waitFor();
+  });
+
+  it('signs up after a refusal shown in words, edits the profile, meets a change made elsewhere, and signs out', async () => {
+    const page = await open('/#/sign-up');
+    await page.getByLabel('Name').fill('Ann');
+    await page.getByLabel('Email').fill('ann@example.com');
+    await page.getByLabel('Password (at least 8 characters)').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.locator('.field-error').waitFor();
+    expect(await page.locator('.field-error').textContent()).toMatch(/at least 8 characters/);
+    expect(await page.locator('body').textContent()).not.toMatch(/"type"|problems\//);
+    await screenshot(page, 'sign-up-refused');
+    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: 'Ann' }).click();
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await page.getByLabel('Name').fill('Ann Smith');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByRole('link', { name: 'Ann Smith' }).waitFor();
+    await screenshot(page, 'account');
+
+    // The same account changed in another browser: saving the stale form is refused in words.
+    const elsewhere = jsonClient(service.url);
+    await elsewhere.request('POST', '/auth/sign-in', { email: 'ann@example.com', password: 'a long passphrase' });
+    const session = (await elsewhere.request('GET', '/auth/session')).body;
+    await elsewhere.request('PATCH', `/users/${session.userId}`, { name: 'Ann S.' });
+    await page.getByLabel('Name').fill('Ann Q.');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Someone changed this since you opened it').waitFor();
+    await screenshot(page, 'account-stale');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+  });
+
+  it('works at phone width and from the keyboard', async () => {
+    const page = await open('/', { width: 375, height: 740 });
+    await page.locator('.card').first().waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    await screenshot(page, 'products-phone');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+  });
+});

@@ -1,0 +1,25 @@
+/// <reference lib="dom" />
+// The app's one client of the API (same origin, the session cookie rides along), and what it
+// shows for money and errors.
+import { createApiClient } from '@eventide/shared/client/api-client.ts';
+import { ApiProblem } from '@eventide/shared/client/problem.ts';
+
+export const api = createApiClient({ baseUrl: '' });
+
+/** Any failure as an ApiProblem: the server's, or a network failure in the same shape. */
+export function asProblem(error: unknown): ApiProblem {
+  if (error instanceof ApiProblem) return error;
+  return new ApiProblem({
+    type: 'network',
+    title: 'The service cannot be reached',
+    status: 0,
+    detail: 'Check the connection and try again.',
+  });
+}
+
+export function formatMoney(money: { amount: number; currency: string } | null): string {
+  if (!money) return '—';
+  const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(money.amount / 10 ** digits);
+}

@@ -1,0 +1,84 @@
+/// <reference lib="dom" />
+// The web app: a page per journey, routed in the URL's fragment (/#/products/…), with one
+// navigation that says who is signed in.
+import { render } from 'preact';
+import { Link, Route, Router, Switch } from 'wouter-preact';
+import { useHashLocation } from 'wouter-preact/use-hash-location';
+import { AccountPage, SignInPage, SignUpPage } from './pages/account.tsx';
+import { ProductPage, ProductsPage } from './pages/products.tsx';
+import { SearchPage } from './pages/search.tsx';
+import { SessionProvider, useSession } from './session.tsx';
+
+function Navigation() {
+  const { session } = useSession();
+  return (
+    <nav aria-label="Main">
+      <Link href="/" class="brand">
+        Eventide
+      </Link>
+      <Link href="/">Products</Link>
+      <Link href="/search">Search</Link>
+      <span class="spacer" />
+      {session === undefined ? null : session ? (
+        <Link href="/account">{session.user?.name ?? 'Account'}</Link>
+      ) : (
+        <>
+          <Link href="/sign-in">Sign in</Link>
+          <Link href="/sign-up">Sign up</Link>
+        </>
+      )}
+    </nav>
+  );
+}
+
+/** The fragment routes pages, so skipping to the content moves focus itself (not a #main link). */
+function SkipLink() {
+  return (
+    <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
+      Skip to content
+    </button>
+  );
+}
+
+function App() {
+  return (
+    <SessionProvider>
+      <Router hook={useHashLocation}>
+        <SkipLink />
+        <header>
+          <Navigation />
+        </header>
+        <main id="main" tabIndex={-1}>
+          <Switch>
+            <Route path="/">
+              <ProductsPage />
+            </Route>
+            <Route path="/products/:id">{(params) => <ProductPage id={params.id} />}</Route>
+            <Route path="/search">
+              <SearchPage />
+            </Route>
+            <Route path="/sign-in">
+              <SignInPage />
+            </Route>
+            <Route path="/sign-up">
+              <SignUpPage />
+            </Route>
+            <Route path="/account">
+              <AccountPage />
+            </Route>
+            <Route>
+              <p>
+                There is no page here. <Link href="/">See the products</Link>.
+              </p>
+            </Route>
+          </Switch>
+        </main>
+      </Router>
+    </SessionProvider>
+  );
+}
+
+const root = document.getElementById('app')!;
+// The page's own "Loading…" goes: render adds to what the container holds.
+root.replaceChildren();
+render(<App />, root);

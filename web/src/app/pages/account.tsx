@@ -1,0 +1,239 @@
+/// <reference lib="dom" />
+// Signing up, in and out, and the signed-in user's own profile and password.
+import { useState } from 'preact/hooks';
+import { Link, useLocation } from 'wouter-preact';
+import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { api, asProblem } from '../api.ts';
+import { Field, Loading, ProblemMessage } from '../parts.tsx';
+import { useSession } from '../session.tsx';
+
+/** A form's sending state: busy while the request is out, the refusal if there was one. */
+function useSubmit(action: () => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [done, setDone] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    setDone(false);
+    try {
+      await action();
+      setDone(true);
+    } catch (error) {
+      setProblem(asProblem(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, problem, done, submit };
+}
+
+export function SignInPage() {
+  const { refresh } = useSession();
+  const [, navigate] = useLocation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const form = useSubmit(async () => {
+    await api.auth.signIn({ email, password });
+    await refresh();
+    navigate('/');
+  });
+  return (
+    <section aria-labelledby="sign-in-title" class="narrow">
+      <h1 id="sign-in-title">Sign in</h1>
+      <form onSubmit={form.submit} aria-busy={form.busy}>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={setEmail}
+          problem={form.problem}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onInput={setPassword}
+          problem={form.problem}
+        />
+        <ProblemMessage problem={form.problem} fields={['email', 'password']} />
+        <button type="submit" disabled={form.busy}>
+          {form.busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p>
+        No account yet? <Link href="/sign-up">Sign up</Link>
+      </p>
+    </section>
+  );
+}
+
+export function SignUpPage() {
+  const { refresh } = useSession();
+  const [, navigate] = useLocation();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const form = useSubmit(async () => {
+    // The answer signs the new user in.
+    await api.users.signUp({ name, email, password }, { idempotencyKey: crypto.randomUUID() });
+    await refresh();
+    navigate('/');
+  });
+  return (
+    <section aria-labelledby="sign-up-title" class="narrow">
+      <h1 id="sign-up-title">Create an account</h1>
+      <form onSubmit={form.submit} aria-busy={form.busy}>
+        <Field label="Name" name="name" autocomplete="name" required value={name} onInput={setName} problem={form.problem} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          value={email}
+          onInput={setEmail}
+          problem={form.problem}
+        />
+        <Field
+          label="Password (at least 8 characters)"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          value={password}
+          onInput={setPassword}
+          problem={form.problem}
+        />
+        <ProblemMessage problem={form.problem} fields={['name', 'email', 'password']} />
+        <button type="submit" disabled={form.busy}>
+          {form.busy ? 'Creating…' : 'Create account'}
+        </button>
+      </form>
+      <p>
+        Have an account? <Link href="/sign-in">Sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+export function AccountPage() {
+  const { session, refresh } = useSession();
+  if (session === undefined) return <Loading />;
+  if (session === null || !session.user)
+    return (
+      <p>
+        <Link href="/sign-in">Sign in</Link> to see your account.
+      </p>
+    );
+  return (
+    <Profile
+      key={`${session.user.userId}:${session.user.version}`}
+      user={session.user}
+      onChange={refresh}
+      providers={session.signInMethods.providers}
+    />
+  );
+}
+
+function Profile(props: {
+  user: { userId: string; name: string; email: string; version: number };
+  providers: string[];
+  onChange: () => Promise<void>;
+}) {
+  const [, navigate] = useLocation();
+  const [name, setName] = useState(props.user.name);
+  const [email, setEmail] = useState(props.user.email);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [password, setPassword] = useState('');
+  const profile = useSubmit(async () => {
+    const changes = { ...(name !== props.user.name ? { name } : {}), ...(email !== props.user.email ? { email } : {}) };
+    if (Object.keys(changes).length === 0) return;
+    await api.users.change(props.user.userId, changes, { ifMatch: props.user.version });
+    await props.onChange();
+  });
+  const passwordForm = useSubmit(async () => {
+    await api.auth.setPassword({ currentPassword, password });
+    setCurrentPassword('');
+    setPassword('');
+  });
+  const signOut = useSubmit(async () => {
+    await api.auth.signOut();
+    await props.onChange();
+    navigate('/');
+  });
+  return (
+    <section aria-labelledby="account-title" class="narrow">
+      <h1 id="account-title">Your account</h1>
+      <form onSubmit={profile.submit} aria-busy={profile.busy} aria-labelledby="profile-title">
+        <h2 id="profile-title">Profile</h2>
+        <Field label="Name" name="name" autocomplete="name" required value={name} onInput={setName} problem={profile.problem} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          value={email}
+          onInput={setEmail}
+          problem={profile.problem}
+        />
+        <ProblemMessage problem={profile.problem} fields={['name', 'email']} />
+        {profile.done && !profile.problem && (
+          <p role="status" class="ok">
+            Saved.
+          </p>
+        )}
+        <button type="submit" disabled={profile.busy}>
+          {profile.busy ? 'Saving…' : 'Save profile'}
+        </button>
+      </form>
+      <form onSubmit={passwordForm.submit} aria-busy={passwordForm.busy} aria-labelledby="password-title">
+        <h2 id="password-title">Password</h2>
+        <Field
+          label="Current password"
+          name="currentPassword"
+          type="password"
+          autocomplete="current-password"
+          value={currentPassword}
+          onInput={setCurrentPassword}
+          problem={passwordForm.problem}
+        />
+        <Field
+          label="New password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          value={password}
+          onInput={setPassword}
+          problem={passwordForm.problem}
+        />
+        <ProblemMessage problem={passwordForm.problem} fields={['currentPassword', 'password']} />
+        {passwordForm.done && !passwordForm.problem && (
+          <p role="status" class="ok">
+            Password changed.
+          </p>
+        )}
+        <button type="submit" disabled={passwordForm.busy}>
+          Change password
+        </button>
+      </form>
+      <h2>Sign-in methods</h2>
+      <p>{props.providers.length > 0 ? `Linked providers: ${props.providers.join(', ')}.` : 'No provider is linked.'}</p>
+      <form onSubmit={signOut.submit}>
+        <ProblemMessage problem={signOut.problem} />
+        <button type="submit" class="secondary" disabled={signOut.busy}>
+          Sign out
+        </button>
+      </form>
+    </section>
+  );
+}

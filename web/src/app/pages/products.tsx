@@ -1,0 +1,108 @@
+/// <reference lib="dom" />
+// Products, newest first, by cursor: the next page loads as the end of the list scrolls into
+// view, or with the button (keyboards and screen readers need no scrolling to get there).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
+import type { Product } from '@eventide/shared/client/api-client.ts';
+import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { api, asProblem, formatMoney } from '../api.ts';
+import { Loading, ProblemMessage } from '../parts.tsx';
+
+const PAGE = 20;
+
+export function ProductsPage() {
+  const [items, setItems] = useState<Product[]>([]);
+  const [cursor, setCursor] = useState<string | null>('');
+  const [loading, setLoading] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  const end = useRef<HTMLDivElement>(null);
+
+  async function loadMore() {
+    if (loading || cursor === null) return;
+    setLoading(true);
+    setProblem(undefined);
+    try {
+      const page = await api.products.page({ cursor, limit: PAGE });
+      setItems((before) => [...before, ...page.items]);
+      setCursor(page.nextCursor);
+    } catch (error) {
+      setProblem(asProblem(error));
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  useEffect(() => void loadMore(), []);
+  useEffect(() => {
+    const sentinel = end.current;
+    if (!sentinel || cursor === null || problem) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
+      rootMargin: '200px',
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [cursor, loading, problem]);
+
+  return (
+    <section aria-labelledby="products-title">
+      <h1 id="products-title">Products</h1>
+      <ul class="cards" aria-busy={loading}>
+        {items.map((product) => (
+          <li key={product.productId} class="card">
+            <Link href={`/products/${product.productId}`}>
+              <strong>{product.name}</strong>
+            </Link>
+            <span class="price">{formatMoney(product.price)}</span>
+            {product.category && <span class="tag">{product.category}</span>}
+          </li>
+        ))}
+      </ul>
+      <div ref={end} />
+      <ProblemMessage problem={problem} />
+      {loading && <Loading>Loading products…</Loading>}
+      {cursor !== null && !loading && (
+        <button type="button" onClick={() => void loadMore()}>
+          {problem ? 'Try again' : 'Load more'}
+        </button>
+      )}
+      {cursor === null && <p class="muted">{items.length === 0 ? 'No products yet.' : `That is all ${items.length} products.`}</p>}
+    </section>
+  );
+}
+
+export function ProductPage({ id }: { id: string }) {
+  const [product, setProduct] = useState<Product>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  useEffect(() => {
+    api.products.get(id).then(
+      (answer) => setProduct(answer.data),
+      (error) => setProblem(asProblem(error)),
+    );
+  }, [id]);
+  if (problem) return <ProblemMessage problem={problem} />;
+  if (!product) return <Loading>Loading the product…</Loading>;
+  return (
+    <article aria-labelledby="product-title">
+      <p>
+        <Link href="/">← All products</Link>
+      </p>
+      <h1 id="product-title">{product.name}</h1>
+      <p class="price big">{formatMoney(product.price)}</p>
+      {product.description && <p class="description">{product.description}</p>}
+      <dl>
+        {product.sku && (
+          <>
+            <dt>SKU</dt>
+            <dd>{product.sku}</dd>
+          </>
+        )}
+        {product.category && (
+          <>
+            <dt>Category</dt>
+            <dd>{product.category}</dd>
+          </>
+        )}
+      </dl>
+    </article>
+  );
+}

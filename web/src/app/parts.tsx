@@ -1,0 +1,95 @@
+/// <reference lib="dom" />
+// Small pieces every page uses: a refusal shown as words, a labelled field that shows its own
+// error, and a loading line screen readers announce.
+import type { ComponentChildren } from 'preact';
+import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+
+/** A refusal as a person reads it: what happened and what to do, never raw JSON. */
+export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem | undefined; fields?: string[] }) {
+  if (!problem) return null;
+  // Field errors shown beside their own fields are not repeated here; a stale If-Match is
+  // said in the headline.
+  const others = problem.errors.filter((e) => !fields.includes(e.field) && e.field !== 'If-Match');
+  const allAtFields = problem.errors.length > 0 && others.length === 0 && problem.status === 400;
+  return (
+    <div class="problem" role="alert">
+      <strong>{allAtFields ? 'Please check the marked fields.' : headline(problem)}</strong>
+      {others.length > 0 ? (
+        <ul>
+          {others.map((e) => (
+            <li key={e.field}>
+              {e.field}: {e.message}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        problem.errors.length === 0 && problem.status !== 412 && <p>{problem.detail}</p>
+      )}
+    </div>
+  );
+}
+
+function headline(problem: ApiProblem): string {
+  switch (problem.status) {
+    case 0:
+      return `${problem.title}.`;
+    case 401:
+      return 'Please sign in first.';
+    case 403:
+      return 'You may not do that.';
+    case 404:
+      return 'Not found.';
+    case 409:
+    case 422:
+      return problem.detail;
+    case 412:
+      return 'Someone changed this since you opened it. Reload to see their change, then try again.';
+    case 429:
+      return `Too many requests. Try again in ${Math.ceil((problem.retryAfterMs ?? 1000) / 1000)} s.`;
+    default:
+      return problem.status >= 500 ? 'Something went wrong on our side. Please try again.' : problem.title;
+  }
+}
+
+export function Field(props: {
+  label: string;
+  name: string;
+  type?: string;
+  value: string;
+  onInput: (value: string) => void;
+  problem?: ApiProblem | undefined;
+  autocomplete?: string;
+  required?: boolean;
+}) {
+  const message = props.problem?.fieldError(props.name);
+  const id = `field-${props.name}`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        required={props.required}
+        autocomplete={props.autocomplete}
+        aria-invalid={message ? 'true' : undefined}
+        aria-describedby={message ? `${id}-error` : undefined}
+        onInput={(event) => props.onInput((event.target as HTMLInputElement).value)}
+      />
+      {message && (
+        <p class="field-error" id={`${id}-error`}>
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Loading({ children = 'Loading…' }: { children?: ComponentChildren }) {
+  return (
+    <p class="loading" role="status">
+      {children}
+    </p>
+  );
+}
