@@ -1,19 +1,37 @@
 // Builds the web app from app/: the page as written, the style sheet, and one minified script
-// bundle (esbuild: Preact and the typed client, nothing else).
+// bundle (esbuild: Preact and the typed client, nothing else), each compressed once here
+// (brotli and gzip) so that serving them costs no compression per request.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export interface BuiltFile {
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+  etag: string;
+}
 
 export interface AppFiles {
   page: string;
-  script: string;
-  style: string;
-  scriptTag: string;
-  styleTag: string;
+  script: BuiltFile;
+  style: BuiltFile;
 }
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-const tag = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 16)}"`;
+
+function built(type: string, text: string): BuiltFile {
+  const body = Buffer.from(text);
+  return {
+    type,
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+  };
+}
 
 export async function buildApp(): Promise<AppFiles> {
   const esbuild = await import('esbuild');
@@ -30,8 +48,9 @@ export async function buildApp(): Promise<AppFiles> {
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
   });
-  const script = result.outputFiles[0]!.text;
-  const style = await readFile(here('app/app.css'), 'utf8');
-  const page = await readFile(here('app/index.html'), 'utf8');
-  return { page, script, style, scriptTag: tag(script), styleTag: tag(style) };
+  return {
+    page: await readFile(here('app/index.html'), 'utf8'),
+    script: built('text/javascript; charset=utf-8', result.outputFiles[0]!.text),
+    style: built('text/css; charset=utf-8', await readFile(here('app/app.css'), 'utf8')),
+  };
 }

@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
-import { buildApp, type AppFiles } from './build.ts';
+import { buildApp, type AppFiles, type BuiltFile } from './build.ts';
 
 /** The page runs only its own script and talks only to its own origin. */
 const POLICY =
@@ -15,7 +15,7 @@ export function webAppService(): ServiceFactory<Service> {
   return async ({ log }) => {
     // Built once at start: a broken build fails the start, not a visitor's first request.
     const files: AppFiles = await buildApp();
-    log.info({ scriptBytes: files.script.length, styleBytes: files.style.length }, 'web app built');
+    log.info({ scriptBytes: files.script.body.length, scriptGzipBytes: files.script.gzip.length }, 'web app built');
     const router = new Router();
     router.get('/', (ctx) => {
       ctx.type = 'text/html; charset=utf-8';
@@ -23,20 +23,31 @@ export function webAppService(): ServiceFactory<Service> {
       ctx.set('Cache-Control', 'no-cache');
       ctx.body = files.page;
     });
-    router.get('/app.js', (ctx) => serveFile(ctx, 'text/javascript; charset=utf-8', files.script, files.scriptTag));
-    router.get('/app.css', (ctx) => serveFile(ctx, 'text/css; charset=utf-8', files.style, files.styleTag));
-    return { routers: [router], health: () => ({ webApp: `${files.script.length} bytes of script` }), close: async () => {} };
+    router.get('/app.js', (ctx) => serveFile(ctx, files.script));
+    router.get('/app.css', (ctx) => serveFile(ctx, files.style));
+    return {
+      routers: [router],
+      health: () => ({ webApp: `${files.script.gzip.length} bytes of compressed script` }),
+      close: async () => {},
+    };
   };
 }
 
-/** A built file, revalidated by its hash: a browser gets it again only when a build changed it. */
-function serveFile(ctx: Context, type: string, body: string, etag: string): void {
-  ctx.type = type;
+/** A built file, compressed as the browser accepts, revalidated by its hash. */
+function serveFile(ctx: Context, file: BuiltFile): void {
+  ctx.type = file.type;
   ctx.set('Cache-Control', 'no-cache');
-  ctx.set('ETag', etag);
+  ctx.set('ETag', file.etag);
+  ctx.vary('Accept-Encoding');
   if (ctx.fresh) {
     ctx.status = 304;
     return;
   }
-  ctx.body = body;
+  const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+  if (encoding === 'br' || encoding === 'gzip') {
+    ctx.set('Content-Encoding', encoding);
+    ctx.body = encoding === 'br' ? file.brotli : file.gzip;
+  } else {
+    ctx.body = file.body;
+  }
 }
