@@ -116,6 +116,69 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
   });
 
+  it('orders: adds a product, changes the quantity, places, pays and cancels, and meets a stale version', async () => {
+    const page = await open('/#/sign-up');
+    await page.getByLabel('Name').fill('Bob');
+    await page.getByLabel('Email').fill('bob@example.com');
+    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: 'Orders' }).waitFor();
+    await page.getByRole('link', { name: 'Electric kettle' }).click();
+    await page.getByLabel('Quantity').fill('2');
+    await page.getByRole('button', { name: 'Add to order' }).click();
+    await page.getByRole('link', { name: 'See the order' }).click();
+    await page.getByRole('heading', { name: /Order of/ }).waitFor();
+    expect(await page.locator('.steps .current').textContent()).toBe('draft');
+    await page.getByLabel('Quantity of line 1').fill('3');
+    await page.getByLabel('Quantity of line 1').press('Tab');
+    await page.getByText('Quantity changed.').waitFor();
+    expect(await page.locator('.total').textContent()).toMatch(/60[.,]18/);
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.locator('.steps .current', { hasText: 'placed' }).waitFor();
+    await screenshot(page, 'order-placed');
+
+    // Paid in another browser meanwhile: this page's Pay meets a newer version and says so.
+    const elsewhere = jsonClient(service.url);
+    await elsewhere.request('POST', '/auth/sign-in', { email: 'bob@example.com', password: 'a long passphrase' });
+    const orderId = page.url().split('/orders/')[1]!;
+    await elsewhere.request('PATCH', `/orders/${orderId}`, { status: 'paid' });
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByText('Someone changed this since you opened it').waitFor();
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.locator('.steps .current', { hasText: 'paid' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    await page.locator('.steps .current', { hasText: 'cancelled' }).waitFor();
+    await screenshot(page, 'order-cancelled');
+    await page.getByRole('link', { name: '← Your orders' }).click();
+    await page.locator('td .status-cancelled').waitFor();
+    await screenshot(page, 'orders');
+  });
+
+  it('admin: creates, edits and deletes a product, and lists users', async () => {
+    const page = await open('/#/sign-in');
+    await page.getByLabel('Email').fill('shop@example.com');
+    await page.getByLabel('Password').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('cell', { name: 'shop@example.com' }).waitFor();
+    await page.getByLabel('Name').fill('Teapot deluxe');
+    await page.getByLabel('Price').fill('12.50');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByRole('heading', { name: 'Teapot deluxe' }).waitFor();
+    expect(await page.locator('.price.big').textContent()).toMatch(/12[.,]50/);
+    await page.getByLabel('Price').fill('13');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect(await page.locator('.price.big').textContent()).toMatch(/13[.,]00/);
+    await page.getByLabel('Currency (ISO 4217, such as EUR)').fill('XYZ');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('.field-error').waitFor();
+    expect(await page.locator('.field-error').textContent()).toMatch(/ISO 4217/);
+    await screenshot(page, 'admin-product-refused');
+    await page.getByRole('button', { name: 'Delete product' }).click();
+    await page.getByRole('heading', { name: 'Products' }).waitFor();
+  });
+
   it('works at phone width and from the keyboard', async () => {
     const page = await open('/', { width: 375, height: 740 });
     await page.locator('.card').first().waitFor();

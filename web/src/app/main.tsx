@@ -7,7 +7,9 @@ import { useHashLocation } from 'wouter-preact/use-hash-location';
 import { AccountPage, SignInPage, SignUpPage } from './pages/account.tsx';
 import { ProductPage, ProductsPage } from './pages/products.tsx';
 import { SearchPage } from './pages/search.tsx';
-import { SessionProvider, useSession } from './session.tsx';
+import { AdminPage } from './pages/admin.tsx';
+import { OrderPage, OrdersPage } from './pages/orders.tsx';
+import { isAdmin, SessionProvider, useSession } from './session.tsx';
 
 function Navigation() {
   const { session } = useSession();
@@ -18,6 +20,8 @@ function Navigation() {
       </Link>
       <Link href="/">Products</Link>
       <Link href="/search">Search</Link>
+      {session && <Link href="/orders">Orders</Link>}
+      {isAdmin(session) && <Link href="/admin">Admin</Link>}
       <span class="spacer" />
       {session === undefined ? null : session ? (
         <Link href="/account">{session.user?.name ?? 'Account'}</Link>
@@ -62,6 +66,13 @@ function App() {
             </Route>
             <Route path="/sign-up">
               <SignUpPage />
+            </Route>
+            <Route path="/orders">
+              <OrdersPage />
+            </Route>
+            <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
+            <Route path="/admin">
+              <AdminPage />
             </Route>
             <Route path="/account">
               <AccountPage />

@@ -6,7 +6,10 @@ import { Link } from 'wouter-preact';
 import type { Product } from '@eventide/shared/client/api-client.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
-import { Loading, ProblemMessage } from '../parts.tsx';
+import { Field, Loading, ProblemMessage } from '../parts.tsx';
+import { isAdmin, useSession } from '../session.tsx';
+import { addToDraft } from './orders.tsx';
+import { ProductForm } from './admin.tsx';
 
 const PAGE = 20;
 
@@ -71,15 +74,20 @@ export function ProductsPage() {
 }
 
 export function ProductPage({ id }: { id: string }) {
+  const { session } = useSession();
   const [product, setProduct] = useState<Product>();
+  const [version, setVersion] = useState<number>();
   const [problem, setProblem] = useState<ApiProblem>();
   useEffect(() => {
     api.products.get(id).then(
-      (answer) => setProduct(answer.data),
+      (answer) => {
+        setProduct(answer.data);
+        setVersion(answer.version);
+      },
       (error) => setProblem(asProblem(error)),
     );
   }, [id]);
-  if (problem) return <ProblemMessage problem={problem} />;
+  if (problem && !product) return <ProblemMessage problem={problem} />;
   if (!product) return <Loading>Loading the product…</Loading>;
   return (
     <article aria-labelledby="product-title">
@@ -103,6 +111,59 @@ export function ProductPage({ id }: { id: string }) {
           </>
         )}
       </dl>
+      {session ? (
+        <AddToOrder userId={session.userId} productId={product.productId} />
+      ) : (
+        session === null && (
+          <p>
+            <Link href="/sign-in">Sign in</Link> to order it.
+          </p>
+        )
+      )}
+      {isAdmin(session) && version !== undefined && (
+        <ProductForm
+          product={product}
+          version={version}
+          onSaved={(saved, savedVersion) => {
+            setProduct(saved);
+            setVersion(savedVersion);
+          }}
+        />
+      )}
     </article>
+  );
+}
+
+function AddToOrder({ userId, productId }: { userId: string; productId: string }) {
+  const [quantity, setQuantity] = useState('1');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [orderId, setOrderId] = useState<string>();
+  const add = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    setOrderId(undefined);
+    try {
+      setOrderId((await addToDraft(userId, productId, Number(quantity))).orderId);
+    } catch (error) {
+      setProblem(asProblem(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={add} aria-busy={busy} class="inline">
+      <Field label="Quantity" name="quantity" type="number" value={quantity} onInput={setQuantity} problem={problem} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Adding…' : 'Add to order'}
+      </button>
+      <ProblemMessage problem={problem} fields={['quantity']} />
+      {orderId && (
+        <p role="status" class="ok">
+          Added. <Link href={`/orders/${orderId}`}>See the order</Link>
+        </p>
+      )}
+    </form>
   );
 }

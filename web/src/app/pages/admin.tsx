@@ -1,0 +1,166 @@
+/// <reference lib="dom" />
+// What admins do: create, change and delete products, and list users. Prices are typed in the
+// currency's own units (12.50) and sent in minor units (1250), as the API keeps them.
+import { useEffect, useState } from 'preact/hooks';
+import { Link, useLocation } from 'wouter-preact';
+import type { Product, User } from '@eventide/shared/client/api-client.ts';
+import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { api, asProblem } from '../api.ts';
+import { Field, Loading, ProblemMessage } from '../parts.tsx';
+import { isAdmin, useSession } from '../session.tsx';
+
+const digitsOf = (currency: string) => {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+};
+const toMinor = (text: string, currency: string) => Math.round(Number(text.replace(',', '.')) * 10 ** digitsOf(currency));
+const toMajor = (amount: number, currency: string) => (amount / 10 ** digitsOf(currency)).toFixed(digitsOf(currency));
+
+export function ProductForm(props: { product?: Product; version?: number; onSaved: (product: Product, version: number) => void }) {
+  const [, navigate] = useLocation();
+  const existing = props.product;
+  const [name, setName] = useState(existing?.name ?? '');
+  const [description, setDescription] = useState(existing?.description ?? '');
+  const [currency, setCurrency] = useState(existing?.price.currency ?? 'EUR');
+  const [amount, setAmount] = useState(existing ? toMajor(existing.price.amount, existing.price.currency) : '');
+  const [category, setCategory] = useState(existing?.category ?? '');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [saved, setSaved] = useState(false);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    setSaved(false);
+    const body = { name, description, price: { amount: toMinor(amount, currency), currency }, category: category || null };
+    try {
+      const answer = existing
+        ? await api.products.change(existing.productId, body, { ifMatch: props.version })
+        : await api.products.create(body, { idempotencyKey: crypto.randomUUID() });
+      setSaved(true);
+      props.onSaved(answer.data, answer.version ?? 0);
+    } catch (error) {
+      setProblem(asProblem(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    if (!existing) return;
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      await api.products.delete(existing.productId, { ifMatch: props.version });
+      navigate('/');
+    } catch (error) {
+      setProblem(asProblem(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={save} aria-busy={busy} aria-labelledby="product-form-title">
+      <h2 id="product-form-title">{existing ? 'Edit this product' : 'New product'}</h2>
+      <Field label="Name" name="name" required value={name} onInput={setName} problem={problem} />
+      <Field label="Description" name="description" value={description} onInput={setDescription} problem={problem} />
+      <Field label="Price" name="price.amount" type="text" required value={amount} onInput={setAmount} problem={problem} />
+      <Field
+        label="Currency (ISO 4217, such as EUR)"
+        name="price.currency"
+        required
+        value={currency}
+        onInput={setCurrency}
+        problem={problem}
+      />
+      <Field label="Category" name="category" value={category} onInput={setCategory} problem={problem} />
+      <ProblemMessage problem={problem} fields={['name', 'description', 'price.amount', 'price.currency', 'category']} />
+      {saved && !problem && (
+        <p role="status" class="ok">
+          Saved.
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {existing ? 'Save changes' : 'Create product'}
+        </button>
+        {existing && (
+          <button type="button" class="secondary" disabled={busy} onClick={() => void remove()}>
+            Delete product
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function AdminPage() {
+  const { session } = useSession();
+  const [, navigate] = useLocation();
+  const [users, setUsers] = useState<User[]>();
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(1);
+  const [problem, setProblem] = useState<ApiProblem>();
+  useEffect(() => {
+    if (!isAdmin(session)) return;
+    api.users.list({ page, limit: 20 }).then(
+      (answer) => {
+        setUsers(answer.items);
+        setTotal(answer.total);
+      },
+      (error) => setProblem(asProblem(error)),
+    );
+  }, [session?.userId, page]);
+  if (session === undefined) return <Loading />;
+  if (!isAdmin(session)) return <p>This page is for administrators.</p>;
+  const pages = Math.max(1, Math.ceil(total / 20));
+  return (
+    <section aria-labelledby="admin-title">
+      <h1 id="admin-title">Administration</h1>
+      <ProductForm onSaved={(product) => navigate(`/products/${product.productId}`)} />
+      <h2>Users</h2>
+      <ProblemMessage problem={problem} />
+      {!users && !problem && <Loading>Loading users…</Loading>}
+      {users && (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.userId}>
+                  <td>{user.name}</td>
+                  <td>{user.email}</td>
+                  <td>{new Date(user.createdAt).toLocaleDateString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav aria-label="Pages of users" class="pager">
+            <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous
+            </button>
+            <span>
+              Page {page} of {pages}
+            </span>
+            <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+      <p>
+        <Link href="/">Products</Link> can be edited and deleted from their own pages.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,290 @@
+/// <reference lib="dom" />
+// A signed-in user's orders: the list, and one order with its lines (changeable while a draft)
+// and the steps its status may take next. Every write sends the version it was shown (If-Match),
+// and the answer replaces what is shown, so a stale page says so instead of overwriting.
+import { useEffect, useState } from 'preact/hooks';
+import { Link, useLocation } from 'wouter-preact';
+import type { Order } from '@eventide/shared/client/api-client.ts';
+import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { api, asProblem, formatMoney } from '../api.ts';
+import { Loading, ProblemMessage } from '../parts.tsx';
+import { isAdmin, useSession } from '../session.tsx';
+
+type Status = Order['status'];
+/** Where a status may go: any but `deleted`, which only a DELETE makes. */
+type Step = Exclude<Status, 'deleted'>;
+const NEXT: Record<Status, Array<{ to: Step; label: string; admin?: boolean }>> = {
+  draft: [
+    { to: 'placed', label: 'Place order' },
+    { to: 'cancelled', label: 'Cancel order' },
+  ],
+  placed: [
+    { to: 'paid', label: 'Pay' },
+    { to: 'cancelled', label: 'Cancel order' },
+  ],
+  paid: [
+    { to: 'shipped', label: 'Mark shipped', admin: true },
+    { to: 'cancelled', label: 'Cancel order' },
+  ],
+  shipped: [{ to: 'delivered', label: 'Mark delivered', admin: true }],
+  delivered: [],
+  cancelled: [],
+  deleted: [],
+};
+const STEPS: Status[] = ['draft', 'placed', 'paid', 'shipped', 'delivered'];
+
+export function OrdersPage() {
+  const { session } = useSession();
+  const [orders, setOrders] = useState<Order[]>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  useEffect(() => {
+    if (!session) return;
+    api.orders.list({ userId: session.userId, limit: 100 }).then(
+      (page) => setOrders(page.items),
+      (error) => setProblem(asProblem(error)),
+    );
+  }, [session?.userId]);
+  if (session === undefined) return <Loading />;
+  if (session === null) return <SignInFirst what="your orders" />;
+  return (
+    <section aria-labelledby="orders-title">
+      <h1 id="orders-title">Your orders</h1>
+      <ProblemMessage problem={problem} />
+      {!orders && !problem && <Loading>Loading your orders…</Loading>}
+      {orders?.length === 0 && (
+        <p>
+          No orders yet. Open a <Link href="/">product</Link> and add it to an order.
+        </p>
+      )}
+      {orders && orders.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              <th scope="col">Status</th>
+              <th scope="col">Lines</th>
+              <th scope="col">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((order) => (
+              <tr key={order.orderId}>
+                <td>
+                  <Link href={`/orders/${order.orderId}`}>{new Date(order.createdAt).toLocaleString()}</Link>
+                </td>
+                <td>
+                  <span class={`status status-${order.status}`}>{order.status}</span>
+                </td>
+                <td>{order.lines.length}</td>
+                <td>{formatMoney(order.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The names of the products on an order (an order line holds the product's id and price only). */
+function useProductNames(ids: string[]): Record<string, string> {
+  const [names, setNames] = useState<Record<string, string>>({});
+  const key = ids.join(',');
+  useEffect(() => {
+    const missing = ids.filter((productId) => !(productId in names));
+    for (const productId of missing)
+      api.products.get(productId).then(
+        (answer) => setNames((before) => ({ ...before, [productId]: answer.data.name })),
+        () => setNames((before) => ({ ...before, [productId]: 'a product no longer sold' })),
+      );
+  }, [key]);
+  return names;
+}
+
+export function OrderPage({ id }: { id: string }) {
+  const { session } = useSession();
+  const [, navigate] = useLocation();
+  const [order, setOrder] = useState<Order>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const names = useProductNames(order?.lines.map((l) => l.productId) ?? []);
+
+  const load = () =>
+    api.orders.get(id).then(
+      (answer) => setOrder(answer.data),
+      (error) => setProblem(asProblem(error)),
+    );
+  useEffect(() => void load(), [id]);
+
+  async function write(action: (order: Order) => Promise<Order | undefined>, done: string) {
+    if (!order) return;
+    setBusy(true);
+    setProblem(undefined);
+    setNotice(undefined);
+    try {
+      const changed = await action(order);
+      if (changed) setOrder(changed);
+      setNotice(done);
+    } catch (error) {
+      setProblem(asProblem(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const changeLines = (lines: Array<{ productId: string; quantity: number }>, done: string) =>
+    write(async (o) => (await api.orders.change(o.orderId, { lines }, { ifMatch: o.version })).data, done);
+  const moveTo = (status: Step, label: string) =>
+    write(async (o) => (await api.orders.change(o.orderId, { status }, { ifMatch: o.version })).data, `${label}: done.`);
+
+  if (session === null) return <SignInFirst what="this order" />;
+  if (!order) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the order…</Loading>;
+  const draft = order.status === 'draft';
+  const lines = order.lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
+  return (
+    <article aria-labelledby="order-title" aria-busy={busy}>
+      <p>
+        <Link href="/orders">← Your orders</Link>
+      </p>
+      <h1 id="order-title">Order of {new Date(order.createdAt).toLocaleDateString()}</h1>
+      <ol class="steps" aria-label="Status">
+        {order.status === 'cancelled' ? (
+          <li aria-current="step" class="current">
+            cancelled
+          </li>
+        ) : (
+          STEPS.map((step) => (
+            <li
+              key={step}
+              class={step === order.status ? 'current' : STEPS.indexOf(step) < STEPS.indexOf(order.status) ? 'past' : ''}
+              aria-current={step === order.status ? 'step' : undefined}
+            >
+              {step}
+            </li>
+          ))
+        )}
+      </ol>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Product</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">Unit price</th>
+            <th scope="col">Line total</th>
+            {draft && <th scope="col">Remove</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {order.lines.map((line, i) => (
+            <tr key={line.productId}>
+              <td>
+                <Link href={`/products/${line.productId}`}>{names[line.productId] ?? 'Loading…'}</Link>
+              </td>
+              <td>
+                {draft ? (
+                  <input
+                    type="number"
+                    min={1}
+                    max={10000}
+                    class="quantity"
+                    aria-label={`Quantity of line ${i + 1}`}
+                    value={line.quantity}
+                    onChange={(e) => {
+                      const quantity = Number((e.target as HTMLInputElement).value);
+                      void changeLines(
+                        lines.map((l, j) => (j === i ? { ...l, quantity } : l)),
+                        'Quantity changed.',
+                      );
+                    }}
+                  />
+                ) : (
+                  line.quantity
+                )}
+              </td>
+              <td>{formatMoney(line.unitPrice)}</td>
+              <td>{formatMoney(line.lineTotal)}</td>
+              {draft && (
+                <td>
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={busy}
+                    onClick={() =>
+                      void changeLines(
+                        lines.filter((_, j) => j !== i),
+                        'Line removed.',
+                      )
+                    }
+                  >
+                    Remove
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="total">Total: {formatMoney(order.total)}</p>
+      <ProblemMessage problem={problem} fields={[]} />
+      {notice && !problem && (
+        <p role="status" class="ok">
+          {notice}
+        </p>
+      )}
+      <div class="actions">
+        {NEXT[order.status]
+          .filter((step) => !step.admin || isAdmin(session))
+          .map((step) => (
+            <button
+              key={step.to}
+              type="button"
+              class={step.to === 'cancelled' ? 'secondary' : ''}
+              disabled={busy}
+              onClick={() => void moveTo(step.to, step.label)}
+            >
+              {step.label}
+            </button>
+          ))}
+        {(draft || order.status === 'cancelled') && (
+          <button
+            type="button"
+            class="secondary"
+            disabled={busy}
+            onClick={() =>
+              void write(async (o) => {
+                await api.orders.delete(o.orderId, { ifMatch: o.version });
+                navigate('/orders');
+                return undefined;
+              }, 'Order deleted.')
+            }
+          >
+            Delete order
+          </button>
+        )}
+        <button type="button" class="secondary" disabled={busy} onClick={() => void load()}>
+          Reload
+        </button>
+      </div>
+    </article>
+  );
+}
+
+/** Adds a product to the user's draft order, starting one if there is none. */
+export async function addToDraft(userId: string, productId: string, quantity: number): Promise<Order> {
+  const drafts = await api.orders.list({ userId, status: 'draft', limit: 1 });
+  const draft = drafts.items[0];
+  if (!draft) return (await api.orders.create({ userId, lines: [{ productId, quantity }] }, { idempotencyKey: crypto.randomUUID() })).data;
+  const lines = draft.lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
+  const existing = lines.find((l) => l.productId === productId);
+  if (existing) existing.quantity += quantity;
+  else lines.push({ productId, quantity });
+  return (await api.orders.change(draft.orderId, { lines }, { ifMatch: draft.version })).data;
+}
+
+export function SignInFirst({ what }: { what: string }) {
+  return (
+    <p>
+      <Link href="/sign-in">Sign in</Link> to see {what}.
+    </p>
+  );
+}
