@@ -2,7 +2,9 @@
 // Small pieces every page uses: a refusal shown as words, a labelled field that shows its own
 // error, and a loading line screen readers announce.
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { asProblem } from './api.ts';
 
 /** A refusal as a person reads it: what happened and what to do, never raw JSON. */
 export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem | undefined; fields?: string[] }) {
@@ -92,4 +94,26 @@ export function Loading({ children = 'Loading…' }: { children?: ComponentChild
       {children}
     </p>
   );
+}
+
+/** A form's sending state: busy while the request is out, the refusal if there was one. */
+export function useSubmit(action: () => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [done, setDone] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    setDone(false);
+    try {
+      await action();
+      setDone(true);
+    } catch (error) {
+      setProblem(asProblem(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, problem, done, submit };
 }

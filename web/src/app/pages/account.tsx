@@ -2,32 +2,9 @@
 // Signing up, in and out, and the signed-in user's own profile and password.
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { ApiProblem } from '@eventide/shared/client/problem.ts';
-import { api, asProblem } from '../api.ts';
-import { Field, Loading, ProblemMessage } from '../parts.tsx';
+import { api } from '../api.ts';
+import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { useSession } from '../session.tsx';
-
-/** A form's sending state: busy while the request is out, the refusal if there was one. */
-function useSubmit(action: () => Promise<void>) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem>();
-  const [done, setDone] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    setDone(false);
-    try {
-      await action();
-      setDone(true);
-    } catch (error) {
-      setProblem(asProblem(error));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, problem, done, submit };
-}
 
 export function SignInPage() {
   const { refresh } = useSession();

@@ -6,7 +6,7 @@ import { Link, useLocation } from 'wouter-preact';
 import type { Product, User } from '@eventide/shared/client/api-client.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem } from '../api.ts';
-import { Field, Loading, ProblemMessage } from '../parts.tsx';
+import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 
 const digitsOf = (currency: string) => {
@@ -27,44 +27,23 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
   const [currency, setCurrency] = useState(existing?.price.currency ?? 'EUR');
   const [amount, setAmount] = useState(existing ? toMajor(existing.price.amount, existing.price.currency) : '');
   const [category, setCategory] = useState(existing?.category ?? '');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem>();
-  const [saved, setSaved] = useState(false);
-
-  async function save(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    setSaved(false);
+  const saving = useSubmit(async () => {
     const body = { name, description, price: { amount: toMinor(amount, currency), currency }, category: category || null };
-    try {
-      const answer = existing
-        ? await api.products.change(existing.productId, body, { ifMatch: props.version })
-        : await api.products.create(body, { idempotencyKey: crypto.randomUUID() });
-      setSaved(true);
-      props.onSaved(answer.data, answer.version ?? 0);
-    } catch (error) {
-      setProblem(asProblem(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function remove() {
+    const answer = existing
+      ? await api.products.change(existing.productId, body, { ifMatch: props.version })
+      : await api.products.create(body, { idempotencyKey: crypto.randomUUID() });
+    props.onSaved(answer.data, answer.version ?? 0);
+  });
+  const removing = useSubmit(async () => {
     if (!existing) return;
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      await api.products.delete(existing.productId, { ifMatch: props.version });
-      navigate('/');
-    } catch (error) {
-      setProblem(asProblem(error));
-      setBusy(false);
-    }
-  }
+    await api.products.delete(existing.productId, { ifMatch: props.version });
+    navigate('/');
+  });
+  const busy = saving.busy || removing.busy;
+  const problem = removing.problem ?? saving.problem;
 
   return (
-    <form onSubmit={save} aria-busy={busy} aria-labelledby="product-form-title">
+    <form onSubmit={saving.submit} aria-busy={busy} aria-labelledby="product-form-title">
       <h2 id="product-form-title">{existing ? 'Edit this product' : 'New product'}</h2>
       <Field label="Name" name="name" required value={name} onInput={setName} problem={problem} />
       <Field label="Description" name="description" value={description} onInput={setDescription} problem={problem} />
@@ -79,7 +58,7 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
       />
       <Field label="Category" name="category" value={category} onInput={setCategory} problem={problem} />
       <ProblemMessage problem={problem} fields={['name', 'description', 'price.amount', 'price.currency', 'category']} />
-      {saved && !problem && (
+      {saving.done && !problem && (
         <p role="status" class="ok">
           Saved.
         </p>
@@ -89,7 +68,7 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
           {existing ? 'Save changes' : 'Create product'}
         </button>
         {existing && (
-          <button type="button" class="secondary" disabled={busy} onClick={() => void remove()}>
+          <button type="button" class="secondary" disabled={busy} onClick={(event) => void removing.submit(event)}>
             Delete product
           </button>
         )}

@@ -6,7 +6,7 @@ import { Link } from 'wouter-preact';
 import type { Product } from '@eventide/shared/client/api-client.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
-import { Field, Loading, ProblemMessage } from '../parts.tsx';
+import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 import { addToDraft } from './orders.tsx';
 import { ProductForm } from './admin.tsx';
@@ -136,30 +136,18 @@ export function ProductPage({ id }: { id: string }) {
 
 function AddToOrder({ userId, productId }: { userId: string; productId: string }) {
   const [quantity, setQuantity] = useState('1');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem>();
   const [orderId, setOrderId] = useState<string>();
-  const add = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    setOrderId(undefined);
-    try {
-      setOrderId((await addToDraft(userId, productId, Number(quantity))).orderId);
-    } catch (error) {
-      setProblem(asProblem(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, done, submit } = useSubmit(async () =>
+    setOrderId((await addToDraft(userId, productId, Number(quantity))).orderId),
+  );
   return (
-    <form onSubmit={add} aria-busy={busy} class="inline">
+    <form onSubmit={submit} aria-busy={busy} class="inline">
       <Field label="Quantity" name="quantity" type="number" value={quantity} onInput={setQuantity} problem={problem} />
       <button type="submit" disabled={busy}>
         {busy ? 'Adding…' : 'Add to order'}
       </button>
       <ProblemMessage problem={problem} fields={['quantity']} />
-      {orderId && (
+      {done && orderId && (
         <p role="status" class="ok">
           Added. <Link href={`/orders/${orderId}`}>See the order</Link>
         </p>
