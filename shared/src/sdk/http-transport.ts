@@ -49,12 +49,14 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
 
   async function follow(dispatcher: Dispatcher, onConnected: () => void): Promise<void> {
     let position = (await options.checkpoint?.load()) ?? 0;
+    let begun = false;
     const types = dispatcher.names().join(',');
     for (let failures = 0; !controller.signal.aborted; ) {
       try {
         if (options.credentials && !cookie) await signIn();
-        // Nothing handled and no checkpoint: the server says where "now" is (the connected comment).
-        const fromNow = position === 0 && options.from === 'now';
+        // Nothing handled, no checkpoint, and the server has not yet said where "now" is (its
+        // connected comment): ask for now. After that even 0 (an empty log) is a place to resume.
+        const fromNow = position === 0 && options.from === 'now' && !begun;
         const resume: Record<string, string> = fromNow ? {} : { 'Last-Event-ID': String(position) };
         const response = await fetch(`${base}/events?types=${encodeURIComponent(types)}${fromNow ? '&after=now' : ''}`, {
           headers: { accept: 'text/event-stream', ...resume, ...(cookie ? { cookie } : {}), ...options.headers },
@@ -76,7 +78,8 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
         const decoder = new TextDecoder();
         for await (const chunk of response.body) {
           parser.feed(decoder.decode(chunk, { stream: true }));
-          if (fromNow && started !== undefined && position === 0 && started > 0) {
+          if (fromNow && started !== undefined && !begun) {
+            begun = true;
             // From here on, a reconnect or a restart resumes after the point it began at.
             position = started;
             await options.checkpoint?.save(position);
