@@ -98,6 +98,12 @@ describe('sign-in through an OpenID provider', () => {
     expect((await again.request('GET', '/auth/session')).body.userId).toBe(session.body.userId);
   });
 
+  it('lists the configured providers by name, for a sign-in page', async () => {
+    const reply = await app.anonymous().request('GET', '/auth/providers');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ providers: [{ name: 'acme' }] });
+  });
+
   it('answers 404 for an unknown provider and 400 for a return path on another origin', async () => {
     expect((await app.anonymous().request('GET', '/auth/nope')).status).toBe(404);
     for (const returnTo of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'orders']) {

@@ -33,7 +33,7 @@ export interface Provider {
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
 /** Paths under /auth that a provider name would shadow. */
-const RESERVED = new Set(['callback', 'session', 'sign-in', 'sign-out', 'password', 'identities']);
+const RESERVED = new Set(['callback', 'providers', 'session', 'sign-in', 'sign-out', 'password', 'identities']);
 
 const oidcConfig = z.strictObject({
   type: z.literal('oidc'),

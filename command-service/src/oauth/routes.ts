@@ -1,4 +1,4 @@
-// Sign-in through identity providers: GET /auth/{provider} (redirect there), POST
+// Sign-in through identity providers: GET /auth/providers (which ones), GET /auth/{provider} (redirect there), POST
 // /auth/{provider}/link (the same, to link it to the signed-in user) and GET /auth/callback
 // (back from there). docs/auth.md.
 import Router from '@koa/router';
@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import { requireUser, signIn } from '@eventide/shared/auth/session.ts';
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ProvidersBody } from '@eventide/shared/api/auth.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { metadataOf } from '../http/actor.ts';
 import { providerAccounts } from './accounts.ts';
@@ -82,6 +83,12 @@ export function oauthRoutes(store: EventStore, oauth: OAuthDeps): Router {
     if (!flow.linkUserId) await signIn(ctx, { id: resolution.userId, roles: resolution.roles });
     ctx.status = 303;
     ctx.redirect(flow.returnTo);
+  });
+
+  // Which providers a sign-in page may offer: their names only. Before /auth/:provider too.
+  router.get('/auth/providers', (ctx) => {
+    const body: ProvidersBody = { providers: [...oauth.providers.keys()].map((name) => ({ name })) };
+    ctx.body = body;
   });
 
   router.get('/auth/:provider', async (ctx) => redirectToProvider(ctx, providerOf(ctx)));

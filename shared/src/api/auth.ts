@@ -19,3 +19,7 @@ export const sessionBody = z.strictObject({
   signInMethods: z.strictObject({ password: z.boolean(), providers: z.array(z.string()) }),
 });
 export type SessionBody = z.infer<typeof sessionBody>;
+
+/** GET /auth/providers: the identity providers configured, by the names their paths use. */
+export const providersBody = z.strictObject({ providers: z.array(z.strictObject({ name: z.string() })) });
+export type ProvidersBody = z.infer<typeof providersBody>;

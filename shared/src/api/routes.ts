@@ -3,7 +3,7 @@
 // validate with. The OpenAPI document (openapi.ts) and the typed client (../client) derive from
 // it, and a test fails when a router serves a route this list lacks, or the other way round.
 import { z } from 'zod';
-import { passwordBody, sessionBody, signInBody } from './auth.ts';
+import { passwordBody, providersBody, sessionBody, signInBody } from './auth.ts';
 import { cursorPageOf, offsetPageOf } from './common.ts';
 import { accessRecord as documentAccess, documentReadQuery, documentText } from './documents.ts';
 import { eventsQuery } from './events.ts';
@@ -284,6 +284,15 @@ const auth: ApiRoute[] = [
     tag: 'auth',
     access: 'signed-in',
     answers: { 204: noContent },
+  },
+  {
+    operationId: 'listProviders',
+    method: 'get',
+    path: '/auth/providers',
+    summary: 'The identity providers one may sign in with',
+    tag: 'auth',
+    access: 'public',
+    answers: { 200: { description: 'their names', body: providersBody } },
   },
   {
     operationId: 'startProviderSignIn',

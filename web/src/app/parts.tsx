@@ -13,9 +13,10 @@ export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem |
   // said in the headline.
   const others = problem.errors.filter((e) => !fields.includes(e.field) && e.field !== 'If-Match');
   const allAtFields = problem.errors.length > 0 && others.length === 0 && problem.status === 400;
+  const title = allAtFields ? 'Please check the marked fields.' : headline(problem);
   return (
     <div class="problem" role="alert">
-      <strong>{allAtFields ? 'Please check the marked fields.' : headline(problem)}</strong>
+      <strong>{sentence(title)}</strong>
       {others.length > 0 ? (
         <ul>
           {others.map((e) => (
@@ -25,11 +26,14 @@ export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem |
           ))}
         </ul>
       ) : (
-        problem.errors.length === 0 && problem.status !== 412 && <p>{problem.detail}</p>
+        problem.errors.length === 0 && problem.status !== 412 && problem.detail !== title && <p>{problem.detail}</p>
       )}
     </div>
   );
 }
+
+/** The server's details start in lower case, to read inside a sentence; shown alone, they start with a capital. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function headline(problem: ApiProblem): string {
   switch (problem.status) {
@@ -97,17 +101,17 @@ export function Loading({ children = 'Loading…' }: { children?: ComponentChild
 }
 
 /** A form's sending state: busy while the request is out, the refusal if there was one. */
-export function useSubmit(action: () => Promise<void>) {
+export function useSubmit<Args extends unknown[] = []>(action: (...args: Args) => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem>();
   const [done, setDone] = useState(false);
-  const submit = async (event: Event) => {
+  const submit = async (event: Event, ...args: Args) => {
     event.preventDefault();
     setBusy(true);
     setProblem(undefined);
     setDone(false);
     try {
-      await action();
+      await action(...args);
       setDone(true);
     } catch (error) {
       setProblem(asProblem(error));

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Signing up, in and out, and the signed-in user's own profile and password.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import { api } from '../api.ts';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
@@ -45,10 +45,32 @@ export function SignInPage() {
           {form.busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <Providers />
       <p>
         No account yet? <Link href="/sign-up">Sign up</Link>
       </p>
     </section>
+  );
+}
+
+/** A link per configured identity provider: the browser goes there and comes back signed in. */
+function Providers() {
+  const [names, setNames] = useState<string[]>([]);
+  useEffect(() => {
+    api.auth.providers().then(
+      (providers) => setNames(providers.map((p) => p.name)),
+      () => setNames([]),
+    );
+  }, []);
+  if (names.length === 0) return null;
+  return (
+    <nav aria-label="Sign in with a provider" class="providers">
+      {names.map((name) => (
+        <a key={name} class="button secondary" href={api.auth.providerSignInUrl(name, '/')}>
+          Sign in with {name}
+        </a>
+      ))}
+    </nav>
   );
 }
 
@@ -116,6 +138,7 @@ export function AccountPage() {
       user={session.user}
       onChange={refresh}
       providers={session.signInMethods.providers}
+      hasPassword={session.signInMethods.password}
     />
   );
 }
@@ -123,6 +146,8 @@ export function AccountPage() {
 function Profile(props: {
   user: { userId: string; name: string; email: string; version: number };
   providers: string[];
+  /** Without one yet, a password is set without the current one. */
+  hasPassword: boolean;
   onChange: () => Promise<void>;
 }) {
   const [, navigate] = useLocation();
@@ -137,9 +162,14 @@ function Profile(props: {
     await props.onChange();
   });
   const passwordForm = useSubmit(async () => {
-    await api.auth.setPassword({ currentPassword, password });
+    await api.auth.setPassword(props.hasPassword ? { currentPassword, password } : { password });
+    await props.onChange();
     setCurrentPassword('');
     setPassword('');
+  });
+  const unlink = useSubmit(async (provider: string) => {
+    await api.auth.unlinkProvider(provider);
+    await props.onChange();
   });
   const signOut = useSubmit(async () => {
     await api.auth.signOut();
@@ -174,15 +204,17 @@ function Profile(props: {
       </form>
       <form onSubmit={passwordForm.submit} aria-busy={passwordForm.busy} aria-labelledby="password-title">
         <h2 id="password-title">Password</h2>
-        <Field
-          label="Current password"
-          name="currentPassword"
-          type="password"
-          autocomplete="current-password"
-          value={currentPassword}
-          onInput={setCurrentPassword}
-          problem={passwordForm.problem}
-        />
+        {props.hasPassword && (
+          <Field
+            label="Current password"
+            name="currentPassword"
+            type="password"
+            autocomplete="current-password"
+            value={currentPassword}
+            onInput={setCurrentPassword}
+            problem={passwordForm.problem}
+          />
+        )}
         <Field
           label="New password"
           name="password"
@@ -204,7 +236,21 @@ function Profile(props: {
         </button>
       </form>
       <h2>Sign-in methods</h2>
-      <p>{props.providers.length > 0 ? `Linked providers: ${props.providers.join(', ')}.` : 'No provider is linked.'}</p>
+      {props.providers.length === 0 ? (
+        <p>No provider is linked.</p>
+      ) : (
+        <ul class="linked">
+          {props.providers.map((provider) => (
+            <li key={provider}>
+              {provider}{' '}
+              <button type="button" class="secondary" disabled={unlink.busy} onClick={(event) => void unlink.submit(event, provider)}>
+                Unlink
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ProblemMessage problem={unlink.problem} />
       <form onSubmit={signOut.submit}>
         <ProblemMessage problem={signOut.problem} />
         <button type="submit" class="secondary" disabled={signOut.busy}>
