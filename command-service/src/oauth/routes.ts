@@ -46,6 +46,12 @@ export function oauthRoutes(store: EventStore, oauth: OAuthDeps): Router {
     });
     await beginFlow(ctx, oauth.sessions, flow);
     ctx.set('Cache-Control', 'no-store');
+    // A page's script that asks for JSON gets the address to send the browser to: a page whose
+    // policy limits where forms may go (form-action 'self') cannot follow a form's redirect there.
+    if (ctx.method === 'POST' && ctx.accepts('html', 'json') === 'json') {
+      ctx.body = { location: url };
+      return;
+    }
     ctx.status = 303;
     ctx.redirect(url);
   }

@@ -54,5 +54,11 @@ describe.skipIf(!chromiumAvailable)('provider sign-in from the web app', { timeo
     await page.getByText('Password changed.').waitFor();
     await page.getByRole('button', { name: 'Unlink' }).click();
     await page.getByText('No provider is linked.').waitFor();
+    // And linked again from here: through the provider (which remembers this browser's sign-in
+    // there, so it sends it straight back) to this page.
+    await page.getByRole('button', { name: 'Link acme' }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${app.url}/#/account`));
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'acme' }).waitFor();
   });
 });

@@ -23,3 +23,6 @@ export type SessionBody = z.infer<typeof sessionBody>;
 /** GET /auth/providers: the identity providers configured, by the names their paths use. */
 export const providersBody = z.strictObject({ providers: z.array(z.strictObject({ name: z.string() })) });
 export type ProvidersBody = z.infer<typeof providersBody>;
+
+/** POST /auth/{provider}/link asked for JSON: where to send the browser. */
+export const providerLocationBody = z.strictObject({ location: z.url() });

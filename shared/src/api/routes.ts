@@ -3,7 +3,7 @@
 // validate with. The OpenAPI document (openapi.ts) and the typed client (../client) derive from
 // it, and a test fails when a router serves a route this list lacks, or the other way round.
 import { z } from 'zod';
-import { passwordBody, providersBody, sessionBody, signInBody } from './auth.ts';
+import { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from './auth.ts';
 import { cursorPageOf, offsetPageOf } from './common.ts';
 import { accessRecord as documentAccess, documentReadQuery, documentText } from './documents.ts';
 import { eventsQuery } from './events.ts';
@@ -308,10 +308,14 @@ const auth: ApiRoute[] = [
     operationId: 'linkProvider',
     method: 'post',
     path: '/auth/{provider}/link',
-    summary: `Link a provider to the signed-in account: redirects to it (${provider})`,
+    summary: `Link a provider to the signed-in account: redirects to it (${provider}), or with Accept: application/json says where to go`,
     tag: 'auth',
     access: 'signed-in',
-    answers: { 303: redirect("to the provider's sign-in page") },
+    query: z.object({ returnTo: z.string().optional() }),
+    answers: {
+      200: { description: "asked for JSON: the provider's sign-in page, for the page to go to", body: providerLocationBody },
+      303: redirect("to the provider's sign-in page"),
+    },
   },
   {
     operationId: 'providerCallback',

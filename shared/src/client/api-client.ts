@@ -4,7 +4,7 @@
 // Idempotency-Key and Wait-For-Position are options; cursor pages are an async iterator. It
 // speaks the current version (v2, the unversioned paths); v1 is deprecated and not offered.
 import type { z } from 'zod';
-import type { passwordBody, providersBody, sessionBody, signInBody } from '../api/auth.ts';
+import type { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from '../api/auth.ts';
 import type { cursorPageOf, offsetPageOf } from '../api/common.ts';
 import type { accessRecord, documentText } from '../api/documents.ts';
 import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '../api/orders.ts';
@@ -55,6 +55,7 @@ export const OPERATIONS = {
   setPassword: ['put', '/auth/password'],
   unlinkProvider: ['delete', '/auth/identities/{provider}'],
   listProviders: ['get', '/auth/providers'],
+  linkProvider: ['post', '/auth/{provider}/link'],
   getDocument: ['get', '/collab/documents/{id}'],
   getDocumentAccess: ['get', '/collab/documents/{id}/access'],
   addEditor: ['put', '/collab/documents/{id}/editors/{userId}'],
@@ -187,6 +188,9 @@ export function createApiClient(clientOptions: ClientOptions) {
       session: (options?: ReadOptions) => data(call<Session>('getSession', { options })),
       setPassword: async (body: In<typeof passwordBody>) => void (await call('setPassword', { body })),
       unlinkProvider: async (provider: string) => void (await call('unlinkProvider', { params: { provider } })),
+      /** Where to send the browser to link a provider to the signed-in account (and come back to returnTo). */
+      linkProviderLocation: async (provider: string, returnTo?: string) =>
+        (await data(call<Out<typeof providerLocationBody>>('linkProvider', { params: { provider }, query: { returnTo } }))).location,
       /** The identity providers configured, to offer on a sign-in page. */
       providers: async () => (await data(call<Out<typeof providersBody>>('listProviders'))).providers,
       /** Where to send the browser to sign in with a provider (a full-page navigation, not a fetch). */

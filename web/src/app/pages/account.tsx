@@ -74,6 +74,28 @@ function Providers() {
   );
 }
 
+/** Linking goes through the provider: the API says where, and the whole page goes there and back. */
+function LinkProviders({ linked }: { linked: string[] }) {
+  const [names, setNames] = useState<string[]>([]);
+  useEffect(() => {
+    api.auth.providers().then(
+      (providers) => setNames(providers.map((p) => p.name).filter((name) => !linked.includes(name))),
+      () => setNames([]),
+    );
+  }, [linked.join(',')]);
+  const link = useSubmit(async (name: string) => window.location.assign(await api.auth.linkProviderLocation(name, '/#/account')));
+  return (
+    <>
+      {names.map((name) => (
+        <button key={name} type="button" class="secondary" disabled={link.busy} onClick={(event) => void link.submit(event, name)}>
+          Link {name}
+        </button>
+      ))}
+      <ProblemMessage problem={link.problem} />
+    </>
+  );
+}
+
 export function SignUpPage() {
   const { refresh } = useSession();
   const [, navigate] = useLocation();
@@ -251,6 +273,7 @@ function Profile(props: {
         </ul>
       )}
       <ProblemMessage problem={unlink.problem} />
+      <LinkProviders linked={props.providers} />
       <form onSubmit={signOut.submit}>
         <ProblemMessage problem={signOut.problem} />
         <button type="submit" class="secondary" disabled={signOut.busy}>
