@@ -4,6 +4,7 @@
 // query never replaces a newer one. A 429 is shown, and nothing is sent until its Retry-After
 // has passed (then the latest query goes, once). The page only renders `state`.
 import { SEARCH_MIN } from '../api/search-limits.ts';
+import { characters } from '../characters.ts';
 import { ApiProblem } from './problem.ts';
 
 export const SEARCH_WAIT_MS = 300;
@@ -35,8 +36,6 @@ export interface SearchAsYouType {
   /** Stops timers and aborts what is in flight; nothing is reported after. */
   dispose(): void;
 }
-
-const characters = (text: string) => [...text].length;
 
 export function searchAsYouType<Result>(options: SearchAsYouTypeOptions<Result>): SearchAsYouType {
   const waitMs = options.waitMs ?? SEARCH_WAIT_MS;

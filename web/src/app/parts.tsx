@@ -105,8 +105,9 @@ export function useSubmit<Args extends unknown[] = []>(action: (...args: Args) =
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem>();
   const [done, setDone] = useState(false);
-  const submit = async (event: Event, ...args: Args) => {
-    event.preventDefault();
+  /** `event` is the form's or button's, when there is one: its default is prevented. */
+  const submit = async (event: Event | undefined, ...args: Args) => {
+    event?.preventDefault();
     setBusy(true);
     setProblem(undefined);
     setDone(false);

@@ -7,7 +7,7 @@ import { Link, useLocation } from 'wouter-preact';
 import type { Order } from '@eventide/shared/client/api-client.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
-import { Loading, ProblemMessage } from '../parts.tsx';
+import { Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 
 type Status = Order['status'];
@@ -106,7 +106,6 @@ export function OrderPage({ id }: { id: string }) {
   const [, navigate] = useLocation();
   const [order, setOrder] = useState<Order>();
   const [problem, setProblem] = useState<ApiProblem>();
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string>();
   const names = useProductNames(order?.lines.map((l) => l.productId) ?? []);
 
@@ -117,21 +116,15 @@ export function OrderPage({ id }: { id: string }) {
     );
   useEffect(() => void load(), [id]);
 
-  async function write(action: (order: Order) => Promise<Order | undefined>, done: string) {
+  const writing = useSubmit(async (action: (order: Order) => Promise<Order | undefined>, done: string) => {
     if (!order) return;
-    setBusy(true);
-    setProblem(undefined);
     setNotice(undefined);
-    try {
-      const changed = await action(order);
-      if (changed) setOrder(changed);
-      setNotice(done);
-    } catch (error) {
-      setProblem(asProblem(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+    const changed = await action(order);
+    if (changed) setOrder(changed);
+    setNotice(done);
+  });
+  const write = (action: (order: Order) => Promise<Order | undefined>, done: string) => writing.submit(undefined, action, done);
+  const busy = writing.busy;
   const changeLines = (lines: Array<{ productId: string; quantity: number }>, done: string) =>
     write(async (o) => (await api.orders.change(o.orderId, { lines }, { ifMatch: o.version })).data, done);
   const moveTo = (status: Step, label: string) =>
@@ -225,8 +218,8 @@ export function OrderPage({ id }: { id: string }) {
         </tbody>
       </table>
       <p class="total">Total: {formatMoney(order.total)}</p>
-      <ProblemMessage problem={problem} fields={[]} />
-      {notice && !problem && (
+      <ProblemMessage problem={writing.problem ?? problem} fields={[]} />
+      {notice && !writing.problem && (
         <p role="status" class="ok">
           {notice}
         </p>
