@@ -3,6 +3,7 @@
 // shows for money and errors.
 import { createApiClient } from '@eventide/shared/client/api-client.ts';
 import { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { toMajorUnits } from '@eventide/shared/money.ts';
 
 export const api = createApiClient({ baseUrl: '' });
 
@@ -19,7 +20,7 @@ export function asProblem(error: unknown): ApiProblem {
 
 export function formatMoney(money: { amount: number; currency: string } | null): string {
   if (!money) return '—';
-  const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(money.amount / 10 ** digits);
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency }).format(
+    toMajorUnits(money.amount, money.currency),
+  );
 }

@@ -2,6 +2,7 @@
 // integer minor units with its currency; v1 (deprecated) gave decimal amounts.
 import type { Money, OrderLine } from '../../events/catalogue.ts';
 import type { OrderV1, OrderV2 } from '../../api/orders.ts';
+import { toMajorUnits } from '../../money.ts';
 import type { OrderState } from './state.ts';
 
 type Known = Exclude<OrderState, { status: 'absent' }>;
@@ -21,14 +22,8 @@ export function orderTotal(lines: OrderLine[]): Money | null {
   return { amount: lines.reduce((sum, l) => sum + lineTotal(l).amount, 0), currency: first.unitPrice.currency };
 }
 
-/** Minor units per major unit of a currency (100 for EUR, 1 for JPY). */
-function minorUnits(currency: string): number {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return 10 ** digits;
-}
-
 function toDecimal(money: Money): number {
-  return money.amount / minorUnits(money.currency);
+  return toMajorUnits(money.amount, money.currency);
 }
 
 export function orderV2(state: OrderState): OrderV2 {

@@ -7,17 +7,11 @@ import type { Product, User } from '@eventide/shared/client/api-client.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem } from '../api.ts';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { fractionDigits, toMajorUnits } from '@eventide/shared/money.ts';
 import { isAdmin, useSession } from '../session.tsx';
 
-const digitsOf = (currency: string) => {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-};
-const toMinor = (text: string, currency: string) => Math.round(Number(text.replace(',', '.')) * 10 ** digitsOf(currency));
-const toMajor = (amount: number, currency: string) => (amount / 10 ** digitsOf(currency)).toFixed(digitsOf(currency));
+const toMinor = (text: string, currency: string) => Math.round(Number(text.replace(',', '.')) * 10 ** fractionDigits(currency));
+const toMajor = (amount: number, currency: string) => toMajorUnits(amount, currency).toFixed(fractionDigits(currency));
 
 export function ProductForm(props: { product?: Product; version?: number; onSaved: (product: Product, version: number) => void }) {
   const [, navigate] = useLocation();
