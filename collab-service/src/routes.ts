@@ -1,11 +1,19 @@
-// The collab service's HTTP routes: the editor page and its script, a document's text now or
-// as it was (at a version or a time), and who may edit it.
+// The collab service's HTTP routes: the editor page and its script, the caller's documents and
+// new ones, a document's text now or as it was (at a version or a time), and who may edit it.
 import Router from '@koa/router';
 import { requireUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
 import { validate } from '@eventide/shared/http/validate.ts';
-import { documentId, documentReadQuery as readQuery, editorId as userId } from '@eventide/shared/api/documents.ts';
+import {
+  documentId,
+  newDocumentBody,
+  documentReadQuery as readQuery,
+  shareBody,
+  editorId as userId,
+} from '@eventide/shared/api/documents.ts';
+import { readBody } from '@eventide/shared/http/body.ts';
+import type { DocumentLibrary } from './library.ts';
 import type { DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';
 import type { EditorAssets } from './web/assets.ts';
@@ -14,9 +22,12 @@ export interface CollabRouteDeps {
   access: DocumentAccess;
   reader: ReturnType<typeof documentReader>;
   editor: EditorAssets;
+  library: DocumentLibrary;
+  /** Spends one of the caller's lookups of a person to share with (each is a question about who has an account). */
+  limitLookups: (ctx: Parameters<Parameters<Router['post']>[1]>[0], key: string) => Promise<void>;
 }
 
-export function collabRoutes({ access, reader, editor }: CollabRouteDeps): Router {
+export function collabRoutes({ access, reader, editor, library, limitLookups }: CollabRouteDeps): Router {
   const router = new Router({ prefix: '/collab' });
 
   router.get('/editor', (ctx) => {
@@ -46,6 +57,21 @@ export function collabRoutes({ access, reader, editor }: CollabRouteDeps): Route
     return { user, id };
   };
 
+  router.get('/documents', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { items: await library.list(user) };
+  });
+
+  router.post('/documents', async (ctx) => {
+    const user = requireUser(ctx);
+    const { title } = await readBody(ctx, newDocumentBody);
+    const created = await library.create(user, title);
+    ctx.status = 201;
+    ctx.set('Location', `/collab/documents/${created.id}`);
+    ctx.body = created;
+  });
+
   router.get('/documents/:id', async (ctx) => {
     const { id } = await memberOnly(ctx);
     const query = parseQuery(ctx, readQuery, 'query');
@@ -65,9 +91,30 @@ export function collabRoutes({ access, reader, editor }: CollabRouteDeps): Route
     ctx.body = await access.record(id);
   });
 
-  const share = (editor: boolean) => async (ctx: Parameters<Parameters<Router['put']>[1]>[0]) => {
+  router.get('/documents/:id/people', async (ctx) => {
+    const { id } = await memberOnly(ctx);
+    ctx.body = await library.people(id);
+  });
+
+  const manage = async (ctx: Parameters<Parameters<Router['post']>[1]>[0]) => {
     const { user, id } = await memberOnly(ctx);
     if (!(await access.canManage(user, id))) throw problems.forbidden(`only the owner of ${id} and administrators share it`);
+    return { user, id };
+  };
+
+  router.post('/documents/:id/editors', async (ctx) => {
+    const { user, id } = await manage(ctx);
+    const target = await readBody(ctx, shareBody);
+    await limitLookups(ctx, `user:${user.id}`);
+    const other = await library.findPerson(user, target);
+    const record = (await access.record(id))!;
+    if (other === record.owner) throw problems.unprocessable(target.email ? 'email' : 'name', 'this is the owner of the document');
+    await access.setEditor(id, other, true);
+    ctx.body = await library.people(id);
+  });
+
+  const share = (editor: boolean) => async (ctx: Parameters<Parameters<Router['put']>[1]>[0]) => {
+    const { id } = await manage(ctx);
     const other = validate(userId, ctx.params.userId, 'userId');
     ctx.body = await access.setEditor(id, other, editor);
   };

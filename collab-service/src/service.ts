@@ -9,13 +9,14 @@ export interface CollabService extends Service {
 }
 
 export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryMs'> = {}): ServiceFactory<CollabService> {
-  return async ({ config, log, auth: openAuth }) => {
+  return async ({ config, log, auth: openAuth, readStore }) => {
     const auth = await openAuth();
-    const collab = await openCollab(config, { auth, log, ...options });
+    const read = await readStore();
+    const collab = await openCollab(config, { auth, readStore: read.store, log, ...options });
     return {
       collab,
       routers: collab.routers,
-      health: () => ({ collab: collab.description, auth: auth.description }),
+      health: () => ({ collab: collab.description, auth: auth.description, readStore: read.description }),
       attach: (server) => void collab.attach(server),
       disconnect: () => collab.disconnect(),
       close: () => collab.close(),

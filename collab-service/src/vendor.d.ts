@@ -17,7 +17,12 @@ declare module 'rich-text' {
 
 declare module 'sharedb-mongo' {
   import type ShareDB from 'sharedb';
-  function ShareDbMongo(url: string, options?: Record<string, unknown>): ShareDB.DB;
+  import type { Db } from 'mongodb';
+  interface ShareDbMongoDb extends ShareDB.DB {
+    /** The driver's database once connected (and the poll database, when configured). */
+    getDbs(callback: (error: Error | null, mongo: Db) => void): void;
+  }
+  function ShareDbMongo(url: string, options?: Record<string, unknown>): ShareDbMongoDb;
   export default ShareDbMongo;
 }
 

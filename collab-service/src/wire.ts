@@ -5,7 +5,10 @@ import type Router from '@koa/router';
 import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import type { Config } from '@eventide/shared/config.ts';
 import type { Logger } from '@eventide/shared/log.ts';
+import { limiter } from '@eventide/shared/auth/rate-limit.ts';
+import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { documentReader } from './documents.ts';
+import { documentLibrary, type UserDirectory } from './library.ts';
 import { collabRoutes } from './routes.ts';
 import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
@@ -25,13 +28,15 @@ export interface Collab {
 
 export interface CollabWiring {
   auth: OpenedAuth;
+  /** The read models: who the users are, for sharing by email or name. */
+  readStore: ReadStore;
   log: Logger;
   clock?: () => number;
   /** How often open connections are pinged and their sessions checked (default: COLLAB_CHECK_EVERY_SECONDS). */
   checkEveryMs?: number;
 }
 
-export async function openCollab(config: Config, { auth, log, clock, checkEveryMs }: CollabWiring): Promise<Collab> {
+export async function openCollab(config: Config, { auth, readStore, log, clock, checkEveryMs }: CollabWiring): Promise<Collab> {
   const store = await openCollabStore(config);
   const collab = createCollabBackend({
     store,
@@ -46,7 +51,24 @@ export async function openCollab(config: Config, { auth, log, clock, checkEveryM
     milestones: { everyOps: config.COLLAB_SNAPSHOT_EVERY_OPS, everySeconds: config.COLLAB_SNAPSHOT_EVERY_SECONDS },
     ...(clock ? { clock } : {}),
   });
-  const routers = [collabRoutes({ access: collab.access, reader: documentReader(collab.backend), editor: editorAssets() })];
+  const users: UserDirectory = {
+    async nameOf(userId) {
+      const found = await readStore.get('users', userId);
+      if (!found) return undefined;
+      return found.deleted ? null : String(found.fields.name);
+    },
+    idByEmail: async (email) => (await readStore.userByEmail(email))?.id,
+  };
+  const library = documentLibrary({ backend: collab.backend, access: collab.access, members: store.members, users });
+  const limitLookups = limiter(auth.limiters, {
+    name: 'share-lookups',
+    points: config.COLLAB_SHARE_LOOKUPS_PER_HOUR,
+    duration: 3600,
+    what: 'people looked up to share with',
+  });
+  const routers = [
+    collabRoutes({ access: collab.access, reader: documentReader(collab.backend), editor: editorAssets(), library, limitLookups }),
+  ];
   let socket: CollabSocket | undefined;
   return {
     routers,

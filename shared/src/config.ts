@@ -93,6 +93,8 @@ const schema = z.object({
   COLLAB_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /** Collaborative editing: connections one user may hold at once (per process). */
   COLLAB_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).default(8),
+  /** People a user may look up (by email or name) to share documents with, per hour. */
+  COLLAB_SHARE_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** Collaborative editing: ops one connection may have handled per second, one at a time, and how many may wait beyond that. */
   COLLAB_OPS_PER_SECOND: z.coerce.number().int().min(1).default(50),
   COLLAB_OPS_BURST: z.coerce.number().int().min(1).default(200),

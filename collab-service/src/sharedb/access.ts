@@ -8,13 +8,14 @@ import type ShareDB from 'sharedb';
 import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import type { RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
 import { isAdmin } from '@eventide/shared/auth/session.ts';
+import { ACCESS_COLLECTION } from '../store/members.ts';
 
 /** The one collection clients edit. */
 export const DOCUMENTS = 'documents';
 /** Document ids: what fits in a URL path segment and a ShareDB channel name without escaping. */
 export { DOCUMENT_ID } from '@eventide/shared/api/documents.ts';
 /** Server-only: access records, one per document, under the document's id. */
-export const ACCESS = 'collab_access';
+export const ACCESS = ACCESS_COLLECTION;
 
 import type { AccessRecord } from '@eventide/shared/api/documents.ts';
 export type { AccessRecord };
@@ -26,8 +27,8 @@ export interface DocumentAccess {
   canEdit(user: SessionUser, id: string): Promise<boolean>;
   /** Delete the document, share it, unshare it: admins and the owner. */
   canManage(user: SessionUser, id: string): Promise<boolean>;
-  /** Before a create: records the creator as owner unless the document already has one. */
-  claim(user: SessionUser, id: string): Promise<boolean>;
+  /** Before a create: records the creator as owner (with the title, if given) unless the document already has one. */
+  claim(user: SessionUser, id: string, title?: string): Promise<boolean>;
   setEditor(id: string, userId: string, editor: boolean): Promise<AccessRecord>;
   close(): void;
 }
@@ -87,13 +88,13 @@ export function documentAccess(backend: ShareDB, revocations: RevocationFeed, cl
       if (isAdmin(user)) return true;
       return (await record(id))?.owner === user.id;
     },
-    async claim(user, id) {
+    async claim(user, id, title) {
       const existing = await record(id);
       if (existing) return isAdmin(user) || isMember(existing, user.id);
       const after = await change(id, async (doc) => {
         if (doc.type) return;
         await new Promise<void>((resolve, reject) =>
-          doc.create({ owner: user.id, editors: [] } satisfies AccessRecord, (error) =>
+          doc.create({ owner: user.id, editors: [], ...(title === undefined ? {} : { title }) } satisfies AccessRecord, (error) =>
             // Another creator won the race: their record stands, and decides below.
             error && (error as unknown as { code?: string }).code !== 'ERR_DOC_ALREADY_CREATED' ? reject(error) : resolve(),
           ),

@@ -5,6 +5,7 @@
 import ShareDB from 'sharedb';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
+import { ACCESS_COLLECTION, membersOf, type Membership, type MemberIndex } from './members.ts';
 
 // ShareDB passes null for "no error"; its published types say undefined: either is accepted.
 // biome-ignore lint/suspicious/noExplicitAny: ShareDB's callbacks take null or undefined for no error
@@ -22,7 +23,7 @@ interface StoredSnapshot {
 const wantsMetadata = (fields: unknown, options: unknown) =>
   Boolean((fields as { $submit?: boolean } | null)?.$submit || (options as { metadata?: boolean } | null)?.metadata);
 
-export class SqliteShareDb extends ShareDB.DB {
+export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
   readonly db: DatabaseSync;
   private readonly statements: {
     version: StatementSync;
@@ -32,12 +33,16 @@ export class SqliteShareDb extends ShareDB.DB {
     opsFrom: StatementSync;
     opsBetween: StatementSync;
     list: StatementSync;
+    forgetMembers: StatementSync;
+    addMember: StatementSync;
+    documentsOf: StatementSync;
   };
   private closed = false;
 
   constructor(path: string, synchronous: 'FULL' | 'NORMAL' = 'FULL') {
     super();
     this.db = openSqliteFile(path, synchronous);
+    const indexExisted = this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'collab_members'").get() !== undefined;
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS sharedb_snapshots (
         collection TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL,
@@ -45,7 +50,13 @@ export class SqliteShareDb extends ShareDB.DB {
         PRIMARY KEY (collection, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS sharedb_ops (
         collection TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL, op TEXT NOT NULL,
-        PRIMARY KEY (collection, id, v)) WITHOUT ROWID;`);
+        PRIMARY KEY (collection, id, v)) WITHOUT ROWID;
+      -- Who is on which document, from the access records, written in the same transaction as
+      -- each record's change: "my documents" is a lookup, not a scan of every record.
+      CREATE TABLE IF NOT EXISTS collab_members (
+        user_id TEXT NOT NULL, id TEXT NOT NULL, role TEXT NOT NULL,
+        PRIMARY KEY (user_id, id)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS collab_members_by_document ON collab_members (id);`);
     this.statements = {
       version: this.db.prepare('SELECT v FROM sharedb_snapshots WHERE collection = ? AND id = ?'),
       snapshot: this.db.prepare('SELECT v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND id = ?'),
@@ -59,7 +70,45 @@ export class SqliteShareDb extends ShareDB.DB {
       list: this.db.prepare(
         'SELECT id, v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL ORDER BY id LIMIT ? OFFSET ?',
       ),
+      forgetMembers: this.db.prepare('DELETE FROM collab_members WHERE id = ?'),
+      addMember: this.db.prepare('INSERT OR REPLACE INTO collab_members (user_id, id, role) VALUES (?, ?, ?)'),
+      documentsOf: this.db.prepare('SELECT id, role FROM collab_members WHERE user_id = ? ORDER BY id LIMIT ?'),
     };
+    if (!indexExisted) this.indexExistingRecords();
+  }
+
+  /** The documents a user owns or edits, by id; at most `limit`. */
+  documentsOf(userId: string, limit: number): Promise<Membership[]> {
+    return new Promise((resolve, reject) =>
+      this.answer<Membership[]>(
+        (error, rows) => (error ? reject(error) : resolve(rows!)),
+        () =>
+          (this.statements.documentsOf.all(userId, limit) as { id: string; role: Membership['role'] }[]).map(({ id, role }) => ({
+            id,
+            role,
+          })),
+      ),
+    );
+  }
+
+  private indexMembers(id: string, data: unknown): void {
+    this.statements.forgetMembers.run(id);
+    for (const { userId, role } of membersOf(data)) this.statements.addMember.run(userId, id, role);
+  }
+
+  /** Once, when a store from before the members index is opened. */
+  private indexExistingRecords(): void {
+    const rows = this.db
+      .prepare('SELECT id, data FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL')
+      .all(ACCESS_COLLECTION) as { id: string; data: string }[];
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const row of rows) this.indexMembers(row.id, JSON.parse(row.data));
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   override close(callback?: Callback): void {
@@ -96,6 +145,7 @@ export class SqliteShareDb extends ShareDB.DB {
           snapshot.type ? JSON.stringify(snapshot.data) : null,
           snapshot.m == null ? null : JSON.stringify(snapshot.m),
         );
+        if (collection === ACCESS_COLLECTION) this.indexMembers(id, snapshot.type ? snapshot.data : undefined);
         this.db.exec('COMMIT');
         return true;
       } catch (error) {

@@ -5,7 +5,16 @@
 import { z } from 'zod';
 import { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from './auth.ts';
 import { cursorPageOf, offsetPageOf } from './common.ts';
-import { accessRecord as documentAccess, documentReadQuery, documentText } from './documents.ts';
+import {
+  accessRecord as documentAccess,
+  documentList,
+  documentPeople,
+  documentReadQuery,
+  documentSummary,
+  documentText,
+  newDocumentBody,
+  shareBody,
+} from './documents.ts';
 import { eventsQuery } from './events.ts';
 import { createOrderBody, orderChanges, orderListQuery, orderV1Body, orderV2Body, replaceOrderBody } from './orders.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './products.ts';
@@ -372,6 +381,25 @@ const documents: ApiRoute[] = [
     answers: { 200: { description: 'the style sheet', contentType: 'text/css' } },
   },
   {
+    operationId: 'listDocuments',
+    method: 'get',
+    path: '/collab/documents',
+    summary: 'The documents the caller owns or edits, the most recently changed first (at most 500)',
+    tag: 'documents',
+    access: 'signed-in',
+    answers: { 200: { description: 'the documents', body: documentList } },
+  },
+  {
+    operationId: 'createDocument',
+    method: 'post',
+    path: '/collab/documents',
+    summary: 'A new, empty document owned by the caller, under an id the server chooses',
+    tag: 'documents',
+    access: 'signed-in',
+    body: newDocumentBody,
+    answers: { 201: { description: 'the document; Location names it', body: documentSummary } },
+  },
+  {
     operationId: 'getDocument',
     method: 'get',
     path: '/collab/documents/{id}',
@@ -389,6 +417,25 @@ const documents: ApiRoute[] = [
     tag: 'documents',
     access: 'owner',
     answers: { 200: { description: 'the owner and the editors', body: documentAccess } },
+  },
+  {
+    operationId: 'getDocumentPeople',
+    method: 'get',
+    path: '/collab/documents/{id}/people',
+    summary: 'The owner and editors of a document, by name',
+    tag: 'documents',
+    access: 'owner',
+    answers: { 200: { description: 'the owner and the editors', body: documentPeople } },
+  },
+  {
+    operationId: 'shareDocument',
+    method: 'post',
+    path: '/collab/documents/{id}/editors',
+    summary: 'Let someone edit a document, named by the email of their account or by name among the people the caller shares with',
+    tag: 'documents',
+    access: 'owner',
+    body: shareBody,
+    answers: { 200: { description: 'the owner and the editors now', body: documentPeople } },
   },
   {
     operationId: 'addEditor',

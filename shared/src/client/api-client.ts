@@ -6,7 +6,15 @@
 import type { z } from 'zod';
 import type { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from '../api/auth.ts';
 import type { cursorPageOf, offsetPageOf } from '../api/common.ts';
-import type { accessRecord, documentText } from '../api/documents.ts';
+import type {
+  accessRecord,
+  documentList,
+  documentPeople,
+  documentSummary,
+  documentText,
+  newDocumentBody,
+  shareBody,
+} from '../api/documents.ts';
 import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '../api/orders.ts';
 import type { createProductBody, productBody, productChanges } from '../api/products.ts';
 import type { searchBody } from '../api/search.ts';
@@ -22,6 +30,8 @@ export type Session = Out<typeof sessionBody>;
 export type SearchResult = Out<typeof searchBody>;
 export type DocumentText = Out<typeof documentText>;
 export type DocumentAccess = Out<typeof accessRecord>;
+export type DocumentSummary = Out<typeof documentSummary>;
+export type DocumentPeople = Out<typeof documentPeople>;
 export type OffsetPage<S extends z.ZodType> = Out<ReturnType<typeof offsetPageOf<S>>>;
 export type CursorPage<S extends z.ZodType> = Out<ReturnType<typeof cursorPageOf<S>>>;
 /** A query as the service takes it, numbers allowed where the wire has digits. */
@@ -56,7 +66,11 @@ export const OPERATIONS = {
   unlinkProvider: ['delete', '/auth/identities/{provider}'],
   listProviders: ['get', '/auth/providers'],
   linkProvider: ['post', '/auth/{provider}/link'],
+  listDocuments: ['get', '/collab/documents'],
+  createDocument: ['post', '/collab/documents'],
   getDocument: ['get', '/collab/documents/{id}'],
+  getDocumentPeople: ['get', '/collab/documents/{id}/people'],
+  shareDocument: ['post', '/collab/documents/{id}/editors'],
   getDocumentAccess: ['get', '/collab/documents/{id}/access'],
   addEditor: ['put', '/collab/documents/{id}/editors/{userId}'],
   removeEditor: ['delete', '/collab/documents/{id}/editors/{userId}'],
@@ -198,9 +212,19 @@ export function createApiClient(clientOptions: ClientOptions) {
         `${clientOptions.baseUrl}/auth/${encodeURIComponent(provider)}${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
     },
     documents: {
+      /** The caller's documents (owned and shared with them), the most recently changed first. */
+      list: async () => (await data(call<Out<typeof documentList>>('listDocuments'))).items,
+      create: (body: In<typeof newDocumentBody>) => data(call<DocumentSummary>('createDocument', { body })),
+      /** The collaborative editor's page for a document (a full-page navigation). */
+      editorUrl: (id: string) => `${clientOptions.baseUrl}/collab/editor?doc=${encodeURIComponent(id)}`,
+      people: (id: string) => data(call<DocumentPeople>('getDocumentPeople', { params: { id } })),
+      /** Shares with the account of an email, or by name with someone the caller already shares a document with. */
+      shareWith: (id: string, person: In<typeof shareBody>) =>
+        data(call<DocumentPeople>('shareDocument', { params: { id }, body: person })),
       get: (id: string, at: { version?: number; at?: string } = {}) =>
         data(call<DocumentText>('getDocument', { params: { id }, query: at })),
       access: (id: string) => data(call<DocumentAccess>('getDocumentAccess', { params: { id } })),
+      /** Shares by user id; shareWith() takes an email or a name. */
       share: (id: string, userId: string) => data(call<DocumentAccess>('addEditor', { params: { id, userId } })),
       unshare: (id: string, userId: string) => data(call<DocumentAccess>('removeEditor', { params: { id, userId } })),
     },

@@ -122,6 +122,25 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         await expect(store.list('orders', { limit: 10, offset: 0, filter: { email: 'x' } })).rejects.toThrow(/cannot be filtered/);
       }));
 
+    it('finds a live user by email, whatever the case, never a deleted one', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const ada = doc('u1', { name: 'Ada', email: 'Ada.Lovelace@Example.org' });
+        await writer.write(
+          [
+            { collection: 'users', doc: ada, expectedVersion: null },
+            { collection: 'users', doc: doc('u2', { name: 'Grace', email: 'grace@example.org' }), expectedVersion: null },
+          ],
+          cp(1),
+        );
+        expect((await store.userByEmail('ada.lovelace@example.ORG'))?.id).toBe('u1');
+        expect((await store.userByEmail(' grace@example.org '))?.id).toBe('u2');
+        expect(await store.userByEmail('ada@example.org')).toBeUndefined();
+        expect(await store.userByEmail('{"$ne":null}')).toBeUndefined();
+        await writer.write([{ collection: 'users', doc: { ...ada, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
+        expect(await store.userByEmail('ada.lovelace@example.org')).toBeUndefined();
+      }));
+
     it('searches products by relevance, literally, and keeps the index in step', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());

@@ -73,6 +73,9 @@ function relevance(doc: ReadDocument, terms: string[]): number {
   }, 0);
 }
 
+/** Case-insensitive comparison for userByEmail; the index is built with the same collation. */
+const EMAIL_COLLATION = { locale: 'en', strength: 2 } as const;
+
 async function ensureGeneration(db: Db, generation: number): Promise<void> {
   for (const collection of COLLECTIONS) {
     const c = db.collection<StoredDocument>(name(collection, generation));
@@ -80,6 +83,7 @@ async function ensureGeneration(db: Db, generation: number): Promise<void> {
     await c.createIndex({ deleted: 1, seq: -1 });
     for (const field of FILTERABLE[collection]) await c.createIndex({ [`fields.${field}`]: 1, deleted: 1, seq: -1 });
     if (collection === 'products') await c.createIndex({ tokens: 1 });
+    if (collection === 'users') await c.createIndex({ 'fields.email': 1 }, { collation: EMAIL_COLLATION });
   }
 }
 
@@ -170,6 +174,14 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
 
     async get(collection, id) {
       const stored = await documents(collection, await readMeta('active_generation')).findOne({ _id: id });
+      return stored ? toDocument(stored) : undefined;
+    },
+
+    async userByEmail(email) {
+      const stored = await documents('users', await readMeta('active_generation')).findOne(
+        { 'fields.email': String(email).trim(), deleted: false },
+        { collation: EMAIL_COLLATION },
+      );
       return stored ? toDocument(stored) : undefined;
     },
 

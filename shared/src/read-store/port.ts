@@ -82,6 +82,11 @@ export interface ReadStore {
   get(collection: Collection, id: string): Promise<ReadDocument | undefined>;
   /** Live documents, newest first. */
   list(collection: Collection, query: ListQuery): Promise<ListResult>;
+  /**
+   * The live user whose email is this one, compared without regard to case (ASCII letters on
+   * SQLite) and surrounding spaces; by an index, never a scan.
+   */
+  userByEmail(email: string): Promise<ReadDocument | undefined>;
   /** Live products by relevance to the words of `text`, matched literally. */
   search(text: string, limit: number): Promise<SearchHit[]>;
   close(): Promise<void>;

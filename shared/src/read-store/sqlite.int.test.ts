@@ -1,3 +1,5 @@
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,4 +16,30 @@ readStoreContract('embedded SQLite', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe('embedded SQLite read store: userByEmail', () => {
+  it('looks a user up by the email index, in an existing store as in a new one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    try {
+      const path = join(dir, 'read.db');
+      // A store from before the index: opening it adds the index.
+      const old = new DatabaseSync(path);
+      old.exec(
+        'CREATE TABLE users_g1 (id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE, deleted INTEGER NOT NULL, body TEXT NOT NULL)',
+      );
+      old.close();
+      await openSqliteReadStore(path).close();
+      const db = new DatabaseSync(path);
+      const plan = db
+        .prepare(
+          "EXPLAIN QUERY PLAN SELECT * FROM users_g1 WHERE lower(trim(json_extract(body, '$.email'))) = lower(trim(?)) AND deleted = 0",
+        )
+        .all('a@example.org') as { detail: string }[];
+      db.close();
+      expect(plan.map((row) => row.detail).join('; ')).toMatch(/USING INDEX users_g1_email/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -24,6 +24,8 @@ interface Row {
 }
 
 const column = (field: string) => `f_${field}`;
+/** Indexed expression for userByEmail; lower() folds ASCII letters only. */
+const EMAIL_KEY = "lower(trim(json_extract(body, '$.email')))";
 const table = (collection: string, generation: number) => `${collection}_g${generation}`;
 
 function schema(generation: number): string {
@@ -37,7 +39,7 @@ function schema(generation: number): string {
         id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE,
         deleted INTEGER NOT NULL, body TEXT NOT NULL${generated});
       CREATE INDEX IF NOT EXISTS ${name}_live ON ${name} (deleted, seq);
-      ${indexes}`;
+      ${indexes}${collection === 'users' ? `\n      CREATE INDEX IF NOT EXISTS ${name}_email ON ${name} (${EMAIL_KEY});` : ''}`;
   });
   return `${tables.join('\n')}
     CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
@@ -189,6 +191,15 @@ export function openSqliteReadStore(path: string): ReadStore {
     async get(collection, id) {
       return onActive((g) => {
         const row = prepare(`SELECT * FROM ${table(collection, g)} WHERE id = ?`).get(id) as Row | undefined;
+        return row ? toDocument(row) : undefined;
+      });
+    },
+
+    async userByEmail(email) {
+      return onActive((g) => {
+        const row = prepare(`SELECT * FROM ${table('users', g)} WHERE ${EMAIL_KEY} = lower(trim(?)) AND deleted = 0`).get(email) as
+          | Row
+          | undefined;
         return row ? toDocument(row) : undefined;
       });
     },
