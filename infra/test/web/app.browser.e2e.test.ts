@@ -1,7 +1,8 @@
 // The web app in Chromium against `npm start`'s real process: a visitor browses products (the
 // next page loads as the list scrolls), opens one, searches as they type and sees the match
 // marked; signs up (after a refusal shown in words), edits their profile (and meets a change
-// made elsewhere), and signs out; at phone width, and with the keyboard. Screenshots of each
+// made elsewhere), and signs out; orders; documents, shared and edited; at phone width, and with
+// the keyboard. Screenshots of each
 // page go to infra/test/artifacts/.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium, screenshot } from '../browser.ts';
 import { grantAdmin, startService, type RunningService } from '../process.ts';
 
@@ -152,6 +154,77 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
     await page.getByRole('link', { name: '← Your orders' }).click();
     await page.locator('td .status-cancelled').waitFor();
     await screenshot(page, 'orders');
+  });
+
+  it('documents: creates one, shares it by email and then by name, refusals in words, stops sharing, and opens the editor', async () => {
+    for (const [name, email] of [
+      ['Cleo', 'cleo@example.com'],
+      ['Dev', 'dev@example.com'],
+    ] as const) {
+      const client = jsonClient(service.url);
+      const signedUp = await client.request('POST', '/users', { name, email, password: 'a long passphrase' });
+      expect(signedUp.status).toBe(201);
+      // Sharing finds people in the read models: the page may ask only once they are there.
+      const seen = await client.request('GET', `/users/${signedUp.body.userId}`, undefined, {
+        'Wait-For-Position': signedUp.headers.get('event-position')!,
+      });
+      expect(seen.status).toBe(200);
+    }
+    const page = await open('/#/sign-up');
+    await page.getByLabel('Name').fill('Eve');
+    await page.getByLabel('Email').fill('eve@example.com');
+    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: 'Documents' }).click();
+    await page.getByText('No documents yet.').waitFor();
+    await page.getByLabel('Title of a new document').fill('Trip plans');
+    await page.getByRole('button', { name: 'Create document' }).click();
+    await page.getByRole('heading', { name: 'Trip plans' }).waitFor();
+
+    const shareWith = page.getByLabel('Share with (their email, or the name of someone you already share with)');
+    await shareWith.fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.locator('.field-error', { hasText: 'no account has this email' }).waitFor();
+    await shareWith.fill('Dev');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.locator('.field-error', { hasText: 'share by email the first time' }).waitFor();
+    expect(await page.locator('body').textContent()).not.toMatch(/"type"|problems\//);
+    await screenshot(page, 'document-share-refused');
+    await shareWith.fill('CLEO@example.com');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByText('Shared with Cleo.').waitFor();
+    expect(await page.locator('.linked').textContent()).toMatch(/Cleo\s*\(editor\)/);
+    expect(await page.locator('main').textContent()).not.toContain('cleo@example.com');
+    await screenshot(page, 'document');
+
+    // A second document: Cleo is now someone Eve shares with, so her name is enough.
+    await page.getByRole('link', { name: '← Your documents' }).click();
+    await page.getByLabel('Title of a new document').fill('Packing list');
+    await page.getByRole('button', { name: 'Create document' }).click();
+    await page.getByRole('heading', { name: 'Packing list' }).waitFor();
+    await shareWith.fill('cleo');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByText('Shared with Cleo.').waitFor();
+    await page.getByRole('button', { name: 'Stop sharing with Cleo' }).click();
+    await page.getByText('Cleo can no longer edit it.').waitFor();
+    expect(await page.locator('.linked').textContent()).not.toContain('Cleo');
+
+    // Into the editor and back: what was typed there is the document's text.
+    const documentPath = page.url().split('#')[1]!;
+    const id = documentPath.split('/documents/')[1]!;
+    await page.getByRole('link', { name: 'Open in the editor' }).click();
+    await page.getByText('connected', { exact: true }).waitFor();
+    await page.getByLabel('Document text').pressSequentially('Socks, boots');
+    await until(
+      async () => (await (await page.request.get(`${service.url}/collab/documents/${id}`)).json()).text === 'Socks, boots',
+      'the typed text to be saved',
+    );
+    await page.getByRole('link', { name: 'Your documents' }).click();
+    await page.getByRole('link', { name: 'Packing list' }).click();
+    await page.locator('.preview', { hasText: 'Socks, boots' }).waitFor();
+    await page.getByRole('link', { name: '← Your documents' }).click();
+    await page.getByRole('cell', { name: 'Trip plans' }).waitFor();
+    await screenshot(page, 'documents');
   });
 
   it('admin: creates, edits and deletes a product, and lists users', async () => {

@@ -9,6 +9,7 @@ import { ProductPage, ProductsPage } from './pages/products.tsx';
 import { SearchPage } from './pages/search.tsx';
 import { AdminPage } from './pages/admin.tsx';
 import { OrderPage, OrdersPage } from './pages/orders.tsx';
+import { DocumentPage, DocumentsPage } from './pages/documents.tsx';
 import { isAdmin, SessionProvider, useSession } from './session.tsx';
 
 function Navigation() {
@@ -21,6 +22,7 @@ function Navigation() {
       <Link href="/">Products</Link>
       <Link href="/search">Search</Link>
       {session && <Link href="/orders">Orders</Link>}
+      {session && <Link href="/documents">Documents</Link>}
       {isAdmin(session) && <Link href="/admin">Admin</Link>}
       <span class="spacer" />
       {session === undefined ? null : session ? (
@@ -71,6 +73,10 @@ function App() {
               <OrdersPage />
             </Route>
             <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
+            <Route path="/documents">
+              <DocumentsPage />
+            </Route>
+            <Route path="/documents/:id">{(params) => <DocumentPage id={params.id} />}</Route>
             <Route path="/admin">
               <AdminPage />
             </Route>

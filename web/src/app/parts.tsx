@@ -64,10 +64,12 @@ export function Field(props: {
   value: string;
   onInput: (value: string) => void;
   problem?: ApiProblem | undefined;
+  /** Shown instead of the problem's error for this field (a field the server knows by another name). */
+  error?: string | undefined;
   autocomplete?: string;
   required?: boolean;
 }) {
-  const message = props.problem?.fieldError(props.name);
+  const message = props.error ?? props.problem?.fieldError(props.name);
   const id = `field-${props.name}`;
   return (
     <div class="field">

@@ -1,0 +1,194 @@
+/// <reference lib="dom" />
+// A signed-in user's collaborative documents: the list (their own and those shared with them), a
+// new one with a title, and one document's page with its text, the people on it, sharing by email
+// or by name, and the link into the editor (a page of its own, /collab/editor).
+import { useEffect, useState } from 'preact/hooks';
+import { Link, useLocation } from 'wouter-preact';
+import type { DocumentPeople, DocumentSummary, DocumentText } from '@eventide/shared/client/api-client.ts';
+import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { api, asProblem } from '../api.ts';
+import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { useSession } from '../session.tsx';
+import { SignInFirst } from './orders.tsx';
+
+const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+export function DocumentsPage() {
+  const { session } = useSession();
+  const [, navigate] = useLocation();
+  const [documents, setDocuments] = useState<DocumentSummary[]>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [title, setTitle] = useState('');
+  useEffect(() => {
+    if (!session) return;
+    api.documents.list().then(setDocuments, (error) => setProblem(asProblem(error)));
+  }, [session?.userId]);
+  const creating = useSubmit(async () => {
+    const created = await api.documents.create({ title });
+    navigate(`/documents/${created.id}`);
+  });
+
+  if (session === undefined) return <Loading />;
+  if (session === null) return <SignInFirst what="your documents" />;
+  return (
+    <section aria-labelledby="documents-title">
+      <h1 id="documents-title">Your documents</h1>
+      <form class="inline" onSubmit={creating.submit} aria-busy={creating.busy}>
+        <Field label="Title of a new document" name="title" value={title} onInput={setTitle} problem={creating.problem} required />
+        <button type="submit" disabled={creating.busy}>
+          {creating.busy ? 'Creating…' : 'Create document'}
+        </button>
+      </form>
+      <ProblemMessage problem={creating.problem} fields={['title']} />
+      <ProblemMessage problem={problem} />
+      {!documents && !problem && <Loading>Loading your documents…</Loading>}
+      {documents?.length === 0 && <p>No documents yet. Give the first one a title above.</p>}
+      {documents && documents.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Owner</th>
+              <th scope="col">Last changed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {documents.map((doc) => (
+              <tr key={doc.id}>
+                <td>
+                  <Link href={`/documents/${doc.id}`}>{doc.title}</Link>
+                </td>
+                <td>{doc.role === 'owner' ? 'You' : (doc.owner.name ?? 'A deleted account')}</td>
+                <td>{when(doc.modifiedAt ?? doc.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function DocumentPage({ id }: { id: string }) {
+  const { session } = useSession();
+  const [summary, setSummary] = useState<DocumentSummary>();
+  const [text, setText] = useState<DocumentText>();
+  const [people, setPeople] = useState<DocumentPeople>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  useEffect(() => {
+    if (!session) return;
+    // The list carries the title and the caller's part; the text and the people come separately.
+    Promise.all([api.documents.list(), api.documents.get(id), api.documents.people(id)]).then(
+      ([all, current, on]) => {
+        setSummary(all.find((doc) => doc.id === id));
+        setText(current);
+        setPeople(on);
+      },
+      (error) => setProblem(asProblem(error)),
+    );
+  }, [id, session?.userId]);
+
+  if (session === null) return <SignInFirst what="this document" />;
+  if (!people || !text) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the document…</Loading>;
+  const mine = people.owner.userId === session?.userId;
+  return (
+    <article aria-labelledby="document-title">
+      <p>
+        <Link href="/documents">← Your documents</Link>
+      </p>
+      <h1 id="document-title">{summary?.title ?? id}</h1>
+      <p>
+        <a class="button" href={api.documents.editorUrl(id)}>
+          Open in the editor
+        </a>
+      </p>
+      <p class="muted">
+        Version {text.version}, last changed {when(text.modifiedAt ?? text.createdAt)}.
+      </p>
+      {text.text ? <pre class="preview">{text.text}</pre> : <p class="muted">Nothing written yet.</p>}
+      <People id={id} people={people} mine={mine} onChange={setPeople} />
+    </article>
+  );
+}
+
+function People({
+  id,
+  people,
+  mine,
+  onChange,
+}: {
+  id: string;
+  people: DocumentPeople;
+  mine: boolean;
+  onChange: (p: DocumentPeople) => void;
+}) {
+  const [who, setWho] = useState('');
+  const [notice, setNotice] = useState<string>();
+  const sharing = useSubmit(async () => {
+    setNotice(undefined);
+    const named = who.trim();
+    const after = await api.documents.shareWith(id, named.includes('@') ? { email: named } : { name: named });
+    onChange(after);
+    setWho('');
+    setNotice(`Shared with ${after.editors.at(-1)?.name ?? 'them'}.`);
+  });
+  const removing = useSubmit(async (userId: string, name: string) => {
+    setNotice(undefined);
+    await api.documents.unshare(id, userId);
+    onChange({ ...people, editors: people.editors.filter((p) => p.userId !== userId) });
+    setNotice(`${name} can no longer edit it.`);
+  });
+  const atField = sharing.problem?.fieldError('email') ?? sharing.problem?.fieldError('name');
+  const nameOf = (name: string | null) => name ?? 'A deleted account';
+  return (
+    <section aria-labelledby="people-title">
+      <h2 id="people-title">People</h2>
+      <ul class="linked">
+        <li>
+          {nameOf(people.owner.name)} <span class="muted">(owner)</span>
+        </li>
+        {people.editors.map((editor) => (
+          <li key={editor.userId}>
+            <span>
+              {nameOf(editor.name)} <span class="muted">(editor)</span>
+            </span>
+            {mine && (
+              <button
+                type="button"
+                class="secondary"
+                disabled={removing.busy}
+                aria-label={`Stop sharing with ${nameOf(editor.name)}`}
+                onClick={(event) => removing.submit(event, editor.userId, nameOf(editor.name))}
+              >
+                Stop sharing
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <ProblemMessage problem={removing.problem} />
+      {notice && (
+        <p class="ok" role="status">
+          {notice}
+        </p>
+      )}
+      {mine && (
+        <form class="inline" onSubmit={sharing.submit} aria-busy={sharing.busy}>
+          <Field
+            label="Share with (their email, or the name of someone you already share with)"
+            name="person"
+            value={who}
+            onInput={setWho}
+            error={atField}
+            autocomplete="off"
+            required
+          />
+          <button type="submit" disabled={sharing.busy}>
+            {sharing.busy ? 'Sharing…' : 'Share'}
+          </button>
+        </form>
+      )}
+      {!atField && <ProblemMessage problem={sharing.problem} />}
+    </section>
+  );
+}
