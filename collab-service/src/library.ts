@@ -12,7 +12,7 @@ import { problems } from '@eventide/shared/http/problem.ts';
 import { DOCUMENTS, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
 import type { MemberIndex } from './store/members.ts';
 
-/** The most documents one list answers (the largest first by last change). */
+/** The most documents one list answers; a user on more sees 500 of them (by id), not the 500 changed last. */
 export const MAX_LISTED = 500;
 
 /** What the library needs to know about users: the read models, through the platform's read store. */

@@ -12,6 +12,7 @@ import {
   shareBody,
   editorId as userId,
 } from '@eventide/shared/api/documents.ts';
+import type { limiter } from '@eventide/shared/auth/rate-limit.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
 import type { DocumentLibrary } from './library.ts';
 import type { DocumentAccess } from './sharedb/access.ts';
@@ -24,7 +25,7 @@ export interface CollabRouteDeps {
   editor: EditorAssets;
   library: DocumentLibrary;
   /** Spends one of the caller's lookups of a person to share with (each is a question about who has an account). */
-  limitLookups: (ctx: Parameters<Parameters<Router['post']>[1]>[0], key: string) => Promise<void>;
+  limitLookups: ReturnType<typeof limiter>;
 }
 
 export function collabRoutes({ access, reader, editor, library, limitLookups }: CollabRouteDeps): Router {

@@ -42,7 +42,6 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
   constructor(path: string, synchronous: 'FULL' | 'NORMAL' = 'FULL') {
     super();
     this.db = openSqliteFile(path, synchronous);
-    const indexExisted = this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'collab_members'").get() !== undefined;
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS sharedb_snapshots (
         collection TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL,
@@ -50,13 +49,8 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
         PRIMARY KEY (collection, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS sharedb_ops (
         collection TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL, op TEXT NOT NULL,
-        PRIMARY KEY (collection, id, v)) WITHOUT ROWID;
-      -- Who is on which document, from the access records, written in the same transaction as
-      -- each record's change: "my documents" is a lookup, not a scan of every record.
-      CREATE TABLE IF NOT EXISTS collab_members (
-        user_id TEXT NOT NULL, id TEXT NOT NULL, role TEXT NOT NULL,
-        PRIMARY KEY (user_id, id)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS collab_members_by_document ON collab_members (id);`);
+        PRIMARY KEY (collection, id, v)) WITHOUT ROWID;`);
+    this.ensureMembersIndex();
     this.statements = {
       version: this.db.prepare('SELECT v FROM sharedb_snapshots WHERE collection = ? AND id = ?'),
       snapshot: this.db.prepare('SELECT v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND id = ?'),
@@ -74,7 +68,6 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
       addMember: this.db.prepare('INSERT OR REPLACE INTO collab_members (user_id, id, role) VALUES (?, ?, ?)'),
       documentsOf: this.db.prepare('SELECT id, role FROM collab_members WHERE user_id = ? ORDER BY id LIMIT ?'),
     };
-    if (!indexExisted) this.indexExistingRecords();
   }
 
   /** The documents a user owns or edits, by id; at most `limit`. */
@@ -96,14 +89,26 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
     for (const { userId, role } of membersOf(data)) this.statements.addMember.run(userId, id, role);
   }
 
-  /** Once, when a store from before the members index is opened. */
-  private indexExistingRecords(): void {
-    const rows = this.db
-      .prepare('SELECT id, data FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL')
-      .all(ACCESS_COLLECTION) as { id: string; data: string }[];
+  /**
+   * Who is on which document, from the access records, written in the same transaction as each
+   * record's change: "my documents" is a lookup, not a scan of every record. A store from before
+   * the index gets it, filled from its records, in one transaction (so a crash leaves none).
+   */
+  private ensureMembersIndex(): void {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const row of rows) this.indexMembers(row.id, JSON.parse(row.data));
+      if (!this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'collab_members'").get()) {
+        this.db.exec(`
+          CREATE TABLE collab_members (
+            user_id TEXT NOT NULL, id TEXT NOT NULL, role TEXT NOT NULL,
+            PRIMARY KEY (user_id, id)) WITHOUT ROWID;
+          CREATE INDEX collab_members_by_document ON collab_members (id);`);
+        const add = this.db.prepare('INSERT OR REPLACE INTO collab_members (user_id, id, role) VALUES (?, ?, ?)');
+        const records = this.db
+          .prepare('SELECT id, data FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL')
+          .all(ACCESS_COLLECTION) as { id: string; data: string }[];
+        for (const { id, data } of records) for (const { userId, role } of membersOf(JSON.parse(data))) add.run(userId, id, role);
+      }
       this.db.exec('COMMIT');
     } catch (error) {
       this.db.exec('ROLLBACK');
