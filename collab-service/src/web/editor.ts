@@ -102,11 +102,21 @@ function connect(onClosedForGood: (reason: string) => void): Connection {
   return connection;
 }
 
+/** The title given at creation, from the access record (documents first opened here have only their id). */
+async function showTitle(id: string): Promise<void> {
+  const response = await fetch(`/collab/documents/${encodeURIComponent(id)}/access`, { credentials: 'same-origin' }).catch(() => undefined);
+  const record = response?.ok ? ((await response.json()) as { title?: string }) : undefined;
+  if (!record?.title) return;
+  $('doc-name').textContent = record.title;
+  document.title = `${record.title} · Eventide editor`;
+}
+
 async function main(): Promise<void> {
   if (!(await signedIn())) await askToSignIn();
   const id = documentId();
   if (!id) return;
   $('doc-name').textContent = id;
+  void showTitle(id);
   $<HTMLElement>('editor').hidden = false;
 
   const connection = connect((reason) => {

@@ -214,6 +214,15 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
     const id = documentPath.split('/documents/')[1]!;
     await page.getByRole('link', { name: 'Open in the editor' }).click();
     await page.getByText('connected', { exact: true }).waitFor();
+    await page.locator('#doc-name', { hasText: 'Packing list' }).waitFor();
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      'the editor fits a phone',
+    ).toBeLessThanOrEqual(0);
+    expect(await page.locator('#text').evaluate((box) => box.getBoundingClientRect().width)).toBeGreaterThan(300);
+    await screenshot(page, 'editor-phone');
+    await page.setViewportSize({ width: 1100, height: 800 });
     await page.getByLabel('Document text').pressSequentially('Socks, boots');
     await until(
       async () => (await (await page.request.get(`${service.url}/collab/documents/${id}`)).json()).text === 'Socks, boots',
