@@ -71,16 +71,16 @@ export function DocumentsPage() {
 
 export function DocumentPage({ id }: { id: string }) {
   const { session } = useSession();
-  const [summary, setSummary] = useState<DocumentSummary>();
+  const [title, setTitle] = useState<string>();
   const [text, setText] = useState<DocumentText>();
   const [people, setPeople] = useState<DocumentPeople>();
   const [problem, setProblem] = useState<ApiProblem>();
   useEffect(() => {
     if (!session) return;
-    // The list carries the title and the caller's part; the text and the people come separately.
-    Promise.all([api.documents.list(), api.documents.get(id), api.documents.people(id)]).then(
-      ([all, current, on]) => {
-        setSummary(all.find((doc) => doc.id === id));
+    // The access record carries the title; the text and the people (by name) come separately.
+    Promise.all([api.documents.access(id), api.documents.get(id), api.documents.people(id)]).then(
+      ([record, current, on]) => {
+        setTitle(record.title);
         setText(current);
         setPeople(on);
       },
@@ -96,7 +96,7 @@ export function DocumentPage({ id }: { id: string }) {
       <p>
         <Link href="/documents">← Your documents</Link>
       </p>
-      <h1 id="document-title">{summary?.title ?? id}</h1>
+      <h1 id="document-title">{title ?? id}</h1>
       <p>
         <a class="button" href={api.documents.editorUrl(id)}>
           Open in the editor
