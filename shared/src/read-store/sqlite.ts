@@ -58,7 +58,9 @@ export function openSqliteReadStore(path: string): ReadStore {
     INSERT OR IGNORE INTO read_meta (key, value) VALUES ('active_generation', 1), ('last_generation', 1);
     CREATE TABLE IF NOT EXISTS follower_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
   `);
-  db.exec(schema(1));
+  // The generation being served gets what an older version of this store lacks (a newer index).
+  const servedAtOpen = db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number };
+  db.exec(schema(Number(servedAtOpen.value)));
 
   const statements = new Map<string, StatementSync>();
   const prepare = (sql: string): StatementSync => {
