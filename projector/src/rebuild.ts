@@ -39,6 +39,9 @@ export async function rebuild(options: {
     progress.head = Math.max(progress.head, progress.position);
     progress.eventsPerSecond = Math.round(progress.events / ((performance.now() - started) / 1000));
     options.onProgress?.({ ...progress });
+    // The embedded stores answer without waiting: without this turn a rebuild of a large log would
+    // hold the event loop (timers, progress output, anything else in the process) until it ends.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   await readStore.promote(generation);
   log?.info({ ...progress }, 'rebuild: promoted');

@@ -69,4 +69,25 @@ describe('embedded SQLite event store, id reuse inside a new append', () => {
     expect(await store.readStream('b')).toEqual([]);
     await store.close();
   });
+
+  it('refuses only the failing appends of those committed together, writing the others whole', async () => {
+    const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
+    const store = openSqliteEventStore({ path: ':memory:' });
+    const event = () => ({ id: newId(), type: 't', data: {}, metadata });
+    const old = event();
+    await store.append('a', [old], { expectedRevision: 'any' });
+    // Sent in one turn, so they share one transaction.
+    const outcomes = await Promise.allSettled([
+      store.append('one', [event()], { expectedRevision: 'no_stream' }),
+      store.append('two', [event(), event(), old], { expectedRevision: 'any' }),
+      store.append('three', [event()], { expectedRevision: 5 }),
+      store.append('four', [event(), event()], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect((await store.readStream('one')).length).toBe(1);
+    expect(await store.readStream('two')).toEqual([]);
+    expect(await store.readStream('three')).toEqual([]);
+    expect((await store.readStream('four')).map((e) => e.revision)).toEqual([0, 1]);
+    await store.close();
+  });
 });

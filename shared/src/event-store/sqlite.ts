@@ -75,6 +75,12 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     readStream: db.prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY revision'),
     readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
     lastPosition: db.prepare('SELECT COALESCE(MAX(position), 0) AS position FROM events'),
+    // Prepared once: exec would parse them again for every append.
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    savepoint: db.prepare('SAVEPOINT append'),
+    release: db.prepare('RELEASE append'),
+    rollbackToSavepoint: db.prepare('ROLLBACK TO append'),
   };
 
   let closed = false;
@@ -149,18 +155,24 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     if (batch.length === 0) return;
     const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
     try {
-      db.exec('BEGIN IMMEDIATE');
+      sql.begin.run();
       for (const pending of batch) {
-        db.exec('SAVEPOINT append');
+        // An append of one event writes nothing before the check that can refuse it, and its one
+        // insert either happens or not: only appends of several need a savepoint to undo.
+        const undoable = pending.events.length > 1;
+        if (undoable) sql.savepoint.run();
         try {
           outcomes.push({ ok: true, value: appendNow(pending) });
-          db.exec('RELEASE append');
+          if (undoable) sql.release.run();
         } catch (error) {
-          db.exec('ROLLBACK TO append; RELEASE append');
+          if (undoable) {
+            sql.rollbackToSavepoint.run();
+            sql.release.run();
+          }
           outcomes.push({ ok: false, error });
         }
       }
-      db.exec('COMMIT');
+      sql.commit.run();
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
       for (const pending of batch) pending.reject(error);

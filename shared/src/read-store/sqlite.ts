@@ -111,7 +111,8 @@ export function openSqliteReadStore(path: string): ReadStore {
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
       ).run(doc.id, doc.version, doc.seq, doc.deleted ? 1 : 0, JSON.stringify(doc.fields));
       if (collection === 'products') {
-        prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(doc.seq);
+        // A new product has nothing in the index to replace.
+        if (stored !== undefined) prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(doc.seq);
         if (!doc.deleted) {
           prepare(`INSERT INTO ${fts} (rowid, name, description) VALUES (?, ?, ?)`).run(
             doc.seq,
