@@ -1,0 +1,93 @@
+// What `npm run seed` writes: people, a catalogue and orders that look like a shop's, the same
+// for the same seed. Product names come from faker's commerce vocabulary; descriptions draw their
+// words from English as written (Wikipedia's words by how often they are used) with Zipf's law, so
+// a few words are in almost every description and most words are rare, as in real text. Every body
+// is checked with the API's own schemas before it is used.
+import { Faker, en } from '@faker-js/faker';
+import { words as englishWords } from 'popular-english-words';
+import { createProductBody, productChanges } from '@eventide/shared/api/products.ts';
+import { createOrderBody } from '@eventide/shared/api/orders.ts';
+import { profile } from '@eventide/shared/api/users.ts';
+
+/** How the events divide: the share of each kind in the total (orders take several events each). */
+export const MIX = { users: 0.02, products: 0.9, orders: 0.08 } as const;
+
+/** Words a description draws from, most used first. */
+const VOCABULARY = englishWords.getMostPopularFilter(20_000, (word: string) => /^[a-z]{2,}$/.test(word) && word !== 'page');
+/** Cumulative Zipf weights (exponent 1) over the vocabulary, for sampling by rank. */
+const ZIPF = (() => {
+  const cumulative = new Float64Array(VOCABULARY.length);
+  let sum = 0;
+  for (let rank = 0; rank < VOCABULARY.length; rank++) cumulative[rank] = sum += 1 / (rank + 1);
+  return cumulative.map((c) => c / sum);
+})();
+
+const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP', 'JPY'] as const;
+
+export function seedData(seed: number) {
+  const faker = new Faker({ locale: [en], seed });
+  const random = () => faker.number.float({ min: 0, max: 1 });
+
+  function zipfWord(): string {
+    const r = random();
+    let low = 0;
+    let high = ZIPF.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (ZIPF[mid]! < r) low = mid + 1;
+      else high = mid;
+    }
+    return VOCABULARY[low]!;
+  }
+
+  function sentence(): string {
+    const words = Array.from({ length: faker.number.int({ min: 6, max: 16 }) }, zipfWord);
+    const text = words.join(' ');
+    return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+  }
+
+  function price() {
+    const currency = faker.helpers.arrayElement(CURRENCIES);
+    // JPY has no minor unit: a price in yen is a whole number of yen.
+    const amount = currency === 'JPY' ? faker.number.int({ min: 100, max: 90_000 }) : faker.number.int({ min: 99, max: 99_999 });
+    return { amount, currency };
+  }
+
+  return {
+    random,
+    pick: <T>(items: readonly T[]): T => faker.helpers.arrayElement(items),
+    int: (min: number, max: number) => faker.number.int({ min, max }),
+
+    user(n: number) {
+      const firstName = faker.person.firstName();
+      const lastName = faker.person.lastName();
+      // The number keeps every address unique across any number of users.
+      const email = `${firstName}.${lastName}.${n}@${faker.internet.domainName()}`.toLowerCase().replace(/[^a-z0-9.@-]/g, '');
+      return profile.parse({ name: `${firstName} ${lastName}`, email });
+    },
+
+    product() {
+      return createProductBody.parse({
+        name: faker.commerce.productName(),
+        description: Array.from({ length: faker.number.int({ min: 1, max: 4 }) }, sentence).join(' '),
+        price: price(),
+        sku: faker.string.alphanumeric({ length: 10, casing: 'upper' }),
+        category: faker.commerce.department(),
+      });
+    },
+
+    productChange() {
+      return productChanges.parse(faker.datatype.boolean() ? { price: price() } : { description: sentence() });
+    },
+
+    order(userId: string, productIds: readonly string[]) {
+      const count = faker.number.int({ min: 1, max: Math.min(5, productIds.length) });
+      const lines = faker.helpers
+        .arrayElements(productIds, count)
+        .map((productId) => ({ productId, quantity: faker.number.int({ min: 1, max: 4 }) }));
+      return createOrderBody.parse({ userId, lines });
+    },
+  };
+}
+
+export type SeedData = ReturnType<typeof seedData>;
