@@ -44,3 +44,39 @@ describe('embedded SQLite read store: userByEmail', () => {
     }
   });
 });
+
+describe('embedded SQLite read store: totals', () => {
+  it('counts the documents of a store written before totals were kept, once, when it is opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    try {
+      const path = join(dir, 'read.db');
+      const first = openSqliteReadStore(path);
+      const writer = first.writer(await first.activeGeneration());
+      const order = (id: string, status: string, deleted = false) => ({
+        collection: 'orders' as const,
+        doc: { id, version: 0, seq: Number(id.slice(1)), deleted, fields: { userId: 'u1', status } },
+        expectedVersion: null,
+      });
+      await writer.write([order('o1', 'paid'), order('o2', 'paid'), order('o3', 'draft'), order('o4', 'paid', true)], {
+        name: 'test',
+        position: 1,
+      });
+      await first.close();
+      // As an older version left it: no totals table.
+      const old = new DatabaseSync(path);
+      old.exec('DROP TABLE counts_g1');
+      old.close();
+      const reopened = openSqliteReadStore(path);
+      try {
+        const total = async (filter: Record<string, string>) => (await reopened.list('orders', { limit: 1, offset: 0, filter })).total;
+        expect(await total({})).toBe(3);
+        expect(await total({ status: 'paid' })).toBe(2);
+        expect(await total({ userId: 'u1', status: 'draft' })).toBe(1);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

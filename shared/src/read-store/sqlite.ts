@@ -1,7 +1,7 @@
 // Embedded read store on SQLite (node:sqlite), with FTS5 for product search. Fit for production
 // on one node. synchronous=NORMAL is enough: documents and checkpoint commit together, so a
 // power cut loses both at once and the projector replays from the older checkpoint.
-import type { StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import {
   COLLECTIONS,
   FILTERABLE,
@@ -13,6 +13,7 @@ import {
   type ReadStore,
 } from './port.ts';
 import { ftsQuery, searchTerms } from './search-terms.ts';
+import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 
 interface Row {
@@ -44,7 +45,37 @@ function schema(generation: number): string {
   return `${tables.join('\n')}
     CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
       USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2');
-    CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);`;
+    CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+    ${COUNTS_TABLE(generation)}`;
+}
+
+/** Live documents per collection and filter values (live-counts.ts), kept with the documents. */
+const COUNTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('counts', generation)} (
+      collection TEXT NOT NULL, fields TEXT NOT NULL, value TEXT NOT NULL, n INTEGER NOT NULL,
+      PRIMARY KEY (collection, fields, value)) WITHOUT ROWID;`;
+
+/**
+ * Fills the counts of a generation written before they were kept: once, when such a store is
+ * opened, from the documents themselves.
+ */
+function countExisting(db: DatabaseSync, generation: number): void {
+  const add = db.prepare(`INSERT INTO ${table('counts', generation)} (collection, fields, value, n) VALUES (?, ?, ?, ?)
+    ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`);
+  for (const collection of COLLECTIONS) {
+    const columns = FILTERABLE[collection].map((f) => `${column(f)} AS ${f}`);
+    const rows = db
+      .prepare(
+        `SELECT ${['COUNT(*) AS n', ...columns].join(', ')} FROM ${table(collection, generation)} WHERE deleted = 0${
+          columns.length > 0 ? ` GROUP BY ${FILTERABLE[collection].map(column).join(', ')}` : ''
+        }`,
+      )
+      .all() as Array<Record<string, string | number | null>>;
+    for (const row of rows) {
+      if (Number(row.n) === 0) continue;
+      for (const [fields, value] of countKeysOf(collection, row as Record<string, string | null>))
+        add.run(collection, fields, value, Number(row.n));
+    }
+  }
 }
 
 function toDocument(row: Row): ReadDocument {
@@ -58,9 +89,19 @@ export function openSqliteReadStore(path: string): ReadStore {
     INSERT OR IGNORE INTO read_meta (key, value) VALUES ('active_generation', 1), ('last_generation', 1);
     CREATE TABLE IF NOT EXISTS follower_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
   `);
-  // The generation being served gets what an older version of this store lacks (a newer index).
-  const servedAtOpen = db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number };
-  db.exec(schema(Number(servedAtOpen.value)));
+  // The generation being served gets what an older version of this store lacks (a newer index,
+  // the counts), in one transaction.
+  const served = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const counted = db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table('counts', served)) !== undefined;
+    db.exec(schema(served));
+    if (!counted) countExisting(db, served);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
 
   const statements = new Map<string, StatementSync>();
   const prepare = (sql: string): StatementSync => {
@@ -100,12 +141,24 @@ export function openSqliteReadStore(path: string): ReadStore {
   function writer(generation: number): ReadModelWriter {
     const checkpoints = table('checkpoints', generation);
     const fts = table('products_fts', generation);
+    const counts = table('counts', generation);
 
     function apply({ collection, doc, expectedVersion }: DocumentWrite): void {
       const name = table(collection, generation);
-      const stored = prepare(`SELECT version FROM ${name} WHERE id = ?`).get(doc.id) as { version: number } | undefined;
+      const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
+      const stored = prepare(`SELECT version, deleted${filterColumns} FROM ${name} WHERE id = ?`).get(doc.id) as
+        | ({ version: number; deleted: number } & Record<string, string | null>)
+        | undefined;
       const applies = expectedVersion === null ? stored === undefined : stored?.version === expectedVersion;
       if (!applies) return;
+      const before = stored && stored.deleted === 0 ? countKeysOf(collection, stored) : [];
+      const after = doc.deleted ? [] : countKeysOf(collection, doc.fields);
+      for (const { key, delta } of countChanges(before, after)) {
+        prepare(
+          `INSERT INTO ${counts} (collection, fields, value, n) VALUES (?, ?, ?, ?)
+           ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`,
+        ).run(collection, key[0], key[1], delta);
+      }
       prepare(
         `INSERT INTO ${name} (id, version, seq, deleted, body) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
@@ -173,7 +226,8 @@ export function openSqliteReadStore(path: string): ReadStore {
       if (previous === generation) return;
       statements.clear();
       transaction(() => {
-        for (const name of [...COLLECTIONS, 'products_fts', 'checkpoints']) db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
+        for (const name of [...COLLECTIONS, 'products_fts', 'checkpoints', 'counts'])
+          db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
       });
     },
 
@@ -231,8 +285,13 @@ export function openSqliteReadStore(path: string): ReadStore {
           query.limit,
           query.offset,
         ) as unknown as Row[];
-        const total = (prepare(`SELECT COUNT(*) AS n FROM ${name} WHERE ${where}`).get(...params) as { n: number }).n;
-        return { items: rows.map(toDocument), total: Number(total) };
+        const [fields, value] = countKeyOf(query.filter ?? {});
+        const counted = prepare(`SELECT n FROM ${table('counts', g)} WHERE collection = ? AND fields = ? AND value = ?`).get(
+          collection,
+          fields,
+          value,
+        ) as { n: number } | undefined;
+        return { items: rows.map(toDocument), total: Number(counted?.n ?? 0) };
       });
     },
 
