@@ -1,6 +1,6 @@
 // Opaque, tamper-evident cursors: the position in a list (a document's seq), signed with
 // HMAC-SHA256 under the service's secret. A client cannot read one, make one, or change one.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { problems } from '@eventide/shared/http/problem.ts';
 
 const VERSION = 1;
@@ -12,7 +12,9 @@ export interface Cursors {
 }
 
 export function cursors(secret: Buffer): Cursors {
-  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
+  // Imported once: given the raw secret, createHmac imports the key again on every call.
+  const key = createSecretKey(secret);
+  const sign = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
   return {
     encode(list, seq) {
       // The list's name is signed too: a cursor of one list is refused by another.
