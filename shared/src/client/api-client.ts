@@ -83,6 +83,12 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Sent with every request (a Cookie header in Node, say). */
   headers?: Record<string, string>;
+  /**
+   * Reads wait until the read models include this client's latest write (Wait-For-Position with
+   * the highest Event-Position its writes were answered with), so a page that just wrote
+   * something finds it; a read's own waitForPosition still wins. Off by default.
+   */
+  readYourWrites?: boolean;
 }
 
 export interface ReadOptions {
@@ -119,6 +125,8 @@ interface Call {
 
 export function createApiClient(clientOptions: ClientOptions) {
   const send = clientOptions.fetch ?? ((input, init) => fetch(input, init));
+  /** The highest Event-Position a write of this client was answered with. */
+  let written = 0;
 
   async function call<T>(operation: Operation, { params = {}, query = {}, body, options = {} }: Call = {}): Promise<Answer<T>> {
     const [method, template] = OPERATIONS[operation];
@@ -130,7 +138,8 @@ export function createApiClient(clientOptions: ClientOptions) {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     if (options.ifMatch !== undefined) headers['If-Match'] = typeof options.ifMatch === 'number' ? `"${options.ifMatch}"` : options.ifMatch;
-    if (options.waitForPosition !== undefined) headers['Wait-For-Position'] = String(options.waitForPosition);
+    const waitFor = options.waitForPosition ?? (clientOptions.readYourWrites && method === 'get' && written > 0 ? written : undefined);
+    if (waitFor !== undefined) headers['Wait-For-Position'] = String(waitFor);
     const response = await send(url, {
       method: method.toUpperCase(),
       headers,
@@ -143,6 +152,7 @@ export function createApiClient(clientOptions: ClientOptions) {
     if (!response.ok) throw problemOf(response, parsed, text);
     const etag = response.headers.get('etag')?.replace(/^W\//, '').replaceAll('"', '');
     const position = response.headers.get('event-position');
+    if (position && method !== 'get') written = Math.max(written, Number(position));
     return {
       data: parsed as T,
       status: response.status,

@@ -33,6 +33,35 @@ describe('the typed client', () => {
     return { requests, fetch: fetch as typeof globalThis.fetch };
   }
 
+  it('with readYourWrites, makes reads wait for its own latest write', async () => {
+    const { requests, fetch } = fakeFetch([
+      { status: 200, body: {} },
+      { status: 201, body: { productId: 'p1' }, headers: { 'event-position': '42' } },
+      { status: 200, body: { productId: 'p1' }, headers: { 'event-position': '7' } },
+      { status: 201, body: { productId: 'p2' }, headers: { 'event-position': '40' } },
+      { status: 200, body: {} },
+      { status: 200, body: {} },
+    ]);
+    const api = createApiClient({ baseUrl: '', fetch, readYourWrites: true });
+    const waitOf = (i: number) => (requests[i]!.init.headers as Record<string, string>)['Wait-For-Position'];
+    await api.products.get('p0');
+    await api.products.create({ name: 'Kettle', price: { amount: 100, currency: 'EUR' } });
+    await api.products.get('p1');
+    await api.products.create({ name: 'Pot', price: { amount: 100, currency: 'EUR' } });
+    await api.products.get('p1');
+    await api.products.get('p1', { waitForPosition: 3 });
+    expect([0, 1, 2, 3, 4, 5].map(waitOf)).toEqual([undefined, undefined, '42', undefined, '42', '3']);
+    // Without the option, nothing is added.
+    const plain = fakeFetch([
+      { status: 201, body: {}, headers: { 'event-position': '9' } },
+      { status: 200, body: {} },
+    ]);
+    const client = createApiClient({ baseUrl: '', fetch: plain.fetch });
+    await client.products.create({ name: 'Cup', price: { amount: 100, currency: 'EUR' } });
+    await client.products.get('x');
+    expect((plain.requests[1]!.init.headers as Record<string, string>)['Wait-For-Position']).toBeUndefined();
+  });
+
   it('turns its options into If-Match, Idempotency-Key and Wait-For-Position, and reads ETag and Event-Position', async () => {
     const { requests, fetch } = fakeFetch([
       { status: 200, body: { userId: 'u1' }, headers: { etag: '"4"', 'event-position': '17' } },

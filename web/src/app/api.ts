@@ -5,7 +5,8 @@ import { createApiClient } from '@eventide/shared/client/api-client.ts';
 import { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { toMajorUnits } from '@eventide/shared/money.ts';
 
-export const api = createApiClient({ baseUrl: '' });
+// A page opened right after a write (a new product, a changed order) must show that write.
+export const api = createApiClient({ baseUrl: '', readYourWrites: true });
 
 /** Any failure as an ApiProblem: the server's, or a network failure in the same shape. */
 export function asProblem(error: unknown): ApiProblem {
