@@ -223,8 +223,10 @@ describe('reads (docs/api.md, The read side)', () => {
     await refused(() => get('/api/products?cursor=made-up&limit=20'), 400, 'cursor');
     await refused(() => get('/products?after=made-up'), 400, 'after');
   });
-  it('search: q of 3 to 200 characters after trimming, limit at most 50', async () => {
+  it('search: q of 3 to 200 characters after trimming and at most 8 words, limit at most 50', async () => {
     await accepted(() => get('/search?q=abc&limit=50'));
+    await accepted(() => get(`/search?q=${encodeURIComponent('one two three four five six seven eight')}`));
+    await refused(() => get(`/search?q=${encodeURIComponent('one two three four five six seven eight nine')}`), 400, 'q');
     await accepted(() => get(`/search?q=${encodeURIComponent(chars(200, 'é'))}`));
     await refused(() => get('/search?q=%20ab%20'), 400, 'q');
     await refused(() => get(`/search?q=${chars(201)}`), 400, 'q');

@@ -2,3 +2,5 @@
 export const SEARCH_MIN = 3;
 export const SEARCH_MAX = 200;
 export const SEARCH_MAX_LIMIT = 50;
+/** Words of a query: each one narrows the search, so more only cost. */
+export const SEARCH_MAX_WORDS = 8;

@@ -5,16 +5,18 @@ import { characters } from '../http/text.ts';
 import { positiveInt } from './paging.ts';
 import { productBody } from './products.ts';
 
-import { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MIN } from './search-limits.ts';
+import { words } from '../read-store/search-terms.ts';
+import { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MAX_WORDS, SEARCH_MIN } from './search-limits.ts';
 
-export { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MIN };
+export { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MAX_WORDS, SEARCH_MIN };
 
 export const searchQuery = z.strictObject({
   q: z
     .string()
     .transform((q) => q.trim())
     .refine((q) => characters(q) >= SEARCH_MIN, `must be at least ${SEARCH_MIN} characters, so that a search narrows something down`)
-    .refine((q) => characters(q) <= SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`),
+    .refine((q) => characters(q) <= SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`)
+    .refine((q) => words(q).length <= SEARCH_MAX_WORDS, `must have at most ${SEARCH_MAX_WORDS} words`),
   limit: positiveInt(SEARCH_MAX_LIMIT).optional(),
 });
 

@@ -201,6 +201,29 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect((await store.search('electric', 10)).map((h) => h.doc.fields.name)).toEqual(['Electric jug']);
       }));
 
+    it('takes the last word of two letters or more as the start of a word, and ranks whole words and names first', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const products = [
+          product('k', 'Electric kettle', 'Boils water fast'),
+          product('e', 'Electrician kit', 'For a kettle'),
+          product('s', 'Kettle stand', 'For electric kettles'),
+          product('w', 'Wooden spoon', 'A kettle of fish'),
+        ];
+        await writer.write(
+          products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
+          cp(1),
+        );
+        const ids = async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id);
+        expect(await ids('electric kett')).toEqual(['k', 's']);
+        expect(await ids('elec kettle')).toEqual([]);
+        // A whole word in a name, then a name that starts with the term, then descriptions.
+        expect(await ids('electric')).toEqual(['k', 'e', 's']);
+        // A one-letter term matches a whole word only: "a" is a word of two descriptions.
+        expect((await ids('kettle a')).sort()).toEqual(['e', 'w']);
+        expect(await ids('x')).toEqual([]);
+      }));
+
     it("keeps followers' checkpoints apart from generations, never moving them back", () =>
       withStore(async (store) => {
         expect(await store.loadCheckpoint('publisher')).toBe(0);

@@ -7,9 +7,9 @@
 //
 // Search: plain MongoDB's $text cannot match a prefix, which search-as-you-type needs, so each
 // product carries `tokens` (its words, as the query is split) under a multikey index. A query
-// takes the products holding every term, the last as a prefix (an anchored, escaped regex, which
-// uses the index), and ranks at most SEARCH_CANDIDATES of them here: name matches weigh five
-// times description matches, as in the SQLite adapter.
+// takes the products holding every term, the last as the start of a word (an anchored, escaped
+// regex, which uses the index), and ranks the newest SEARCH_CANDIDATES of them by relevance(), as
+// the SQLite adapter does (which also ranks the newest name matches).
 import { MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
 import {
   COLLECTIONS,
@@ -20,9 +20,8 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import { searchTerms, words } from './search-terms.ts';
+import { isPrefix, relevance, SEARCH_CANDIDATES, searchTerms, words } from './search-terms.ts';
 
-const SEARCH_CANDIDATES = 1000;
 const DUPLICATE_KEY = 11000;
 
 interface StoredDocument extends Document {
@@ -62,15 +61,6 @@ function onlyDuplicateKeys(error: unknown): boolean {
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function relevance(doc: ReadDocument, terms: string[]): number {
-  const count = (text: unknown, term: string, last: boolean) =>
-    words(String(text ?? '')).filter((w) => (last ? w.startsWith(term) : w === term)).length;
-  return terms.reduce((score, term, i) => {
-    const last = i === terms.length - 1;
-    return score + 5 * count(doc.fields.name, term, last) + count(doc.fields.description, term, last);
-  }, 0);
 }
 
 /** Case-insensitive comparison for userByEmail; the index is built with the same collation. */
@@ -212,12 +202,10 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
     async search(text, limit) {
       const terms = searchTerms(text);
       if (terms.length === 0) return [];
-      const exact = terms.slice(0, -1);
-      const prefix = terms[terms.length - 1]!;
       const candidates = await documents('products', await readMeta('active_generation'))
         .find({
           deleted: false,
-          $and: [...(exact.length ? [{ tokens: { $all: exact } }] : []), { tokens: { $regex: `^${escapeRegex(prefix)}` } }],
+          $and: terms.map((term, i) => ({ tokens: isPrefix(terms, i) ? { $regex: `^${escapeRegex(term)}` } : term })),
         })
         .sort({ seq: -1 })
         .limit(SEARCH_CANDIDATES)
@@ -225,7 +213,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
       return candidates
         .map((stored) => {
           const doc = toDocument(stored);
-          return { doc, score: relevance(doc, terms) };
+          return { doc, score: relevance(doc.fields, terms) };
         })
         .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
         .slice(0, limit);

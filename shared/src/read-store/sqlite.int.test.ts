@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreContract } from './contract.ts';
 import { openSqliteReadStore } from './sqlite.ts';
+import { SEARCH_CANDIDATES } from './search-terms.ts';
 
 readStoreContract('embedded SQLite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
@@ -77,6 +78,32 @@ describe('embedded SQLite read store: totals', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded SQLite read store: search work per query', () => {
+  it('ranks a bounded number of matches, and still finds an older product whose name matches', async () => {
+    const store = openSqliteReadStore(':memory:');
+    try {
+      const writer = store.writer(await store.activeGeneration());
+      const product = (seq: number, name: string, description: string) => ({
+        collection: 'products' as const,
+        doc: { id: `p${seq}`, version: 0, seq, deleted: false, fields: { productId: `p${seq}`, name, description } },
+        expectedVersion: null,
+      });
+      const newer = Array.from({ length: SEARCH_CANDIDATES * 3 }, (_, i) => product(i + 2, 'Plain mug', 'Not a kettle'));
+      await writer.write([product(1, 'Copper kettle', 'Heavy'), ...newer], { name: 'test', position: 1 });
+      const hits = await store.search('kettle', 5);
+      expect(hits.map((h) => h.doc.id)).toEqual([
+        'p1',
+        `p${SEARCH_CANDIDATES * 3 + 1}`,
+        `p${SEARCH_CANDIDATES * 3}`,
+        `p${SEARCH_CANDIDATES * 3 - 1}`,
+        `p${SEARCH_CANDIDATES * 3 - 2}`,
+      ]);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import { ftsQuery, searchTerms } from './search-terms.ts';
+import { ftsQuery, relevance, SEARCH_CANDIDATES, searchTerms } from './search-terms.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 
@@ -44,10 +44,18 @@ function schema(generation: number): string {
   });
   return `${tables.join('\n')}
     CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
-      USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2');
+      USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+    ${NAMES_TABLE(generation)}
     CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
     ${COUNTS_TABLE(generation)}`;
 }
+
+/**
+ * Product names alone, so that "the newest products whose names match" reads the names' own
+ * index instead of filtering every match of the full index by column.
+ */
+const NAMES_TABLE = (generation: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_names_fts', generation)}
+      USING fts5(name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');`;
 
 /** Live documents per collection and filter values (live-counts.ts), kept with the documents. */
 const COUNTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('counts', generation)} (
@@ -94,9 +102,15 @@ export function openSqliteReadStore(path: string): ReadStore {
   const served = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
   db.exec('BEGIN IMMEDIATE');
   try {
-    const counted = db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table('counts', served)) !== undefined;
+    const exists = (name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table(name, served)) !== undefined;
+    const counted = exists('counts');
+    const named = exists('products_names_fts');
     db.exec(schema(served));
     if (!counted) countExisting(db, served);
+    if (!named) {
+      db.exec(`INSERT INTO ${table('products_names_fts', served)} (rowid, name)
+        SELECT seq, json_extract(body, '$.name') FROM ${table('products', served)} WHERE deleted = 0`);
+    }
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
@@ -142,6 +156,7 @@ export function openSqliteReadStore(path: string): ReadStore {
     const checkpoints = table('checkpoints', generation);
     const fts = table('products_fts', generation);
     const counts = table('counts', generation);
+    const names = table('products_names_fts', generation);
 
     function apply({ collection, doc, expectedVersion }: DocumentWrite): void {
       const name = table(collection, generation);
@@ -164,14 +179,19 @@ export function openSqliteReadStore(path: string): ReadStore {
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
       ).run(doc.id, doc.version, doc.seq, doc.deleted ? 1 : 0, JSON.stringify(doc.fields));
       if (collection === 'products') {
-        // A new product has nothing in the index to replace.
-        if (stored !== undefined) prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(doc.seq);
+        // A new product has nothing in the indexes to replace.
+        if (stored !== undefined) {
+          prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(doc.seq);
+          prepare(`DELETE FROM ${names} WHERE rowid = ?`).run(doc.seq);
+        }
         if (!doc.deleted) {
+          const name = String(doc.fields.name ?? '');
           prepare(`INSERT INTO ${fts} (rowid, name, description) VALUES (?, ?, ?)`).run(
             doc.seq,
-            String(doc.fields.name ?? ''),
+            name,
             String(doc.fields.description ?? ''),
           );
+          prepare(`INSERT INTO ${names} (rowid, name) VALUES (?, ?)`).run(doc.seq, name);
         }
       }
     }
@@ -299,15 +319,25 @@ export function openSqliteReadStore(path: string): ReadStore {
       const terms = searchTerms(text);
       if (terms.length === 0) return [];
       return onActive((g) => {
-        const fts = table('products_fts', g);
-        // Name matches weigh five times description matches.
+        const match = ftsQuery(terms);
+        // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
+        // however many products match; ranking all of them was what made common words slow.
+        const seqs = new Set<number>();
+        for (const index of [table('products_names_fts', g), table('products_fts', g)]) {
+          const newest = prepare(`SELECT rowid FROM ${index} WHERE ${index} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`);
+          for (const row of newest.all(match) as Array<{ rowid: number }>) seqs.add(Number(row.rowid));
+        }
+        if (seqs.size === 0) return [];
         const rows = prepare(
-          `SELECT p.*, bm25(${fts}, 5.0, 1.0) AS rank FROM ${fts}
-           JOIN ${table('products', g)} AS p ON p.seq = ${fts}.rowid
-           WHERE ${fts} MATCH ? AND p.deleted = 0 ORDER BY rank LIMIT ?`,
-        ).all(ftsQuery(terms), limit) as unknown as Array<Row & { rank: number }>;
-        // bm25 is lower for better matches; turn it into "higher is better".
-        return rows.map((row) => ({ doc: toDocument(row), score: -row.rank }));
+          `SELECT * FROM ${table('products', g)} WHERE seq IN (${[...seqs].map(() => '?').join(', ')}) AND deleted = 0`,
+        ).all(...seqs) as unknown as Row[];
+        return rows
+          .map((row) => {
+            const doc = toDocument(row);
+            return { doc, score: relevance(doc.fields, terms) };
+          })
+          .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
+          .slice(0, limit);
       });
     },
 
