@@ -1,5 +1,9 @@
 // POST /users requests per second through the whole stack (validation, email claim, two
-// durable appends) against a bare Koa JSON handler, both loaded by autocannon from this process.
+// durable appends) against floors loaded the same way by autocannon from this process: a Koa
+// handler making the same two durable inserts, group-committed as our event store does and
+// committed one by one, and a bare Koa JSON handler that writes nothing (a reference, not a floor).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startService } from '../test/process.ts';
 import { spawnServer } from './servers/spawn.ts';
@@ -38,20 +42,51 @@ async function load(name: string, url: string, seconds: number, connections: num
   };
 }
 
-async function startBareKoa(): Promise<{ url: string; stop: () => void }> {
-  const { port, stop } = await spawnServer('./bare-koa.ts');
-  return { url: `http://127.0.0.1:${port}`, stop };
+async function loadServer(name: string, script: string, env: Record<string, string>, seconds: number, connections: number) {
+  const { port, stop } = await spawnServer(script, env);
+  try {
+    return await load(name, `http://127.0.0.1:${port}`, seconds, connections);
+  } finally {
+    stop();
+  }
 }
 
-export async function benchHttp(dataDir: string, seconds: number, synchronous: string): Promise<{ ours: HttpResult; floor: HttpResult }> {
+export interface HttpResults {
+  ours: HttpResult;
+  /** Two durable inserts per request, group-committed: the fair floor. */
+  grouped: HttpResult;
+  /** Two durable inserts per request, one transaction each. */
+  single: HttpResult;
+  /** No writes at all: what Koa and the HTTP stack cost alone. */
+  bare: HttpResult;
+}
+
+export async function benchHttp(dataDir: string, seconds: number, synchronous: string): Promise<HttpResults> {
   const connections = 32;
-  const bare = await startBareKoa();
-  const floor = await load('bare Koa JSON handler', bare.url, seconds, connections);
-  bare.stop();
+  const bare = await loadServer('bare Koa JSON handler (no writes)', './bare-koa.ts', {}, seconds, connections);
+  const rawDir = (name: string) => {
+    const dir = join(dataDir, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  const grouped = await loadServer(
+    'Koa + 2 raw durable INSERTs, group-committed',
+    './raw-inserts.ts',
+    { DATA_DIR: rawDir('grouped'), GROUP_COMMIT: '1' },
+    seconds,
+    connections,
+  );
+  const single = await loadServer(
+    'Koa + 2 raw durable INSERTs, a transaction each',
+    './raw-inserts.ts',
+    { DATA_DIR: rawDir('single'), GROUP_COMMIT: '0' },
+    seconds,
+    connections,
+  );
   // Sign-ups from one address are limited (docs/auth.md): startService raises the limit, as for
   // tests, so that this measures the write path, not the limiter.
   const service = await startService({ DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous });
   const ours = await load(`POST /users (SQLite synchronous=${synchronous})`, service.url, seconds, connections);
   await service.stop();
-  return { ours, floor };
+  return { ours, grouped, single, bare };
 }

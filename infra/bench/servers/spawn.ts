@@ -3,8 +3,11 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export async function spawnServer(script: string): Promise<{ port: number; stop: () => void }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function spawnServer(script: string, env: Record<string, string> = {}): Promise<{ port: number; stop: () => void }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
