@@ -11,6 +11,7 @@ import { benchKafka } from './kafka.ts';
 import { benchAuth, FLOOD } from './auth.ts';
 import { benchCollab } from './collab.ts';
 import { benchWeb } from './web.ts';
+import { benchSearchQuality } from './search-quality.ts';
 
 /** The machine's load when the run began: the figures mean less on a busy machine. */
 const loadAtStart = loadavg()[0]!.toFixed(2);
@@ -80,6 +81,11 @@ try {
     console.log(
       `Yjs (Hocuspocus): p50 ${ms(collab.yjs.p50)} ms, p99 ${ms(collab.yjs.p99)} ms; ours ÷ Yjs ${ratio(collab.ours.p50, collab.yjs.p50)} and ${ratio(collab.ours.p99, collab.yjs.p99)}`,
     );
+
+  const quality = await benchSearchQuality();
+  console.log(
+    `search quality: ${quality.queries} labelled queries, precision at 10 ${quality.precisionAt10.toFixed(2)}, recall at 10 ${quality.recallAt10.toFixed(2)}`,
+  );
 
   const web = await benchWeb(scale);
   if (web)
@@ -197,6 +203,18 @@ try {
     'ShareDB commits each op (fsync on the embedded default) before it broadcasts it, so an op another editor has seen',
     'survives a crash; Hocuspocus broadcasts a Yjs update first and stores documents later (here not at all). Ours also',
     "checks access on each op for each receiving editor (cached) and the sender's rate and catch-up distance.",
+    '',
+    '## Search quality (labelled queries)',
+    '',
+    `${quality.queries} queries on a catalogue of ${quality.products} products (\`infra/bench/search-quality.ts\`), each labelled by hand with the`,
+    'products a person typing it wants; precision and recall of the first 10 results on the embedded read store. An',
+    'empty answer to a query that wants something counts as precision 0.',
+    '',
+    '| query | precision at 10 | recall at 10 |',
+    '|---|---:|---:|',
+    ...quality.perQuery.map((p) => `| \`${p.q}\` | ${p.precision.toFixed(2)} | ${p.recall.toFixed(2)} |`),
+    '',
+    `**Mean precision at 10: ${quality.precisionAt10.toFixed(2)}; mean recall at 10: ${quality.recallAt10.toFixed(2)}.**`,
     '',
     ...(web
       ? [
