@@ -9,11 +9,22 @@ import type { DocumentText } from '@eventide/shared/api/documents.ts';
 export type { DocumentText };
 
 type Connection = ReturnType<ShareDB['connect']>;
-interface SnapshotLike {
+/** A snapshot's version and, when asked for, ShareDB's metadata (creation and last change, ms). */
+export interface SnapshotMeta {
   v: number;
+  m?: { ctime?: number; mtime?: number } | null;
+}
+interface SnapshotLike extends SnapshotMeta {
   type: string | null;
   data: unknown;
-  m?: { ctime?: number; mtime?: number } | null;
+}
+
+/** When a document was created and last changed, as the API answers them (absent when unknown). */
+export function documentTimes(snapshot: SnapshotMeta | undefined): { createdAt?: string; modifiedAt?: string } {
+  return {
+    ...(snapshot?.m?.ctime ? { createdAt: new Date(snapshot.m.ctime).toISOString() } : {}),
+    ...(snapshot?.m?.mtime ? { modifiedAt: new Date(snapshot.m.mtime).toISOString() } : {}),
+  };
 }
 
 export function documentReader(backend: ShareDB) {
@@ -22,8 +33,7 @@ export function documentReader(backend: ShareDB) {
     id,
     version: snapshot.v,
     text: snapshot.type ? plainText(snapshot.data) : null,
-    ...(snapshot.m?.ctime ? { createdAt: new Date(snapshot.m.ctime).toISOString() } : {}),
-    ...(snapshot.m?.mtime ? { modifiedAt: new Date(snapshot.m.mtime).toISOString() } : {}),
+    ...documentTimes(snapshot),
   });
   return {
     /** The document now; version 0 and null text if it never existed. */

@@ -9,6 +9,7 @@ import type ShareDB from 'sharedb';
 import type { DocumentPeople, DocumentSummary, Person, ShareWith } from '@eventide/shared/api/documents.ts';
 import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
+import { documentTimes, type SnapshotMeta } from './documents.ts';
 import { DOCUMENTS, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
 import type { MemberIndex } from './store/members.ts';
 
@@ -20,11 +21,6 @@ export interface UserDirectory {
   /** The name an account chose; null once deleted; undefined if there never was one. */
   nameOf(userId: string): Promise<string | null | undefined>;
   idByEmail(email: string): Promise<string | undefined>;
-}
-
-interface SnapshotMeta {
-  v: number;
-  m?: { ctime?: number; mtime?: number } | null;
 }
 
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
@@ -49,8 +45,7 @@ export function documentLibrary(deps: { backend: ShareDB; access: DocumentAccess
       role: record.owner === caller ? 'owner' : 'editor',
       owner: await person(record.owner),
       version: snapshot?.v ?? 0,
-      ...(snapshot?.m?.ctime ? { createdAt: new Date(snapshot.m.ctime).toISOString() } : {}),
-      ...(snapshot?.m?.mtime ? { modifiedAt: new Date(snapshot.m.mtime).toISOString() } : {}),
+      ...documentTimes(snapshot),
     };
   }
 

@@ -3,6 +3,7 @@
 // error, and a loading line screen readers announce.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { asProblem } from './api.ts';
 
@@ -123,4 +124,13 @@ export function useSubmit<Args extends unknown[] = []>(action: (...args: Args) =
     }
   };
   return { busy, problem, done, submit };
+}
+
+/** What a page for signed-in people shows to someone who is not. */
+export function SignInFirst({ what }: { what: string }) {
+  return (
+    <p>
+      <Link href="/sign-in">Sign in</Link> to see {what}.
+    </p>
+  );
 }

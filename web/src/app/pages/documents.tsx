@@ -7,9 +7,8 @@ import { Link, useLocation } from 'wouter-preact';
 import type { DocumentPeople, DocumentSummary, DocumentText } from '@eventide/shared/client/api-client.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem } from '../api.ts';
-import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { Field, Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { useSession } from '../session.tsx';
-import { SignInFirst } from './orders.tsx';
 
 const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 

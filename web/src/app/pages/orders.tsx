@@ -7,7 +7,7 @@ import { Link, useLocation } from 'wouter-preact';
 import type { Order } from '@eventide/shared/client/api-client.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
-import { Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 
 type Status = Order['status'];
@@ -272,12 +272,4 @@ export async function addToDraft(userId: string, productId: string, quantity: nu
   if (existing) existing.quantity += quantity;
   else lines.push({ productId, quantity });
   return (await api.orders.change(draft.orderId, { lines }, { ifMatch: draft.version })).data;
-}
-
-export function SignInFirst({ what }: { what: string }) {
-  return (
-    <p>
-      <Link href="/sign-in">Sign in</Link> to see {what}.
-    </p>
-  );
 }
