@@ -1,7 +1,7 @@
 // The contract every EventStore adapter passes. Each test writes to streams of its own, so the
 // suite also runs against a shared server that holds other data.
 import { describe, expect, it } from 'vitest';
-import { newId } from '../ids.ts';
+import { derivedId, newId } from '../ids.ts';
 import { WrongExpectedRevisionError, type EventStore, type NewEvent, type RecordedEvent } from './port.ts';
 
 export interface EventStoreHarness {
@@ -72,6 +72,86 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
     it('reads a stream that does not exist as empty', () =>
       withStore(async ({ store }) => {
         expect(await store.readStream(stream())).toEqual([]);
+      }));
+
+    it('reads a range of a stream by revision', () =>
+      withStore(async ({ store }) => {
+        const s = stream();
+        await store.append(
+          s,
+          [0, 1, 2, 3, 4].map((n) => event('e', { n })),
+          { expectedRevision: 'no_stream' },
+        );
+        const revisions = async (options: { fromRevision?: number; toRevision?: number }) =>
+          (await store.readStream(s, options)).map((e) => e.revision);
+        expect(await revisions({ fromRevision: 3 })).toEqual([3, 4]);
+        expect(await revisions({ toRevision: 1 })).toEqual([0, 1]);
+        expect(await revisions({ fromRevision: 1, toRevision: 3 })).toEqual([1, 2, 3]);
+        expect(await revisions({ fromRevision: 5 })).toEqual([]);
+        expect(await revisions({ fromRevision: 3, toRevision: 2 })).toEqual([]);
+        expect(await store.readStream(stream(), { fromRevision: 2 })).toEqual([]);
+      }));
+
+    it('finds the events a command caused in a stream, by its id', () =>
+      withStore(async ({ store }) => {
+        const s = stream();
+        const other = stream();
+        const repeatable = derivedId('contract', newId());
+        const random = newId();
+        const caused = (causationId: string, type: string) => ({ ...event(type), metadata: { ...metadata, causationId } });
+        await store.append(s, [caused(random, 'r0')], { expectedRevision: 'no_stream' });
+        await store.append(s, [caused(repeatable, 'a0'), caused(repeatable, 'a1')], { expectedRevision: 0 });
+        await store.append(other, [caused(repeatable, 'elsewhere')], { expectedRevision: 'no_stream' });
+        await store.append(s, [event('later')], { expectedRevision: 2 });
+        expect((await store.readCausedBy(s, repeatable)).map((e) => [e.type, e.revision])).toEqual([
+          ['a0', 1],
+          ['a1', 2],
+        ]);
+        expect((await store.readCausedBy(s, random)).map((e) => e.type)).toEqual(['r0']);
+        expect(await store.readCausedBy(s, derivedId('contract', newId()))).toEqual([]);
+        expect(await store.readCausedBy(stream(), repeatable)).toEqual([]);
+      }));
+
+    it('keeps snapshots by version and finds the newest at or before a revision', () =>
+      withStore(async ({ store }) => {
+        const s = stream();
+        await store.append(
+          s,
+          [0, 1, 2, 3, 4, 5].map((n) => event('e', { n })),
+          { expectedRevision: 'no_stream' },
+        );
+        const events = await store.readStream(s);
+        const snapshotAt = (revision: number, version: string) => ({
+          version,
+          revision,
+          position: events[revision]!.position,
+          time: events[revision]!.time,
+          state: { upTo: revision, list: [1, 'two', null], nested: { ok: true } },
+        });
+        expect(await store.readSnapshot(s, { version: 'v1' })).toBeUndefined();
+        await store.saveSnapshot(s, snapshotAt(1, 'v1'));
+        await store.saveSnapshot(s, snapshotAt(4, 'v1'));
+        expect(await store.readSnapshot(s, { version: 'v1' })).toEqual(snapshotAt(4, 'v1'));
+        expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: 3 })).toEqual(snapshotAt(1, 'v1'));
+        expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: 0 })).toBeUndefined();
+        expect(await store.readSnapshot(s, { version: 'v2' })).toBeUndefined();
+        await store.saveSnapshot(s, snapshotAt(5, 'v2'));
+        expect(await store.readSnapshot(s, { version: 'v2' })).toEqual(snapshotAt(5, 'v2'));
+        expect(await store.readSnapshot(stream(), { version: 'v1' })).toBeUndefined();
+      }));
+
+    it('refuses a snapshot of an event that is not in the stream, and keeps snapshots out of the log', () =>
+      withStore(async ({ store }) => {
+        const s = stream();
+        const appended = await store.append(s, [event()], { expectedRevision: 'no_stream' });
+        const valid = { version: 'v1', revision: 0, position: appended.position, time: appended.time, state: {} };
+        await expect(store.saveSnapshot(s, { ...valid, revision: 1 })).rejects.toThrow(/no such event/);
+        await expect(store.saveSnapshot(stream(), valid)).rejects.toThrow(/no such event/);
+        expect(await store.readSnapshot(s, { version: 'v1' })).toBeUndefined();
+        await store.saveSnapshot(s, valid);
+        const log = await store.readAll({ after: appended.position - 1, limit: 1000 });
+        expect(log.map((e) => e.type)).not.toContain('snapshot');
+        expect(await store.readStream(s)).toHaveLength(1);
       }));
 
     it('checks expected revision "no stream"', () =>

@@ -4,6 +4,9 @@
 // Global position: the commit position of the event in $all. Without explicit transactions
 // (which this client cannot write), commit positions strictly increase event by event, so one
 // number is enough to resume: we pass it as both commit and prepare position.
+//
+// Snapshots are events of their own streams (`snapshot-<stream>`), hidden from reads of the log.
+// The server has no index by causation: finding what a retried command did reads its stream.
 import {
   ANY,
   EventStoreDBClient,
@@ -16,7 +19,14 @@ import {
   type AppendExpectedRevision,
   type Position,
 } from '@eventstore/db-client';
-import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type JsonValue, type RecordedEvent } from './port.ts';
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type ExpectedRevision,
+  type JsonValue,
+  type RecordedEvent,
+  type Snapshot,
+} from './port.ts';
 import type { EventMetadata } from '../events/catalogue.ts';
 
 interface VendorRecorded {
@@ -55,6 +65,14 @@ function toRecorded(event: VendorRecorded, commitPosition: bigint | undefined): 
   };
 }
 
+const SNAPSHOT = 'snapshot';
+const snapshotStreamOf = (streamId: string) => `${SNAPSHOT}-${streamId}`;
+
+/** Events of our own streams: not the server's (`$…`), not snapshots. */
+function isOurs(event: VendorRecorded): boolean {
+  return !event.type.startsWith('$') && !event.streamId.startsWith('$') && event.type !== SNAPSHOT;
+}
+
 function translate(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
   if (error instanceof WrongExpectedVersionError) {
     const actual = error.actualVersion === NO_STREAM ? -1 : Number(error.actualVersion);
@@ -65,6 +83,19 @@ function translate(error: unknown, streamId: string, expected: ExpectedRevision)
 
 export function openEventStoreDb(connectionString: string): EventStore {
   const client = EventStoreDBClient.connectionString(connectionString);
+
+  async function readEvents(streamId: string, range: { fromRevision?: bigint; maxCount?: number }): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of client.readStream(streamId, range)) {
+        if (resolved.event) events.push(toRecorded(resolved.event as VendorRecorded, resolved.commitPosition));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
+  }
 
   return {
     async append(streamId, events, { expectedRevision }) {
@@ -88,17 +119,39 @@ export function openEventStoreDb(connectionString: string): EventStore {
       }
     },
 
-    async readStream(streamId) {
-      const events: RecordedEvent[] = [];
+    async readStream(streamId, { fromRevision = 0, toRevision } = {}) {
+      if (toRevision !== undefined && toRevision < fromRevision) return [];
+      const range = {
+        fromRevision: BigInt(fromRevision),
+        ...(toRevision === undefined ? {} : { maxCount: toRevision - fromRevision + 1 }),
+      };
+      return readEvents(streamId, range);
+    },
+
+    async readCausedBy(streamId, causationId) {
+      const events = await readEvents(streamId, {});
+      return events.filter((e) => e.metadata.causationId === causationId);
+    },
+
+    async readSnapshot(streamId, { version, atOrBefore = Number.MAX_SAFE_INTEGER }) {
       try {
-        for await (const resolved of client.readStream(streamId)) {
-          if (resolved.event) events.push(toRecorded(resolved.event as VendorRecorded, resolved.commitPosition));
+        for await (const resolved of client.readStream(snapshotStreamOf(streamId), { direction: 'backwards', fromRevision: 'end' })) {
+          const snapshot = resolved.event?.data as Snapshot | undefined;
+          if (snapshot?.version === version && snapshot.revision <= atOrBefore) return snapshot;
         }
       } catch (error) {
-        if (error instanceof StreamNotFoundError) return [];
+        if (error instanceof StreamNotFoundError) return undefined;
         throw error;
       }
-      return events;
+      return undefined;
+    },
+
+    async saveSnapshot(streamId, snapshot) {
+      const [last] = await readEvents(streamId, { fromRevision: BigInt(snapshot.revision), maxCount: 1 });
+      if (!last || last.revision !== snapshot.revision || last.time !== snapshot.time) {
+        throw new TypeError(`snapshot of ${streamId} at revision ${snapshot.revision}: no such event in the stream`);
+      }
+      await client.appendToStream(snapshotStreamOf(streamId), jsonEvent({ type: SNAPSHOT, data: snapshot as never }));
     },
 
     async readAll({ after = 0, limit = 500 } = {}) {
@@ -106,7 +159,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
       const read = client.readAll({ fromPosition: after > 0 ? toPosition(after) : 'start', maxCount: limit + 1 });
       for await (const resolved of read) {
         const event = resolved.event as VendorRecorded | undefined;
-        if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) continue;
+        if (!event || !isOurs(event)) continue;
         const recorded = toRecorded(event, resolved.commitPosition);
         if (recorded.position <= after) continue; // reading from a position includes it
         events.push(recorded);
@@ -122,7 +175,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
         const event = resolved.event as VendorRecorded | undefined;
         if (!event) continue;
         const position = Number(event.position?.commit ?? 0);
-        if (!event.type.startsWith('$') && !event.streamId.startsWith('$')) return position;
+        if (isOurs(event)) return position;
         end ||= position;
       }
       return end;
@@ -139,7 +192,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
         for await (const resolved of subscription) {
           if (signal?.aborted) return;
           const event = resolved.event as VendorRecorded | undefined;
-          if (!event) continue;
+          if (!event || !isOurs(event)) continue;
           const recorded = toRecorded(event, resolved.commitPosition);
           if (recorded.position <= after) continue;
           yield recorded;

@@ -42,6 +42,27 @@ export interface AppendResult {
   time: string;
 }
 
+export interface ReadStreamOptions {
+  /** The first revision to read; 0 when absent. */
+  fromRevision?: number;
+  /** The last revision to read; the stream's end when absent. */
+  toRevision?: number;
+}
+
+/**
+ * A stream's state folded up to one of its events, kept so that loading the stream reads only
+ * the events after it. A cache: a missing or unreadable snapshot costs a longer read, nothing else.
+ */
+export interface Snapshot {
+  /** What folded it (the aggregate's code): a snapshot of another version is never used. */
+  version: string;
+  /** Revision, global position and time of the last event folded in. */
+  revision: number;
+  position: number;
+  time: string;
+  state: JsonValue;
+}
+
 export interface SubscribeOptions {
   /** Deliver events after this global position (exclusive); 0 or absent starts at the beginning. */
   after?: number;
@@ -51,8 +72,21 @@ export interface SubscribeOptions {
 
 export interface EventStore {
   append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
-  /** The stream's events in revision order; an empty array when the stream does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** The stream's events in revision order, or a range of them; an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * The stream's events whose metadata names this causation id (the command that caused them),
+   * in revision order: how a retried command finds what it did. Fast for name-based (v5) UUIDs,
+   * the only command ids a retry repeats; other ids may cost a read of the stream.
+   */
+  readCausedBy(streamId: string, causationId: string): Promise<RecordedEvent[]>;
+  /** The newest snapshot of this version at or before revision `atOrBefore` (the newest of all when absent). */
+  readSnapshot(streamId: string, options: { version: string; atOrBefore?: number }): Promise<Snapshot | undefined>;
+  /**
+   * Keeps a snapshot of events already in the stream. Snapshots of other versions of the stream
+   * may be dropped. Rejects a snapshot whose last event is not in the stream as it claims.
+   */
+  saveSnapshot(streamId: string, snapshot: Snapshot): Promise<void>;
   /** Up to `limit` events of the global log after position `after`, in order. */
   readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
   /** The position of the last event in the log; 0 when it is empty. */

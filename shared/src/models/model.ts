@@ -16,13 +16,14 @@ export interface EntityModel<State, Event extends DomainEvent> {
   evolve(state: State, event: Recorded<Event>): State;
 }
 
-/** The state after `events`; the write side's private streams fold with it too. */
+/** The state after `events`, from the initial state or from `from`; the write side's private streams fold with it too. */
 export function fold<State, Event extends { type: string; data: unknown }>(
   model: { initialState: State; evolve(state: State, event: Recorded<Event>): State },
   events: readonly RecordedEvent[],
+  from: State = model.initialState,
 ): State {
   return events.reduce((state, e) => {
     const recorded = { type: e.type, data: e.data, time: e.time, revision: e.revision } as unknown as Recorded<Event>;
     return model.evolve(state, recorded);
-  }, model.initialState);
+  }, from);
 }
