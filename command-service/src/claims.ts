@@ -16,18 +16,20 @@ import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import type { AppError } from '@eventide/shared/http/problem.ts';
 import { derivedId } from '@eventide/shared/ids.ts';
+import { loadState, type Foldable, type LoadedState } from './load.ts';
 
 /** Long enough for a request in flight to finish its second append. */
 export const CLAIM_GRACE_MS = 60_000;
 const ATTEMPTS = 5;
 
-export interface ClaimRules {
+export interface ClaimRules<Holder> {
   /** Prefix of the claim streams, and of the private event type `<kind>:claimed`. */
   kind: string;
   normalize(key: string): string;
-  /** The stream whose history says whether its owner holds a key. */
+  /** The stream whose state says whether its owner holds a key, and how that state is folded. */
   holderStream(holderId: string): string;
-  holds(history: RecordedEvent[], key: string): boolean;
+  holder: Foldable<Holder>;
+  holds(holder: Holder, key: string): boolean;
   conflict(): AppError;
 }
 
@@ -42,24 +44,25 @@ export function claimStreamOf(kind: string, normalizedKey: string): string {
   return `${kind}-${createHash('sha256').update(normalizedKey).digest('hex')}`;
 }
 
-/** Whether `event` was recorded after `claim`: by global position where both are known, else by time. */
-function recordedAfter(event: RecordedEvent, claim: RecordedEvent): boolean {
-  if (event.position > 0 && claim.position > 0) return event.position > claim.position;
-  return Date.parse(event.time) > Date.parse(claim.time);
+/** Whether the holder's last event was recorded after `claim`: by global position where both are known, else by time. */
+function recordedAfter(last: LoadedState<unknown>, claim: RecordedEvent): boolean {
+  if (last.time === undefined) return false;
+  if (last.position > 0 && claim.position > 0) return last.position > claim.position;
+  return Date.parse(last.time) > Date.parse(claim.time);
 }
 
 const holderIdOf = (claim: RecordedEvent | undefined) => (claim?.data as { userId?: string } | undefined)?.userId;
 
-export function uniqueClaims(store: EventStore, rules: ClaimRules, now: () => Date = () => new Date()): Claims {
+export function uniqueClaims<Holder>(store: EventStore, rules: ClaimRules<Holder>, now: () => Date = () => new Date()): Claims {
   const type = `${rules.kind}:claimed`;
 
   /** 'held', 'in-flight' or 'free', judged from the holder's own stream. */
   async function standing(key: string, claim: RecordedEvent): Promise<'held' | 'in-flight' | 'free'> {
-    const history = await store.readStream(rules.holderStream(holderIdOf(claim)!));
-    if (!history.some((e) => recordedAfter(e, claim))) {
+    const holder = await loadState(store, rules.holder, rules.holderStream(holderIdOf(claim)!));
+    if (!recordedAfter(holder, claim)) {
       return now().getTime() - Date.parse(claim.time) < CLAIM_GRACE_MS ? 'in-flight' : 'free';
     }
-    return rules.holds(history, key) ? 'held' : 'free';
+    return rules.holds(holder.state, key) ? 'held' : 'free';
   }
 
   return {
@@ -89,8 +92,8 @@ export function uniqueClaims(store: EventStore, rules: ClaimRules, now: () => Da
       const key = rules.normalize(rawKey);
       const last = (await store.readStream(claimStreamOf(rules.kind, key))).at(-1);
       if (!last) return undefined;
-      const history = await store.readStream(rules.holderStream(holderIdOf(last)!));
-      return rules.holds(history, key) ? holderIdOf(last) : undefined;
+      const holder = await loadState(store, rules.holder, rules.holderStream(holderIdOf(last)!));
+      return rules.holds(holder.state, key) ? holderIdOf(last) : undefined;
     },
   };
 }

@@ -1,12 +1,12 @@
-// Runs one command against one aggregate instance: load its stream, replay the answer of a
+// Runs one command against one aggregate instance: load its state, replay the answer of a
 // repeated request, check If-Match, decide, append with the revision it decided on.
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { derivedId, newId } from '@eventide/shared/ids.ts';
-import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@eventide/shared/event-store/port.ts';
-import { fold } from '@eventide/shared/models/model.ts';
+import { WrongExpectedRevisionError, type EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Aggregate, Decided } from './aggregate.ts';
+import { loadState, type LoadedState } from './load.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
 export type IfMatch = '*' | number[];
@@ -42,21 +42,14 @@ export interface Hooks<State, Event> {
   beforeAppend?(events: Event[], before: State, commandId: string): Promise<void>;
 }
 
-export interface Loaded<State> {
-  streamId: string;
-  events: RecordedEvent[];
-  state: State;
-  revision: number;
-}
-
-export async function load<State, Event extends Decided>(
+/** The aggregate instance's state: from its newest snapshot and the events after it (load.ts). */
+export function load<State, Event extends Decided>(
   store: EventStore,
   aggregate: Aggregate<State, unknown, Event>,
   entityId: string,
-): Promise<Loaded<State>> {
-  const streamId = streamIdOf(aggregate.model, entityId);
-  const events = await store.readStream(streamId);
-  return { streamId, events, state: fold(aggregate, events), revision: events.length - 1 };
+  options: { upTo?: number } = {},
+): Promise<LoadedState<State>> {
+  return loadState(store, aggregate, streamIdOf(aggregate.model, entityId), options);
 }
 
 export function commandIdOf(idempotency: Idempotency | undefined): string {
@@ -67,24 +60,24 @@ function eventIdOf(commandId: string, idempotency: Idempotency | undefined, inde
   return idempotency ? derivedId('event', commandId, idempotency.fingerprint, String(index)) : newId();
 }
 
-/** The result a repeated request first got, or undefined when this command is new to the stream. */
-function replay<State, Event extends Decided>(
+/**
+ * The result a repeated request first got, or undefined when this command is new to the stream.
+ * The store finds the command's events by its id, so a retry costs the same on a long stream.
+ */
+async function replay<State, Event extends Decided>(
+  store: EventStore,
   aggregate: Aggregate<State, unknown, Event>,
-  loaded: Loaded<State>,
+  streamId: string,
   commandId: string,
   idempotency: Idempotency | undefined,
-): WriteResult<State> | undefined {
+): Promise<WriteResult<State> | undefined> {
   if (!idempotency) return undefined;
-  const caused = loaded.events.filter((e) => e.metadata.causationId === commandId);
+  const caused = await store.readCausedBy(streamId, commandId);
   if (caused.length === 0) return undefined;
   if (caused[0]!.id !== eventIdOf(commandId, idempotency, 0)) throw problems.idempotencyKeyReused();
   const last = caused[caused.length - 1]!;
-  return {
-    state: fold(aggregate, loaded.events.slice(0, last.revision + 1)),
-    revision: last.revision,
-    position: last.position,
-    changed: false,
-  };
+  const then = await loadState(store, aggregate, streamId, { upTo: last.revision });
+  return { state: then.state, revision: last.revision, position: last.position, changed: false };
 }
 
 function checkIfMatch(ifMatch: IfMatch | undefined, revision: number, what: string): void {
@@ -106,14 +99,13 @@ export async function handle<State, Command, Event extends Decided>(
   const what = `${aggregate.model} ${entityId}`;
   const loaded = await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
   const commandId = options.partOf ?? commandIdOf(options.idempotency);
-  const repeated = replay(aggregate as Aggregate<State, unknown, Event>, loaded, commandId, options.idempotency);
+  const repeated = await replay(store, aggregate as Aggregate<State, unknown, Event>, loaded.streamId, commandId, options.idempotency);
   if (repeated) return repeated;
   checkIfMatch(options.ifMatch, loaded.revision, what);
 
   const resolved = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;
   const decided = aggregate.decide(resolved, loaded.state);
-  const lastPosition = loaded.events.at(-1)?.position ?? 0;
-  if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, position: lastPosition, changed: false };
+  if (decided.length === 0) return { state: loaded.state, revision: loaded.revision, position: loaded.position, changed: false };
 
   await hooks.beforeAppend?.(decided, loaded.state, commandId);
   const metadata: EventMetadata = { ...options.metadata, causationId: commandId };

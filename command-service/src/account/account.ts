@@ -5,6 +5,7 @@
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Role } from '@eventide/shared/auth/session.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
+import { loadState } from '../load.ts';
 
 export type Identity = {
   provider: string;
@@ -56,7 +57,8 @@ export function evolveAccount(account: Account, event: { type: string; data: unk
   }
 }
 
-export const foldAccount = (events: { type: string; data: unknown }[]) => events.reduce(evolveAccount, emptyAccount);
+/** How an account's state is folded from its stream (the decider adds its commands: decide.ts). */
+export const accountModel = { model: ACCOUNT, initialState: emptyAccount, evolve: evolveAccount };
 
 export const hasIdentity = (account: Account, identity: Identity) => account.identities.some((i) => same(i, identity));
 
@@ -66,6 +68,6 @@ export interface LoadedAccount {
 }
 
 export async function loadAccount(store: EventStore, userId: string): Promise<LoadedAccount> {
-  const events = await store.readStream(accountStream(userId));
-  return { account: foldAccount(events), revision: events.length - 1 };
+  const { state, revision } = await loadState(store, accountModel, accountStream(userId));
+  return { account: state, revision };
 }

@@ -5,7 +5,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { handle, type CommandOptions } from '../handle.ts';
-import { ACCOUNT, emptyAccount, evolveAccount, hasIdentity, type Account, type AccountEvent, type Identity } from './account.ts';
+import { accountModel, hasIdentity, type Account, type AccountEvent, type Identity } from './account.ts';
 
 export type AccountCommand =
   /** `replacing` is the hash the caller checked (or undefined for a first password): a change made since is refused. */
@@ -59,12 +59,7 @@ export function decide(command: AccountCommand, account: Account): AccountEvent[
   }
 }
 
-export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> = {
-  model: ACCOUNT,
-  initialState: emptyAccount,
-  evolve: evolveAccount,
-  decide,
-};
+export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> = { ...accountModel, decide };
 
 /** Runs an account command for the user whose account it is. */
 export function accountCommands(store: EventStore) {

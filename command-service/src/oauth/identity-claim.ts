@@ -4,7 +4,7 @@
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { uniqueClaims, type Claims } from '../claims.ts';
-import { accountStream, foldAccount, hasIdentity, type Identity } from '../account/account.ts';
+import { accountModel, accountStream, hasIdentity, type Identity } from '../account/account.ts';
 
 export const identityKey = (identity: Identity) => `${identity.provider}\n${identity.subject}`;
 
@@ -20,7 +20,8 @@ export function identityClaims(store: EventStore, now?: () => Date): Claims {
       kind: 'identity',
       normalize: (key) => key,
       holderStream: accountStream,
-      holds: (history, key) => hasIdentity(foldAccount(history), parseKey(key)),
+      holder: accountModel,
+      holds: (account, key) => hasIdentity(account, parseKey(key)),
       conflict: () => problems.conflict('this provider account is already linked to another user'),
     },
     now,

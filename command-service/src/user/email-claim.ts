@@ -4,7 +4,7 @@
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { claimStreamOf, uniqueClaims, type Claims } from '../claims.ts';
-import { fold } from '@eventide/shared/models/model.ts';
+import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { normalizeEmail, userModel } from '@eventide/shared/models/user/state.ts';
 
 export { CLAIM_GRACE_MS } from '../claims.ts';
@@ -24,11 +24,9 @@ export function emailClaims(store: EventStore, now?: () => Date): EmailClaims {
     {
       kind: 'email',
       normalize: normalizeEmail,
-      holderStream: (userId) => `user-${userId}`,
-      holds(history, email) {
-        const holder = fold(userModel, history);
-        return holder.status === 'active' && normalizeEmail(holder.email) === email;
-      },
+      holderStream: (userId) => streamIdOf(userModel.model, userId),
+      holder: userModel,
+      holds: (user, email) => user.status === 'active' && normalizeEmail(user.email) === email,
       conflict: () =>
         problems.conflict('this email address is already in use by another user', [{ field: 'email', message: 'is already in use' }]),
     },

@@ -15,11 +15,12 @@ import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
 import { signIn, type SessionUser } from '@eventide/shared/auth/session.ts';
 import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { AppError, problems } from '@eventide/shared/http/problem.ts';
 import { accountStream, loadAccount } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
 import { activeUser } from '../account/directory.ts';
-import { commandIdOf, load, type CommandOptions, type WriteResult } from '../handle.ts';
+import { commandIdOf, type CommandOptions, type WriteResult } from '../handle.ts';
 import { newEntityId } from '../http/command-options.ts';
 import type { EmailClaims } from './email-claim.ts';
 import { normalizeEmail, type UserState } from '@eventide/shared/models/user/state.ts';
@@ -52,9 +53,8 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
   const runAccount = accountCommands(store);
   /** Whether this key's sign-up has written anything yet (its user or its password). */
   async function started(userId: string, commandId: string): Promise<boolean> {
-    const { events } = await load(store, userAggregate, userId);
-    if (events.some((e) => e.metadata.causationId === commandId)) return true;
-    return (await store.readStream(accountStream(userId))).length > 0;
+    if ((await store.readCausedBy(streamIdOf(userAggregate.model, userId), commandId)).length > 0) return true;
+    return (await store.readStream(accountStream(userId), { toRevision: 0 })).length > 0;
   }
 
   /** A repeat from a caller without a session: only the first request's password lets it through. */
