@@ -12,6 +12,7 @@ import { benchAuth, FLOOD } from './auth.ts';
 import { benchCollab } from './collab.ts';
 import { benchWeb } from './web.ts';
 import { benchSearchQuality } from './search-quality.ts';
+import { benchLongStreams } from './long-streams.ts';
 
 /** The machine's load when the run began: the figures mean less on a busy machine. */
 const loadAtStart = loadavg()[0]!.toFixed(2);
@@ -58,6 +59,11 @@ try {
   const http = await benchHttp(join(dir, 'http'), seconds, 'FULL');
   console.log(
     `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
+  );
+
+  const streams = await benchLongStreams(join(dir, 'long-streams'));
+  console.log(
+    `PATCH /products/{id} at stream length ${fmt(streams.long.streamLength)}: ${fmt(streams.long.requestsPerSecond)} req/s, p99 ${ms(streams.long.p99)} ms; at length ${streams.short.streamLength}: ${fmt(streams.short.requestsPerSecond)} req/s, p99 ${ms(streams.short.p99)} ms; cost ratio ${ratio(streams.short.requestsPerSecond, streams.long.requestsPerSecond)}`,
   );
 
   const auth = await benchAuth(join(dir, 'auth'), seconds);
@@ -129,6 +135,20 @@ try {
     ),
     '',
     `**POST /users ÷ the group-committed floor: ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ÷ the floor committing each insert: ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}**`,
+    '',
+    '## Commands on a long stream',
+    '',
+    `PATCH /products/{id} renaming a product, ${fmt(streams.requests)} requests on each side, one at a time (two at once on one product`,
+    'would conflict), through the whole service at synchronous=NORMAL so that an fsync per request does not hide the',
+    "cost of reading the product's state. One side patches products that have one event each; the other, one product",
+    `whose stream already holds ${fmt(streams.long.streamLength)} events (and grows as it is patched). The halves alternate.`,
+    '',
+    '| stream length | requests/s | p50 (ms) | p99 (ms) |',
+    '|---:|---:|---:|---:|',
+    ...[streams.short, streams.long].map((r) => `| ${fmt(r.streamLength)} | ${fmt(r.requestsPerSecond)} | ${ms(r.p50)} | ${ms(r.p99)} |`),
+    '',
+    `**Time per PATCH at length ${fmt(streams.long.streamLength)} ÷ at length 1: ${ratio(streams.short.requestsPerSecond, streams.long.requestsPerSecond)}** (the target is 1.5 at most). A command loads the`,
+    'newest snapshot of its entity and the events after it (docs/events.md#snapshots-of-long-streams).',
     '',
     `## Read side, on ${read.products.toLocaleString('en')} products (embedded SQLite)`,
     '',
