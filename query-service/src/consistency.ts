@@ -20,7 +20,7 @@ export interface Progress {
 
 /** `subscribe`, where the projector runs in this process, wakes waiters at once; others poll. */
 export function progressOf(readStore: ReadStore, subscribe?: (listener: () => void) => () => void): Progress {
-  const current = async () => readStore.writer(await readStore.activeGeneration()).checkpoint(READ_MODELS_CHECKPOINT);
+  const current = () => readStore.servedCheckpoint(READ_MODELS_CHECKPOINT);
   return {
     current,
     async waitFor(position, timeoutMs) {

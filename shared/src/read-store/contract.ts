@@ -245,8 +245,10 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         await writer.write([{ collection: 'users', doc: doc('new', { v: 'new' }), expectedVersion: null }], cp(4));
         expect(await store.get('users', 'new')).toBeUndefined();
         expect(await store.get('users', 'old')).toBeDefined();
+        expect(await store.servedCheckpoint('test')).toBe(9);
         await store.promote(fresh);
         expect(await store.activeGeneration()).toBe(fresh);
+        expect(await store.servedCheckpoint('test')).toBe(4);
         expect(await store.get('users', 'new')).toBeDefined();
         expect(await store.get('users', 'old')).toBeUndefined();
         expect((await store.list('users', { limit: 10, offset: 0 })).items.map((d) => d.id)).toEqual(['new']);

@@ -127,6 +127,11 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
   return {
     activeGeneration: () => readMeta('active_generation'),
 
+    async servedCheckpoint(name) {
+      const generation = await readMeta('active_generation');
+      return (await checkpoints(generation).findOne({ _id: name }))?.position ?? 0;
+    },
+
     async createGeneration() {
       const updated = await meta.findOneAndUpdate({ _id: 'last_generation' }, { $inc: { value: 1 } }, { returnDocument: 'after' });
       const generation = updated!.value;

@@ -67,6 +67,8 @@ export interface ReadModelWriter {
 
 export interface ReadStore {
   activeGeneration(): Promise<number>;
+  /** The checkpoint `name` of the generation that reads are served from: how far those reads have got. */
+  servedCheckpoint(name: string): Promise<number>;
   /** A fresh, empty generation for a rebuild, not served until promoted. */
   createGeneration(): Promise<number>;
   /** Makes the generation the one queries read, and drops the one it replaces. */

@@ -107,3 +107,37 @@ describe('embedded SQLite read store: search work per query', () => {
     }
   });
 });
+
+describe('embedded SQLite read store: a rebuild promoted by another process', () => {
+  it('serves the promoted generation to a store that had been reading the old one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    const path = join(dir, 'read.db');
+    const serving = openSqliteReadStore(path);
+    const rebuilding = openSqliteReadStore(path);
+    try {
+      const doc = (id: string) => ({ id, version: 0, seq: 1, deleted: false, fields: { id } });
+      const live = await serving.activeGeneration();
+      await serving
+        .writer(live)
+        .write([{ collection: 'users', doc: doc('old'), expectedVersion: null }], { name: 'read-models', position: 7 });
+      expect(await serving.get('users', 'old')).toBeDefined();
+      expect(await serving.servedCheckpoint('read-models')).toBe(7);
+
+      const fresh = await rebuilding.createGeneration();
+      await rebuilding
+        .writer(fresh)
+        .write([{ collection: 'users', doc: doc('new'), expectedVersion: null }], { name: 'read-models', position: 3 });
+      await rebuilding.promote(fresh);
+
+      expect(await serving.get('users', 'old')).toBeUndefined();
+      expect(await serving.get('users', 'new')).toBeDefined();
+      expect((await serving.list('users', { limit: 10, offset: 0 })).items.map((d) => d.id)).toEqual(['new']);
+      expect(await serving.servedCheckpoint('read-models')).toBe(3);
+      expect(await serving.activeGeneration()).toBe(fresh);
+    } finally {
+      await serving.close();
+      await rebuilding.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -99,17 +99,17 @@ export function openSqliteReadStore(path: string): ReadStore {
   `);
   // The generation being served gets what an older version of this store lacks (a newer index,
   // the counts), in one transaction.
-  const served = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
+  const atOpen = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
   db.exec('BEGIN IMMEDIATE');
   try {
-    const exists = (name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table(name, served)) !== undefined;
+    const exists = (name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table(name, atOpen)) !== undefined;
     const counted = exists('counts');
     const named = exists('products_names_fts');
-    db.exec(schema(served));
-    if (!counted) countExisting(db, served);
+    db.exec(schema(atOpen));
+    if (!counted) countExisting(db, atOpen);
     if (!named) {
-      db.exec(`INSERT INTO ${table('products_names_fts', served)} (rowid, name)
-        SELECT seq, json_extract(body, '$.name') FROM ${table('products', served)} WHERE deleted = 0`);
+      db.exec(`INSERT INTO ${table('products_names_fts', atOpen)} (rowid, name)
+        SELECT seq, json_extract(body, '$.name') FROM ${table('products', atOpen)} WHERE deleted = 0`);
     }
     db.exec('COMMIT');
   } catch (error) {
@@ -127,7 +127,14 @@ export function openSqliteReadStore(path: string): ReadStore {
     return statement;
   };
   const meta = (key: string) => Number((prepare('SELECT value FROM read_meta WHERE key = ?').get(key) as { value: number }).value);
-  const active = () => meta('active_generation');
+  /**
+   * The generation reads are served from, remembered: looking it up on every read was a statement
+   * (and a read transaction) of its own, more than the read itself costs. A promotion in this
+   * process updates it; one in another process drops the old generation's tables right after, and
+   * the first read that misses them looks again (onActive).
+   */
+  let served: number | undefined = atOpen;
+  const active = () => (served ??= meta('active_generation'));
 
   /** Runs a read on the active generation; once more if a promotion dropped its tables meanwhile. */
   function onActive<T>(read: (generation: number) => T): T {
@@ -136,6 +143,7 @@ export function openSqliteReadStore(path: string): ReadStore {
     } catch (error) {
       if (!String((error as Error).message).includes('no such table')) throw error;
       statements.clear();
+      served = undefined;
       return read(active());
     }
   }
@@ -225,7 +233,15 @@ export function openSqliteReadStore(path: string): ReadStore {
 
   return {
     async activeGeneration() {
-      return active();
+      served = meta('active_generation');
+      return served;
+    },
+
+    async servedCheckpoint(name) {
+      return onActive((g) => {
+        const row = prepare(`SELECT position FROM ${table('checkpoints', g)} WHERE name = ?`).get(name) as { position: number } | undefined;
+        return Number(row?.position ?? 0);
+      });
     },
 
     async createGeneration() {
@@ -239,10 +255,11 @@ export function openSqliteReadStore(path: string): ReadStore {
 
     async promote(generation) {
       const previous = transaction(() => {
-        const old = active();
+        const old = meta('active_generation');
         prepare("UPDATE read_meta SET value = ? WHERE key = 'active_generation'").run(generation);
         return old;
       });
+      served = generation;
       if (previous === generation) return;
       statements.clear();
       transaction(() => {
