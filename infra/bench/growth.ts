@@ -1,0 +1,146 @@
+// How the routes hold up as the data grows: one store seeded with `npm run seed` to each size in
+// turn (appending), and at each size every read route of ours against the raw floor running the
+// same SELECTs on the same read.db (servers/raw-reads.ts), plus POST /users. Search is measured
+// on words picked from the index itself so that they match no product, about 10, about 10,000
+// and about 90% of them.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startService } from '../test/process.ts';
+import { spawnServer } from './servers/spawn.ts';
+
+export interface RouteResult {
+  route: string;
+  /** What the route's rows are: for search, how many products match the word. */
+  note: string;
+  ours: { requestsPerSecond: number; p99: number };
+  floor?: { requestsPerSecond: number; p99: number };
+}
+
+export interface GrowthStep {
+  events: number;
+  products: number;
+  routes: RouteResult[];
+}
+
+const SEED_CLI = fileURLToPath(new URL('../src/seed/seed-cli.ts', import.meta.url));
+
+async function seedTo(dataDir: string, events: number, step: number): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [SEED_CLI, '--events', String(events), '--seed', String(step + 1), ...(step > 0 ? ['--append'] : [])],
+    {
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`npm run seed exited with ${code}`);
+}
+
+interface Sample {
+  products: number;
+  ids: string[];
+  /** Search words by how many products they match. */
+  words: Array<{ q: string; matches: number; label: string }>;
+}
+
+/** Product ids to look up and search words with known match counts, read from the served generation. */
+function sample(dataDir: string): Sample {
+  const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
+  try {
+    const g = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
+    const products = Number((db.prepare(`SELECT COUNT(*) AS n FROM products_g${g} WHERE deleted = 0`).get() as { n: number }).n);
+    const ids = (db.prepare(`SELECT id FROM products_g${g} ORDER BY random() LIMIT 1000`).all() as Array<{ id: string }>).map((r) => r.id);
+    db.exec(`CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'products_fts_g${g}', 'row')`);
+    const closest = db.prepare(
+      // Letters only, 3 or more (fewer is a 400). A query's last word also matches as a prefix, so
+      // `matches` counts the products with the whole word: the query matches at least those.
+      "SELECT term, doc FROM temp.vocab WHERE length(term) >= 3 AND term NOT GLOB '*[^a-z]*' ORDER BY abs(doc - ?) LIMIT 1",
+    );
+    const pick = (target: number, label: string) => {
+      const row = closest.get(target) as { term: string; doc: number };
+      return { q: row.term, matches: Number(row.doc), label };
+    };
+    return {
+      products,
+      ids,
+      words: [{ q: 'qqxzv', matches: 0, label: 'no match' }, pick(10, '~10'), pick(10_000, '~10k'), pick(0.9 * products, '~90%')],
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function load(url: string, paths: string[], seconds: number) {
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections: 16,
+    duration: seconds,
+    requests: [{ setupRequest: (request) => ({ ...request, path: paths[n++ % paths.length]! }) }],
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}${paths[0]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
+}
+
+async function signUps(url: string, seconds: number) {
+  let n = 0;
+  const result = await autocannon({
+    url: `${url}/users`,
+    connections: 16,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ name: 'Growth', email: `growth-${process.pid}-${Date.now()}-${n++}@example.com` }),
+        }),
+      },
+    ],
+  });
+  if (result.non2xx > 0) throw new Error(`POST /users: ${result.non2xx} non-2xx`);
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
+}
+
+export async function benchGrowth(dataDir: string, sizes: number[], seconds: number): Promise<GrowthStep[]> {
+  const steps: GrowthStep[] = [];
+  let seeded = 0;
+  for (const [step, size] of sizes.entries()) {
+    await seedTo(dataDir, size - seeded, step);
+    seeded = size;
+    const { products, ids, words } = sample(dataDir);
+    const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000' });
+    const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });
+    const floorUrl = `http://127.0.0.1:${floor.port}`;
+    try {
+      const routes: RouteResult[] = [];
+      const both = async (route: string, note: string, paths: string[]) => {
+        const ours = await load(service.url, paths, seconds);
+        routes.push({ route, note, ours, floor: await load(floorUrl, paths, seconds) });
+      };
+      await both('GET /api/products', 'newest 20', ['/api/products']);
+      await both('GET /products?page=1', 'newest 20 and the total', ['/products?page=1']);
+      await both(
+        'GET /products/{id}',
+        `${ids.length} ids at random`,
+        ids.map((id) => `/products/${id}`),
+      );
+      for (const word of words) {
+        await both(`GET /search?q= (${word.label})`, `\`${word.q}\`: ${word.matches.toLocaleString('en')} products`, [
+          `/search?q=${word.q}`,
+        ]);
+      }
+      routes.push({ route: 'POST /users', note: 'sign-up without a password', ours: await signUps(service.url, seconds) });
+      steps.push({ events: size, products, routes });
+    } finally {
+      floor.stop();
+      await service.stop();
+    }
+  }
+  return steps;
+}

@@ -1,0 +1,63 @@
+// The fair floor for the read routes: a Koa handler running the same SELECTs our read store runs,
+// on the same read.db (the generation it serves), and nothing else: no query validation, no
+// consistency check, no rate limit, no cursor signing, no representation, no ranking. Each route
+// answers the rows' stored JSON, as ours answers its own rendering of them.
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import Koa from 'koa';
+import { ftsQuery, SEARCH_CANDIDATES, searchTerms } from '@eventide/shared/read-store/search-terms.ts';
+
+const db = new DatabaseSync(join(process.env.DATA_DIR!, 'read.db'), { readOnly: true });
+const generation = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
+const t = (name: string) => `${name}_g${generation}`;
+const sql = {
+  newest: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND seq < ? ORDER BY seq DESC LIMIT ?`),
+  page: db.prepare(`SELECT body FROM ${t('products')} WHERE deleted = 0 ORDER BY seq DESC LIMIT ? OFFSET ?`),
+  count: db.prepare(`SELECT n FROM ${t('counts')} WHERE collection = 'products' AND fields = '' AND value = ''`),
+  byId: db.prepare(`SELECT body FROM ${t('products')} WHERE id = ?`),
+  names: db.prepare(
+    `SELECT rowid FROM ${t('products_names_fts')} WHERE ${t('products_names_fts')} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`,
+  ),
+  texts: db.prepare(
+    `SELECT rowid FROM ${t('products_fts')} WHERE ${t('products_fts')} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`,
+  ),
+};
+/** Prepared once per distinct IN list, as our read store keeps its statements. */
+const inLists = new Map<number, ReturnType<DatabaseSync['prepare']>>();
+function bySeqs(count: number) {
+  let statement = inLists.get(count);
+  if (!statement) {
+    statement = db.prepare(`SELECT body FROM ${t('products')} WHERE seq IN (${Array(count).fill('?').join(', ')}) AND deleted = 0`);
+    inLists.set(count, statement);
+  }
+  return statement;
+}
+const bodies = (rows: unknown[]) => (rows as Array<{ body: string }>).map((r) => JSON.parse(r.body));
+
+const app = new Koa();
+app.use((ctx) => {
+  const path = ctx.path;
+  if (path === '/api/products') {
+    const rows = sql.newest.all(Number.MAX_SAFE_INTEGER, 21);
+    ctx.body = { items: bodies(rows.slice(0, 20)), nextSeq: (rows[19] as { seq: number } | undefined)?.seq ?? null };
+  } else if (path === '/products') {
+    const rows = sql.page.all(20, 0);
+    ctx.body = { items: bodies(rows), total: Number((sql.count.get() as { n: number } | undefined)?.n ?? 0) };
+  } else if (path.startsWith('/products/')) {
+    const row = sql.byId.get(path.slice('/products/'.length)) as { body: string } | undefined;
+    if (row) ctx.body = JSON.parse(row.body);
+    else ctx.status = 404;
+  } else if (path === '/search') {
+    const match = ftsQuery(searchTerms(String(ctx.query.q ?? '')));
+    const seqs = new Set<number>();
+    for (const statement of [sql.names, sql.texts]) {
+      for (const row of statement.all(match) as Array<{ rowid: number }>) seqs.add(Number(row.rowid));
+    }
+    const rows = seqs.size === 0 ? [] : bySeqs(seqs.size).all(...seqs);
+    ctx.body = { items: bodies(rows).slice(0, 20) };
+  } else {
+    ctx.status = 404;
+  }
+});
+const server = app.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })));
