@@ -1,7 +1,7 @@
 // How good search is, not how fast: a small catalogue and queries labelled by hand with the
 // products a person typing them wants, scored as precision and recall at 10 on the embedded read
 // store. The queries include what people type as they go: a word cut short, every word cut short,
-// and a letter missing or swapped (which the search does not forgive yet: see docs/api.md).
+// and a letter missing or swapped (docs/api.md#search says what is forgiven).
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
 
 /** id: [name, description] */

@@ -1,12 +1,14 @@
 // The fair floor for the read routes: a Koa handler running the same SELECTs our read store runs,
 // on the same read.db (the generation it serves), and nothing else: no query validation, no
-// consistency check, no rate limit, no cursor signing, no representation, no ranking. Each route
+// consistency check, no rate limit, no cursor signing, no representation, no ranking, no search
+// vocabulary (its query is the words as typed, which is ours for any word that needs no
+// completion or correction). Each route
 // answers the rows' stored JSON, as ours answers its own rendering of them.
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
-import { ftsQuery, SEARCH_CANDIDATES, searchTerms } from '@eventide/shared/read-store/search-terms.ts';
+import { ftsQuery, literalQuery, SEARCH_CANDIDATES } from '@eventide/shared/read-store/search-terms.ts';
 
 const db = new DatabaseSync(join(process.env.DATA_DIR!, 'read.db'), { readOnly: true });
 const generation = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
@@ -49,7 +51,7 @@ app.use((ctx) => {
     if (row) ctx.body = JSON.parse(row.body);
     else ctx.status = 404;
   } else if (path === '/search') {
-    const match = ftsQuery(searchTerms(String(ctx.query.q ?? '')));
+    const match = ftsQuery(literalQuery(String(ctx.query.q ?? '')));
     const seqs = new Set<number>();
     for (const statement of [sql.names, sql.texts]) {
       for (const row of statement.all(match) as Array<{ rowid: number }>) seqs.add(Number(row.rowid));

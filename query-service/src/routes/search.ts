@@ -1,5 +1,6 @@
-// GET /search?q: products ranked by relevance over name and description. q is matched
-// literally, word by word (the last word also as a prefix); fewer than 3 characters is a 400.
+// GET /search?q: products ranked by relevance over name and description. q is matched word by
+// word (each may be cut short, a long one may have a typo: docs/api.md#search); fewer than 3
+// characters is a 400.
 import Router from '@koa/router';
 import { productView } from '@eventide/shared/models/product/representation.ts';
 import type { ProductState } from '@eventide/shared/models/product/state.ts';

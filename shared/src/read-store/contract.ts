@@ -216,12 +216,51 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         );
         const ids = async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id);
         expect(await ids('electric kett')).toEqual(['k', 's']);
-        expect(await ids('elec kettle')).toEqual([]);
+        // Every word may be cut short: "elec" stands for the name words it starts.
+        expect(await ids('elec kettle')).toEqual(['k', 's', 'e']);
         // A whole word in a name, then a name that starts with the term, then descriptions.
         expect(await ids('electric')).toEqual(['k', 'e', 's']);
         // A one-letter term matches a whole word only: "a" is a word of two descriptions.
         expect((await ids('kettle a')).sort()).toEqual(['e', 'w']);
         expect(await ids('x')).toEqual([]);
+      }));
+
+    it('forgives a typo in a word of five letters or more, ranks it below exact matches, and follows renames', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const products = [
+          product('k', 'Electric kettle', 'Boils water fast'),
+          product('s', 'Kettle stand', 'Holds one'),
+          product('d', 'Kettel drum', 'A drum named after its maker'),
+          product('t', 'Teapot', 'Porcelain'),
+        ];
+        await writer.write(
+          products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
+          cp(1),
+        );
+        const ids = async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id);
+        expect((await ids('ketle')).sort()).toEqual(['k', 's']);
+        expect((await ids('teapto')).sort()).toEqual(['t']);
+        expect(await ids('teapto porcelain')).toEqual(['t']);
+        // A word of a product name stands for itself: "kettel" is the drum, not a typo of kettle.
+        expect(await ids('kettel')).toEqual(['d']);
+        // Four letters are too few to forgive: "tepot" is not "teapot" with a letter missing.
+        expect(await ids('tepo pot')).toEqual([]);
+        // An exact match ranks above a forgiven one.
+        await writer.write([{ collection: 'products', doc: product('x', 'Ketle', 'A brand'), expectedVersion: null }], cp(2));
+        expect((await ids('ketle'))[0]).toBe('x');
+
+        // The vocabulary follows the names: once no name has "kettle", nothing is a typo of it.
+        const renamed = (i: number, name: string) => ({ ...products[i]!, version: 1, fields: { ...products[i]!.fields, name } });
+        await writer.write(
+          [
+            { collection: 'products', doc: renamed(0, 'Electric jug'), expectedVersion: 0 },
+            { collection: 'products', doc: renamed(1, 'Pot stand'), expectedVersion: 0 },
+          ],
+          cp(3),
+        );
+        expect(await ids('ketle')).toEqual(['x']);
+        expect(await ids('jugg')).toEqual([]);
       }));
 
     it("keeps followers' checkpoints apart from generations, never moving them back", () =>

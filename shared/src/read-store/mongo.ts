@@ -9,7 +9,9 @@
 // product carries `tokens` (its words, as the query is split) under a multikey index. A query
 // takes the products holding every term, the last as the start of a word (an anchored, escaped
 // regex, which uses the index), and ranks the newest SEARCH_CANDIDATES of them by relevance(), as
-// the SQLite adapter does (which also ranks the newest name matches).
+// the SQLite adapter does (which also ranks the newest name matches). The words of names are kept
+// as a set per generation (products_name_terms) for completions and typos; a store built before
+// that set existed completes and corrects nothing until `npm run rebuild`.
 import { MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
 import {
   COLLECTIONS,
@@ -20,9 +22,11 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import { isPrefix, relevance, SEARCH_CANDIDATES, searchTerms, words } from './search-terms.ts';
+import { planQuery, relevance, SEARCH_CANDIDATES, searchTerms, words, type Vocabulary } from './search-terms.ts';
 
 const DUPLICATE_KEY = 11000;
+const VOCABULARY_CANDIDATES = 20;
+const VOCABULARY_COUNT_CAP = 1000;
 
 interface StoredDocument extends Document {
   _id: string;
@@ -31,6 +35,8 @@ interface StoredDocument extends Document {
   deleted: boolean;
   fields: Record<string, unknown>;
   tokens?: string[];
+  /** The words of the name alone: what the vocabulary counts. */
+  nameTokens?: string[];
 }
 
 const name = (collection: string, generation: number) => `${collection}_g${generation}`;
@@ -49,6 +55,7 @@ function toStored(collection: Collection, doc: ReadDocument): StoredDocument {
   const stored: StoredDocument = { _id: doc.id, version: doc.version, seq: doc.seq, deleted: doc.deleted, fields: doc.fields };
   if (collection === 'products') {
     stored.tokens = [...new Set(words(`${String(doc.fields.name ?? '')} ${String(doc.fields.description ?? '')}`))];
+    stored.nameTokens = [...new Set(words(String(doc.fields.name ?? '')))];
   }
   return stored;
 }
@@ -72,7 +79,10 @@ async function ensureGeneration(db: Db, generation: number): Promise<void> {
     await c.createIndex({ seq: 1 }, { unique: true });
     await c.createIndex({ deleted: 1, seq: -1 });
     for (const field of FILTERABLE[collection]) await c.createIndex({ [`fields.${field}`]: 1, deleted: 1, seq: -1 });
-    if (collection === 'products') await c.createIndex({ tokens: 1 });
+    if (collection === 'products') {
+      await c.createIndex({ tokens: 1 });
+      await c.createIndex({ nameTokens: 1 });
+    }
     if (collection === 'users') await c.createIndex({ 'fields.email': 1 }, { collation: EMAIL_COLLATION });
   }
 }
@@ -89,6 +99,50 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
 
   const documents = (collection: string, generation: number) => db.collection<StoredDocument>(name(collection, generation));
   const checkpoints = (generation: number) => db.collection<{ _id: string; position: number }>(name('checkpoints', generation));
+  const nameTerms = (generation: number) => db.collection<{ _id: string }>(name('products_name_terms', generation));
+
+  /**
+   * The words of product names, most frequent first. Counting stops at VOCABULARY_COUNT_CAP per
+   * word and looks at VOCABULARY_CANDIDATES words at most, so a lookup's cost is bounded.
+   */
+  function vocabularyOf(generation: number): Vocabulary {
+    const products = documents('products', generation);
+    const ranked = async (candidates: string[], limit: number) => {
+      const counted = await Promise.all(
+        candidates.map(async (term) => ({
+          term,
+          docs: await products.countDocuments({ nameTokens: term, deleted: false }, { limit: VOCABULARY_COUNT_CAP }),
+        })),
+      );
+      return counted
+        .filter((c) => c.docs > 0)
+        .sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1))
+        .slice(0, limit)
+        .map((c) => c.term);
+    };
+    return {
+      async startingWith(prefix, limit) {
+        const found = await nameTerms(generation)
+          .find({ _id: { $gte: prefix, $lt: `${prefix}\u{10FFFF}` } })
+          .limit(VOCABULARY_CANDIDATES)
+          .toArray();
+        return ranked(
+          found.map((t) => t._id),
+          limit,
+        );
+      },
+      async existing(candidates, limit) {
+        const found = await nameTerms(generation)
+          .find({ _id: { $in: candidates } })
+          .limit(VOCABULARY_CANDIDATES)
+          .toArray();
+        return ranked(
+          found.map((t) => t._id),
+          limit,
+        );
+      },
+    };
+  }
 
   function writer(generation: number): ReadModelWriter {
     return {
@@ -115,6 +169,17 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
             // An insert of a document that exists already is a replay: skip it, as the contract says.
             if (!onlyDuplicateKeys(error)) throw error;
           }
+        }
+        const nameWords = new Set(
+          writes.filter((w) => w.collection === 'products' && !w.doc.deleted).flatMap((w) => words(String(w.doc.fields.name ?? ''))),
+        );
+        if (nameWords.size > 0) {
+          // A set of words, not counts: writing it twice (a replay) changes nothing. How many live
+          // names hold a word is counted when it is looked up (vocabularyOf).
+          await nameTerms(generation).bulkWrite(
+            [...nameWords].map((term) => ({ updateOne: { filter: { _id: term }, update: { $setOnInsert: { _id: term } }, upsert: true } })),
+            { ordered: false },
+          );
         }
         await checkpoints(generation).updateOne({ _id: checkpoint.name }, { $max: { position: checkpoint.position } }, { upsert: true });
       },
@@ -143,7 +208,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
       const previous = await readMeta('active_generation');
       await meta.updateOne({ _id: 'active_generation' }, { $set: { value: generation } });
       if (previous === generation) return;
-      for (const collection of [...COLLECTIONS, 'checkpoints']) {
+      for (const collection of [...COLLECTIONS, 'checkpoints', 'products_name_terms']) {
         await db
           .collection(name(collection, previous))
           .drop()
@@ -205,12 +270,15 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
     },
 
     async search(text, limit) {
-      const terms = searchTerms(text);
-      if (terms.length === 0) return [];
-      const candidates = await documents('products', await readMeta('active_generation'))
+      if (searchTerms(text).length === 0) return [];
+      const generation = await readMeta('active_generation');
+      const query = await planQuery(text, vocabularyOf(generation));
+      const candidates = await documents('products', generation)
         .find({
           deleted: false,
-          $and: terms.map((term, i) => ({ tokens: isPrefix(terms, i) ? { $regex: `^${escapeRegex(term)}` } : term })),
+          $and: query.map(({ term, prefix, completions, typos }) => ({
+            $or: [{ tokens: prefix ? { $regex: `^${escapeRegex(term)}` } : term }, { tokens: { $in: [...completions, ...typos] } }],
+          })),
         })
         .sort({ seq: -1 })
         .limit(SEARCH_CANDIDATES)
@@ -218,7 +286,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
       return candidates
         .map((stored) => {
           const doc = toDocument(stored);
-          return { doc, score: relevance(doc.fields, terms) };
+          return { doc, score: relevance(doc.fields, query) };
         })
         .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
         .slice(0, limit);

@@ -89,7 +89,7 @@ export interface ReadStore {
    * SQLite) and surrounding spaces; by an index, never a scan.
    */
   userByEmail(email: string): Promise<ReadDocument | undefined>;
-  /** Live products by relevance to the words of `text`, matched literally. */
+  /** Live products by relevance to the words of `text` (each may be cut short; a long one may be misspelt: search-terms.ts). */
   search(text: string, limit: number): Promise<SearchHit[]>;
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
-// Turns what a user typed into a full-text query that matches words literally: every run of
-// letters or digits becomes a quoted term, the last one (of two characters or more) also matches
-// as the start of a word (search as you type), and nothing the user typed can act as query syntax
-// or a regular expression. Both adapters rank the same way, here.
+// Turns what a user typed into a full-text query: every run of letters or digits becomes a quoted
+// term, the last one (of two characters or more) also matches as the start of a word (search as
+// you type), every other word also stands for the product-name words it starts, and a long word
+// for the name words one typo away. Nothing the user typed can act as query syntax or a regular
+// expression. Both adapters plan and rank the same way, here.
 import type { JsonValue } from '../event-store/port.ts';
 import { SEARCH_MAX_WORDS } from '../api/search-limits.ts';
 
@@ -28,20 +29,108 @@ export function searchTerms(text: string): string[] {
 /** Whether the term at `index` of `terms` matches the start of a word (else a whole word). */
 export const isPrefix = (terms: string[], index: number) => index === terms.length - 1 && [...terms[index]!].length >= MIN_PREFIX;
 
-/** An FTS5 MATCH expression: all terms must appear, the last (if long enough) as the start of a word. */
-export function ftsQuery(terms: string[]): string {
-  return terms.map((term, i) => `"${term.replaceAll('"', '""')}"${isPrefix(terms, i) ? '*' : ''}`).join(' ');
+/** Words of a product name that each query word may also stand for, found in the names' vocabulary. */
+export const PREFIX_EXPANSIONS = 5;
+export const TYPO_EXPANSIONS = 3;
+/** Shorter words are not forgiven a typo: one letter changed in four makes another word too often. */
+export const MIN_TYPO_LENGTH = 5;
+
+/** A query word and the name words it also matches: ones it starts (typed so far) and ones a typo away. */
+export interface QueryWord {
+  term: string;
+  /** The last word (of MIN_PREFIX letters or more) matches the start of any word, in the engine's own index. */
+  prefix: boolean;
+  completions: string[];
+  typos: string[];
+}
+
+/** What an adapter's vocabulary of product-name words answers, each list most frequent first. */
+export interface Vocabulary {
+  startingWith(prefix: string, limit: number): Promise<string[]>;
+  /** Which of `candidates` are words of the vocabulary. */
+  existing(candidates: string[], limit: number): Promise<string[]>;
+}
+
+/** Every string one edit away (a letter deleted, inserted, replaced, or two neighbours swapped). */
+export function oneEditAway(word: string): string[] {
+  const letters = [...word];
+  const alphabet = new Set([...'abcdefghijklmnopqrstuvwxyz0123456789', ...letters]);
+  const out = new Set<string>();
+  for (let i = 0; i <= letters.length; i++) {
+    const head = letters.slice(0, i).join('');
+    const tail = letters.slice(i);
+    if (tail.length > 0) out.add(head + tail.slice(1).join(''));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2).join(''));
+    for (const c of alphabet) {
+      out.add(head + c + tail.join(''));
+      if (tail.length > 0) out.add(head + c + tail.slice(1).join(''));
+    }
+  }
+  out.delete(word);
+  return [...out];
 }
 
 /**
- * How well a product matches: each term's matches in the name count five times those in the
- * description; a whole-word match counts a little more than a word that only starts with the term.
+ * Plans a query: its words, and for each the name words it may stand for. A word that is not
+ * itself a word of a product name is completed from the vocabulary (unless it is the last, which
+ * the engine matches as a prefix itself) and, at MIN_TYPO_LENGTH letters or more, also matches the
+ * name words one edit away. A word that is a name word stands for itself only: "cable" must not
+ * bring in "table", whose many matches would crowd the cables out of the candidates.
  */
-export function relevance(fields: Record<string, JsonValue>, terms: string[]): number {
-  const score = (text: JsonValue | undefined, term: string, prefix: boolean) =>
-    words(String(text ?? '')).reduce((sum, word) => sum + (word === term ? 1.2 : prefix && word.startsWith(term) ? 1 : 0), 0);
-  return terms.reduce((total, term, i) => {
-    const prefix = isPrefix(terms, i);
-    return total + 5 * score(fields.name, term, prefix) + score(fields.description, term, prefix);
-  }, 0);
+export async function planQuery(text: string, vocabulary: Vocabulary): Promise<QueryWord[]> {
+  const terms = searchTerms(text);
+  return Promise.all(
+    terms.map(async (term, i) => {
+      const prefix = isPrefix(terms, i);
+      const plain = { term, prefix, completions: [], typos: [] };
+      if ([...term].length < MIN_PREFIX || (await vocabulary.existing([term], 1)).length > 0) return plain;
+      const completions = prefix ? [] : await vocabulary.startingWith(term, PREFIX_EXPANSIONS);
+      const typos =
+        [...term].length >= MIN_TYPO_LENGTH
+          ? (await vocabulary.existing(oneEditAway(term), TYPO_EXPANSIONS + 1))
+              .filter((w) => !(prefix && w.startsWith(term)))
+              .slice(0, TYPO_EXPANSIONS)
+          : [];
+      return { ...plain, completions, typos };
+    }),
+  );
+}
+
+const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`;
+
+/** An FTS5 MATCH expression: every query word, or one of the words it stands for, must appear. */
+export function ftsQuery(query: QueryWord[]): string {
+  return query
+    .map(({ term, prefix, completions, typos }) => {
+      const alternatives = [`${quoted(term)}${prefix ? '*' : ''}`, ...[...completions, ...typos].map(quoted)];
+      return alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(' OR ')})`;
+    })
+    .join(' AND ');
+}
+
+/** A query of literal words with no vocabulary: what the raw floor of the benchmark runs. */
+export const literalQuery = (text: string): QueryWord[] =>
+  searchTerms(text).map((term, i, terms) => ({ term, prefix: isPrefix(terms, i), completions: [], typos: [] }));
+
+/**
+ * How well a product matches: each query word's matches in the name count five times those in
+ * the description; a whole word counts 1.2, a word it starts (or completes to) 1, a word a typo
+ * away 0.5, so an exact match ranks above a forgiven one.
+ */
+export function relevance(fields: Record<string, JsonValue>, query: QueryWord[]): number {
+  const weight = (word: string, q: QueryWord) => {
+    if (word === q.term) return 1.2;
+    if ((q.prefix && word.startsWith(q.term)) || q.completions.includes(word)) return 1;
+    return q.typos.includes(word) ? 0.5 : 0;
+  };
+  const score = (text: JsonValue | undefined, q: QueryWord) => words(String(text ?? '')).reduce((sum, word) => sum + weight(word, q), 0);
+  return query.reduce((total, q) => total + 5 * score(fields.name, q) + score(fields.description, q), 0);
+}
+
+/** How a change of a product's name changes the vocabulary of names: +1 or -1 per distinct word. */
+export function vocabularyChanges(before: string | undefined, after: string | undefined): Array<[string, number]> {
+  const changes = new Map<string, number>();
+  for (const word of new Set(words(before ?? ''))) changes.set(word, (changes.get(word) ?? 0) - 1);
+  for (const word of new Set(words(after ?? ''))) changes.set(word, (changes.get(word) ?? 0) + 1);
+  return [...changes].filter(([, delta]) => delta !== 0);
 }

@@ -141,3 +141,43 @@ describe('embedded SQLite read store: a rebuild promoted by another process', ()
     }
   });
 });
+
+describe('embedded SQLite read store: the vocabulary of names', () => {
+  it('is filled from the names index when a store written before it is opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    const path = join(dir, 'read.db');
+    try {
+      const first = openSqliteReadStore(path);
+      const generation = await first.activeGeneration();
+      const product = (id: string, seq: number, name: string) => ({
+        id,
+        version: 0,
+        seq,
+        deleted: false,
+        fields: { productId: id, name, description: '' },
+      });
+      await first.writer(generation).write(
+        [product('k', 1, 'Electric kettle'), product('t', 2, 'Teapot')].map((doc) => ({
+          collection: 'products' as const,
+          doc,
+          expectedVersion: null,
+        })),
+        { name: 'read-models', position: 2 },
+      );
+      await first.close();
+      const old = new DatabaseSync(path);
+      old.exec(`DROP TABLE products_name_terms_g${generation}`);
+      old.close();
+
+      const reopened = openSqliteReadStore(path);
+      try {
+        expect((await reopened.search('ketle', 10)).map((h) => h.doc.id)).toEqual(['k']);
+        expect((await reopened.search('elec kettle', 10)).map((h) => h.doc.id)).toEqual(['k']);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

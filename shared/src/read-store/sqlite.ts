@@ -12,7 +12,7 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import { ftsQuery, relevance, SEARCH_CANDIDATES, searchTerms } from './search-terms.ts';
+import { ftsQuery, planQuery, relevance, SEARCH_CANDIDATES, searchTerms, vocabularyChanges, type Vocabulary } from './search-terms.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 
@@ -46,6 +46,7 @@ function schema(generation: number): string {
     CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
       USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
     ${NAMES_TABLE(generation)}
+    ${TERMS_TABLE(generation)}
     CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
     ${COUNTS_TABLE(generation)}`;
 }
@@ -56,6 +57,10 @@ function schema(generation: number): string {
  */
 const NAMES_TABLE = (generation: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_names_fts', generation)}
       USING fts5(name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');`;
+
+/** The words of live product names and how many names hold each: what query words are completed and corrected from. */
+const TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_name_terms', generation)} (
+      term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;`;
 
 /** Live documents per collection and filter values (live-counts.ts), kept with the documents. */
 const COUNTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('counts', generation)} (
@@ -105,11 +110,18 @@ export function openSqliteReadStore(path: string): ReadStore {
     const exists = (name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table(name, atOpen)) !== undefined;
     const counted = exists('counts');
     const named = exists('products_names_fts');
+    const termed = exists('products_name_terms');
     db.exec(schema(atOpen));
     if (!counted) countExisting(db, atOpen);
     if (!named) {
       db.exec(`INSERT INTO ${table('products_names_fts', atOpen)} (rowid, name)
         SELECT seq, json_extract(body, '$.name') FROM ${table('products', atOpen)} WHERE deleted = 0`);
+    }
+    if (!termed) {
+      // The names' own index knows its words and how many names hold each.
+      db.exec(`CREATE VIRTUAL TABLE temp.name_words USING fts5vocab(main, '${table('products_names_fts', atOpen)}', 'row');
+        INSERT INTO ${table('products_name_terms', atOpen)} (term, docs) SELECT term, doc FROM temp.name_words;
+        DROP TABLE temp.name_words;`);
     }
     db.exec('COMMIT');
   } catch (error) {
@@ -148,6 +160,39 @@ export function openSqliteReadStore(path: string): ReadStore {
     }
   }
 
+  /** onActive for a read that awaits in between its statements. */
+  async function onActiveAsync<T>(read: (generation: number) => Promise<T>): Promise<T> {
+    try {
+      return await read(active());
+    } catch (error) {
+      if (!String((error as Error).message).includes('no such table')) throw error;
+      statements.clear();
+      served = undefined;
+      return read(active());
+    }
+  }
+
+  /** The vocabulary of product names of a generation, for planQuery. */
+  function vocabularyOf(generation: number): Vocabulary {
+    const terms = table('products_name_terms', generation);
+    return {
+      async startingWith(prefix, limit) {
+        const rows = prepare(`SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?`).all(
+          prefix,
+          `${prefix}\u{10FFFF}`,
+          limit,
+        ) as Array<{ term: string }>;
+        return rows.map((r) => r.term);
+      },
+      async existing(candidates, limit) {
+        const rows = prepare(
+          `SELECT term FROM ${terms} WHERE term IN (SELECT value FROM json_each(?)) ORDER BY docs DESC, term LIMIT ?`,
+        ).all(JSON.stringify(candidates), limit) as Array<{ term: string }>;
+        return rows.map((r) => r.term);
+      },
+    };
+  }
+
   function transaction<T>(body: () => T): T {
     db.exec('BEGIN IMMEDIATE');
     try {
@@ -165,12 +210,14 @@ export function openSqliteReadStore(path: string): ReadStore {
     const fts = table('products_fts', generation);
     const counts = table('counts', generation);
     const names = table('products_names_fts', generation);
+    const terms = table('products_name_terms', generation);
 
     function apply({ collection, doc, expectedVersion }: DocumentWrite): void {
       const name = table(collection, generation);
       const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
-      const stored = prepare(`SELECT version, deleted${filterColumns} FROM ${name} WHERE id = ?`).get(doc.id) as
-        | ({ version: number; deleted: number } & Record<string, string | null>)
+      const oldName = collection === 'products' ? ", json_extract(body, '$.name') AS old_name" : '';
+      const stored = prepare(`SELECT version, deleted${filterColumns}${oldName} FROM ${name} WHERE id = ?`).get(doc.id) as
+        | ({ version: number; deleted: number; old_name?: string | null } & Record<string, string | null>)
         | undefined;
       const applies = expectedVersion === null ? stored === undefined : stored?.version === expectedVersion;
       if (!applies) return;
@@ -200,6 +247,15 @@ export function openSqliteReadStore(path: string): ReadStore {
             String(doc.fields.description ?? ''),
           );
           prepare(`INSERT INTO ${names} (rowid, name) VALUES (?, ?)`).run(doc.seq, name);
+        }
+        const before = stored && stored.deleted === 0 ? String(stored.old_name ?? '') : undefined;
+        const after = doc.deleted ? undefined : String(doc.fields.name ?? '');
+        for (const [term, delta] of vocabularyChanges(before, after)) {
+          prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs`).run(
+            term,
+            delta,
+          );
+          if (delta < 0) prepare(`DELETE FROM ${terms} WHERE term = ? AND docs <= 0`).run(term);
         }
       }
     }
@@ -263,7 +319,7 @@ export function openSqliteReadStore(path: string): ReadStore {
       if (previous === generation) return;
       statements.clear();
       transaction(() => {
-        for (const name of [...COLLECTIONS, 'products_fts', 'checkpoints', 'counts'])
+        for (const name of [...COLLECTIONS, 'products_fts', 'products_names_fts', 'products_name_terms', 'checkpoints', 'counts'])
           db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
       });
     },
@@ -333,10 +389,10 @@ export function openSqliteReadStore(path: string): ReadStore {
     },
 
     async search(text, limit) {
-      const terms = searchTerms(text);
-      if (terms.length === 0) return [];
-      return onActive((g) => {
-        const match = ftsQuery(terms);
+      if (searchTerms(text).length === 0) return [];
+      return onActiveAsync(async (g) => {
+        const query = await planQuery(text, vocabularyOf(g));
+        const match = ftsQuery(query);
         // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
         // however many products match; ranking all of them was what made common words slow.
         const seqs = new Set<number>();
@@ -351,7 +407,7 @@ export function openSqliteReadStore(path: string): ReadStore {
         return rows
           .map((row) => {
             const doc = toDocument(row);
-            return { doc, score: relevance(doc.fields, terms) };
+            return { doc, score: relevance(doc.fields, query) };
           })
           .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
           .slice(0, limit);
