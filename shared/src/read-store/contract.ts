@@ -233,6 +233,8 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
           product('s', 'Kettle stand', 'Holds one'),
           product('d', 'Kettel drum', 'A drum named after its maker'),
           product('t', 'Teapot', 'Porcelain'),
+          product('c', 'Charger', 'Comes with a cable'),
+          product('b', 'Oak table', 'Solid oak'),
         ];
         await writer.write(
           products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
@@ -242,8 +244,10 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect((await ids('ketle')).sort()).toEqual(['k', 's']);
         expect((await ids('teapto')).sort()).toEqual(['t']);
         expect(await ids('teapto porcelain')).toEqual(['t']);
-        // A word of a product name stands for itself: "kettel" is the drum, not a typo of kettle.
+        // A word some product holds stands for itself: "kettel" is the drum, not a typo of kettle.
         expect(await ids('kettel')).toEqual(['d']);
+        // So does a word some description holds: "cable" is not a typo of the table's name.
+        expect(await ids('cable')).toEqual(['c']);
         // Four letters are too few to forgive: "tepot" is not "teapot" with a letter missing.
         expect(await ids('tepo pot')).toEqual([]);
         // An exact match ranks above a forgiven one.

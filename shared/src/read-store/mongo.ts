@@ -121,6 +121,10 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
         .map((c) => c.term);
     };
     return {
+      async occurs(term, prefix) {
+        const holding = (tokens: string | { $regex: string }) => products.findOne({ deleted: false, tokens }, { projection: { _id: 1 } });
+        return (await holding(term)) !== null || (prefix && (await holding({ $regex: `^${escapeRegex(term)}` })) !== null);
+      },
       async startingWith(prefix, limit) {
         const found = await nameTerms(generation)
           .find({ _id: { $gte: prefix, $lt: `${prefix}\u{10FFFF}` } })

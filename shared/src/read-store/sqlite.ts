@@ -175,7 +175,14 @@ export function openSqliteReadStore(path: string): ReadStore {
   /** The vocabulary of product names of a generation, for planQuery. */
   function vocabularyOf(generation: number): Vocabulary {
     const terms = table('products_name_terms', generation);
+    const fts = table('products_fts', generation);
     return {
+      async occurs(term, prefix) {
+        // The whole word first: a prefix query gathers every word it starts before it answers.
+        const probe = prepare(`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`);
+        const quotedTerm = `"${term.replaceAll('"', '""')}"`;
+        return probe.get(quotedTerm) !== undefined || (prefix && probe.get(`${quotedTerm}*`) !== undefined);
+      },
       async startingWith(prefix, limit) {
         const rows = prepare(`SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?`).all(
           prefix,
