@@ -34,6 +34,11 @@ export const PREFIX_EXPANSIONS = 5;
 export const TYPO_EXPANSIONS = 3;
 /** Shorter words are not forgiven a typo: one letter changed in four makes another word too often. */
 export const MIN_TYPO_LENGTH = 5;
+/**
+ * Nor longer ones: the strings one edit away grow with the square of the length (a 200-letter
+ * word has 15,000 of them, 3 MB to look up), and no word of a product name is that long.
+ */
+export const MAX_TYPO_LENGTH = 24;
 
 /** A query word and the name words it also matches: ones it starts (typed so far) and ones a typo away. */
 export interface QueryWord {
@@ -49,7 +54,7 @@ export interface Vocabulary {
   /** Whether some live product holds the word as typed (or, for a prefix, a word it starts). */
   occurs(term: string, prefix: boolean): Promise<boolean>;
   startingWith(prefix: string, limit: number): Promise<string[]>;
-  /** Which of `candidates` are words of the vocabulary. */
+  /** Which of `candidates` are words of the vocabulary, at most `limit` of them. */
   existing(candidates: string[], limit: number): Promise<string[]>;
 }
 
@@ -87,8 +92,9 @@ export async function planQuery(text: string, vocabulary: Vocabulary): Promise<Q
       const plain = { term, prefix, completions: [], typos: [] };
       if ([...term].length < MIN_PREFIX || (await vocabulary.occurs(term, prefix))) return plain;
       const completions = prefix ? [] : await vocabulary.startingWith(term, PREFIX_EXPANSIONS);
+      const letters = [...term].length;
       const typos =
-        [...term].length >= MIN_TYPO_LENGTH
+        letters >= MIN_TYPO_LENGTH && letters <= MAX_TYPO_LENGTH
           ? (await vocabulary.existing(oneEditAway(term), TYPO_EXPANSIONS + 1))
               .filter((w) => !(prefix && w.startsWith(term)))
               .slice(0, TYPO_EXPANSIONS)

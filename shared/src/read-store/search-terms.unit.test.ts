@@ -1,0 +1,50 @@
+// Query planning without a store: which words are completed or corrected, and at what cost.
+import { describe, expect, it } from 'vitest';
+import { MAX_TYPO_LENGTH, oneEditAway, planQuery, type Vocabulary } from './search-terms.ts';
+
+/** A vocabulary of name words; `held` are the words some product holds as typed. */
+function vocabulary(names: string[], held: string[] = names) {
+  const asked: string[][] = [];
+  const vocab: Vocabulary = {
+    async occurs(term, prefix) {
+      return held.some((w) => w === term || (prefix && w.startsWith(term)));
+    },
+    async startingWith(prefix, limit) {
+      return names.filter((w) => w.startsWith(prefix)).slice(0, limit);
+    },
+    async existing(candidates, limit) {
+      asked.push(candidates);
+      return names.filter((w) => candidates.includes(w)).slice(0, limit);
+    },
+  };
+  return { vocab, asked };
+}
+
+describe('oneEditAway', () => {
+  it('has every deletion, insertion, replacement and swap of neighbours, and not the word itself', () => {
+    const edits = oneEditAway('ketle');
+    expect(edits).toEqual(expect.arrayContaining(['kettle', 'kele', 'kelte', 'kutle', 'ketlex']));
+    expect(edits).not.toContain('ketle');
+    expect(new Set(edits).size).toBe(edits.length);
+  });
+});
+
+describe('planQuery', () => {
+  it('completes and corrects only words that no product holds', async () => {
+    const { vocab } = vocabulary(['electric', 'kettle', 'cable', 'table']);
+    expect(await planQuery('elec ketle', vocab)).toEqual([
+      { term: 'elec', prefix: false, completions: ['electric'], typos: [] },
+      { term: 'ketle', prefix: true, completions: [], typos: ['kettle'] },
+    ]);
+    expect(await planQuery('cable', vocab)).toEqual([{ term: 'cable', prefix: true, completions: [], typos: [] }]);
+  });
+
+  it('does not look for typos of words too short or too long to forgive', async () => {
+    const { vocab, asked } = vocabulary(['teapot']);
+    await planQuery('tepot', vocab);
+    expect(asked).toHaveLength(1);
+    await planQuery(`tea ${'x'.repeat(MAX_TYPO_LENGTH + 1)} pot`, vocab);
+    await planQuery('tepo pot', vocab);
+    expect(asked).toHaveLength(1);
+  });
+});
