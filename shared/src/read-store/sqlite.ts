@@ -1,7 +1,7 @@
 // Embedded read store on SQLite (node:sqlite), with FTS5 for product search. Fit for production
 // on one node. synchronous=NORMAL is enough: documents and checkpoint commit together, so a
 // power cut loses both at once and the projector replays from the older checkpoint.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import {
   COLLECTIONS,
   FILTERABLE,
@@ -15,6 +15,7 @@ import {
 import { ftsQuery, planQuery, relevance, SEARCH_CANDIDATES, searchTerms, vocabularyChanges, type Vocabulary } from './search-terms.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
+import { column, EMAIL_KEY, openSchema, schema, table } from './sqlite-schema.ts';
 
 interface Row {
   id: string;
@@ -24,110 +25,13 @@ interface Row {
   body: string;
 }
 
-const column = (field: string) => `f_${field}`;
-/** Indexed expression for userByEmail; lower() folds ASCII letters only. */
-const EMAIL_KEY = "lower(trim(json_extract(body, '$.email')))";
-const table = (collection: string, generation: number) => `${collection}_g${generation}`;
-
-function schema(generation: number): string {
-  const tables = COLLECTIONS.map((collection) => {
-    const name = table(collection, generation);
-    const filters = FILTERABLE[collection];
-    const generated = filters.map((f) => `, ${column(f)} TEXT GENERATED ALWAYS AS (json_extract(body, '$.${f}')) VIRTUAL`).join('');
-    const indexes = filters.map((f) => `CREATE INDEX IF NOT EXISTS ${name}_${f} ON ${name} (${column(f)}, deleted, seq);`).join('\n');
-    return `
-      CREATE TABLE IF NOT EXISTS ${name} (
-        id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE,
-        deleted INTEGER NOT NULL, body TEXT NOT NULL${generated});
-      CREATE INDEX IF NOT EXISTS ${name}_live ON ${name} (deleted, seq);
-      ${indexes}${collection === 'users' ? `\n      CREATE INDEX IF NOT EXISTS ${name}_email ON ${name} (${EMAIL_KEY});` : ''}`;
-  });
-  return `${tables.join('\n')}
-    CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
-      USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
-    ${NAMES_TABLE(generation)}
-    ${TERMS_TABLE(generation)}
-    CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
-    ${COUNTS_TABLE(generation)}`;
-}
-
-/**
- * Product names alone, so that "the newest products whose names match" reads the names' own
- * index instead of filtering every match of the full index by column.
- */
-const NAMES_TABLE = (generation: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_names_fts', generation)}
-      USING fts5(name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');`;
-
-/** The words of live product names and how many names hold each: what query words are completed and corrected from. */
-const TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_name_terms', generation)} (
-      term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;`;
-
-/** Live documents per collection and filter values (live-counts.ts), kept with the documents. */
-const COUNTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('counts', generation)} (
-      collection TEXT NOT NULL, fields TEXT NOT NULL, value TEXT NOT NULL, n INTEGER NOT NULL,
-      PRIMARY KEY (collection, fields, value)) WITHOUT ROWID;`;
-
-/**
- * Fills the counts of a generation written before they were kept: once, when such a store is
- * opened, from the documents themselves.
- */
-function countExisting(db: DatabaseSync, generation: number): void {
-  const add = db.prepare(`INSERT INTO ${table('counts', generation)} (collection, fields, value, n) VALUES (?, ?, ?, ?)
-    ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`);
-  for (const collection of COLLECTIONS) {
-    const columns = FILTERABLE[collection].map((f) => `${column(f)} AS ${f}`);
-    const rows = db
-      .prepare(
-        `SELECT ${['COUNT(*) AS n', ...columns].join(', ')} FROM ${table(collection, generation)} WHERE deleted = 0${
-          columns.length > 0 ? ` GROUP BY ${FILTERABLE[collection].map(column).join(', ')}` : ''
-        }`,
-      )
-      .all() as Array<Record<string, string | number | null>>;
-    for (const row of rows) {
-      if (Number(row.n) === 0) continue;
-      for (const [fields, value] of countKeysOf(collection, row as Record<string, string | null>))
-        add.run(collection, fields, value, Number(row.n));
-    }
-  }
-}
-
 function toDocument(row: Row): ReadDocument {
   return { id: row.id, version: Number(row.version), seq: Number(row.seq), deleted: row.deleted === 1, fields: JSON.parse(row.body) };
 }
 
 export function openSqliteReadStore(path: string): ReadStore {
   const db = openSqliteFile(path, 'NORMAL');
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS read_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-    INSERT OR IGNORE INTO read_meta (key, value) VALUES ('active_generation', 1), ('last_generation', 1);
-    CREATE TABLE IF NOT EXISTS follower_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
-  `);
-  // The generation being served gets what an older version of this store lacks (a newer index,
-  // the counts), in one transaction.
-  const atOpen = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const exists = (name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table(name, atOpen)) !== undefined;
-    const counted = exists('counts');
-    const named = exists('products_names_fts');
-    const termed = exists('products_name_terms');
-    db.exec(schema(atOpen));
-    if (!counted) countExisting(db, atOpen);
-    if (!named) {
-      db.exec(`INSERT INTO ${table('products_names_fts', atOpen)} (rowid, name)
-        SELECT seq, json_extract(body, '$.name') FROM ${table('products', atOpen)} WHERE deleted = 0`);
-    }
-    if (!termed) {
-      // The names' own index knows its words and how many names hold each.
-      db.exec(`CREATE VIRTUAL TABLE temp.name_words USING fts5vocab(main, '${table('products_names_fts', atOpen)}', 'row');
-        INSERT INTO ${table('products_name_terms', atOpen)} (term, docs) SELECT term, doc FROM temp.name_words;
-        DROP TABLE temp.name_words;`);
-    }
-    db.exec('COMMIT');
-  } catch (error) {
-    db.exec('ROLLBACK');
-    throw error;
-  }
+  const atOpen = openSchema(db);
 
   const statements = new Map<string, StatementSync>();
   const prepare = (sql: string): StatementSync => {
@@ -149,19 +53,7 @@ export function openSqliteReadStore(path: string): ReadStore {
   const active = () => (served ??= meta('active_generation'));
 
   /** Runs a read on the active generation; once more if a promotion dropped its tables meanwhile. */
-  function onActive<T>(read: (generation: number) => T): T {
-    try {
-      return read(active());
-    } catch (error) {
-      if (!String((error as Error).message).includes('no such table')) throw error;
-      statements.clear();
-      served = undefined;
-      return read(active());
-    }
-  }
-
-  /** onActive for a read that awaits in between its statements. */
-  async function onActiveAsync<T>(read: (generation: number) => Promise<T>): Promise<T> {
+  async function onActive<T>(read: (generation: number) => T | Promise<T>): Promise<T> {
     try {
       return await read(active());
     } catch (error) {
@@ -397,7 +289,7 @@ export function openSqliteReadStore(path: string): ReadStore {
 
     async search(text, limit) {
       if (searchTerms(text).length === 0) return [];
-      return onActiveAsync(async (g) => {
+      return onActive(async (g) => {
         const query = await planQuery(text, vocabularyOf(g));
         const match = ftsQuery(query);
         // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows

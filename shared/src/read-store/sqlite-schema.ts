@@ -1,0 +1,110 @@
+// The read store's tables in SQLite: one set per generation (a rebuild fills a new one and swaps it
+// in), and what a store written by an older version gets when it is opened.
+import type { DatabaseSync } from 'node:sqlite';
+import { COLLECTIONS, FILTERABLE } from './port.ts';
+import { countKeysOf } from './live-counts.ts';
+
+export const column = (field: string) => `f_${field}`;
+/** Indexed expression for userByEmail; lower() folds ASCII letters only. */
+export const EMAIL_KEY = "lower(trim(json_extract(body, '$.email')))";
+export const table = (collection: string, generation: number) => `${collection}_g${generation}`;
+
+export function schema(generation: number): string {
+  const tables = COLLECTIONS.map((collection) => {
+    const name = table(collection, generation);
+    const filters = FILTERABLE[collection];
+    const generated = filters.map((f) => `, ${column(f)} TEXT GENERATED ALWAYS AS (json_extract(body, '$.${f}')) VIRTUAL`).join('');
+    const indexes = filters.map((f) => `CREATE INDEX IF NOT EXISTS ${name}_${f} ON ${name} (${column(f)}, deleted, seq);`).join('\n');
+    return `
+      CREATE TABLE IF NOT EXISTS ${name} (
+        id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE,
+        deleted INTEGER NOT NULL, body TEXT NOT NULL${generated});
+      CREATE INDEX IF NOT EXISTS ${name}_live ON ${name} (deleted, seq);
+      ${indexes}${collection === 'users' ? `\n      CREATE INDEX IF NOT EXISTS ${name}_email ON ${name} (${EMAIL_KEY});` : ''}`;
+  });
+  return `${tables.join('\n')}
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
+      USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+    ${NAMES_TABLE(generation)}
+    ${TERMS_TABLE(generation)}
+    CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+    ${COUNTS_TABLE(generation)}`;
+}
+
+/**
+ * Product names alone, so that "the newest products whose names match" reads the names' own
+ * index instead of filtering every match of the full index by column.
+ */
+const NAMES_TABLE = (generation: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_names_fts', generation)}
+      USING fts5(name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');`;
+
+/** The words of live product names and how many names hold each: what query words are completed and corrected from. */
+const TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_name_terms', generation)} (
+      term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;`;
+
+/** Live documents per collection and filter values (live-counts.ts), kept with the documents. */
+const COUNTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('counts', generation)} (
+      collection TEXT NOT NULL, fields TEXT NOT NULL, value TEXT NOT NULL, n INTEGER NOT NULL,
+      PRIMARY KEY (collection, fields, value)) WITHOUT ROWID;`;
+
+/**
+ * Fills the counts of a generation written before they were kept: once, when such a store is
+ * opened, from the documents themselves.
+ */
+function countExisting(db: DatabaseSync, generation: number): void {
+  const add = db.prepare(`INSERT INTO ${table('counts', generation)} (collection, fields, value, n) VALUES (?, ?, ?, ?)
+    ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`);
+  for (const collection of COLLECTIONS) {
+    const columns = FILTERABLE[collection].map((f) => `${column(f)} AS ${f}`);
+    const rows = db
+      .prepare(
+        `SELECT ${['COUNT(*) AS n', ...columns].join(', ')} FROM ${table(collection, generation)} WHERE deleted = 0${
+          columns.length > 0 ? ` GROUP BY ${FILTERABLE[collection].map(column).join(', ')}` : ''
+        }`,
+      )
+      .all() as Array<Record<string, string | number | null>>;
+    for (const row of rows) {
+      if (Number(row.n) === 0) continue;
+      for (const [fields, value] of countKeysOf(collection, row as Record<string, string | null>))
+        add.run(collection, fields, value, Number(row.n));
+    }
+  }
+}
+
+/**
+ * Creates what a new file lacks and gives the generation being served what an older version of
+ * this store lacked (a newer index, the counts, the names' vocabulary), in one transaction.
+ * Returns that generation.
+ */
+export function openSchema(db: DatabaseSync): number {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS read_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    INSERT OR IGNORE INTO read_meta (key, value) VALUES ('active_generation', 1), ('last_generation', 1);
+    CREATE TABLE IF NOT EXISTS follower_checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+  `);
+  const atOpen = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const exists = (name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table(name, atOpen)) !== undefined;
+    const counted = exists('counts');
+    const named = exists('products_names_fts');
+    const termed = exists('products_name_terms');
+    db.exec(schema(atOpen));
+    if (!counted) countExisting(db, atOpen);
+    if (!named) {
+      db.exec(`INSERT INTO ${table('products_names_fts', atOpen)} (rowid, name)
+        SELECT seq, json_extract(body, '$.name') FROM ${table('products', atOpen)} WHERE deleted = 0`);
+    }
+    if (!termed) {
+      // The names' own index knows its words and how many names hold each.
+      db.exec(`CREATE VIRTUAL TABLE temp.name_words USING fts5vocab(main, '${table('products_names_fts', atOpen)}', 'row');
+        INSERT INTO ${table('products_name_terms', atOpen)} (term, docs) SELECT term, doc FROM temp.name_words;
+        DROP TABLE temp.name_words;`);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+  return atOpen;
+}
