@@ -9,6 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startService } from '../test/process.ts';
+import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
 
 export interface RouteResult {
@@ -86,27 +87,6 @@ async function load(url: string, paths: string[], seconds: number) {
   return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
 }
 
-async function signUps(url: string, seconds: number) {
-  let n = 0;
-  const result = await autocannon({
-    url: `${url}/users`,
-    connections: 16,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({ name: 'Growth', email: `growth-${process.pid}-${Date.now()}-${n++}@example.com` }),
-        }),
-      },
-    ],
-  });
-  if (result.non2xx > 0) throw new Error(`POST /users: ${result.non2xx} non-2xx`);
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
-}
-
 export async function benchGrowth(dataDir: string, sizes: number[], seconds: number): Promise<GrowthStep[]> {
   const steps: GrowthStep[] = [];
   let seeded = 0;
@@ -135,7 +115,9 @@ export async function benchGrowth(dataDir: string, sizes: number[], seconds: num
           `/search?q=${word.q}`,
         ]);
       }
-      routes.push({ route: 'POST /users', note: 'sign-up without a password', ours: await signUps(service.url, seconds) });
+      const signUps = await loadSignUps('POST /users', service.url, seconds, 16);
+      if (signUps.non2xx > 0) throw new Error(`POST /users: ${signUps.non2xx} non-2xx`);
+      routes.push({ route: 'POST /users', note: 'sign-up without a password', ours: signUps });
       steps.push({ events: size, products, routes });
     } finally {
       floor.stop();

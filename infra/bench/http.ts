@@ -16,8 +16,11 @@ export interface HttpResult {
   non2xx: number;
 }
 
-async function load(name: string, url: string, seconds: number, connections: number): Promise<HttpResult> {
-  let n = 0;
+/** Numbers the sign-ups of the whole run, so that no two loads (of one store) send the same email. */
+let signUpCount = 0;
+
+/** POST /users with a new email each time, for `seconds` on `connections` connections. */
+export async function loadSignUps(name: string, url: string, seconds: number, connections: number): Promise<HttpResult> {
   const result = await autocannon({
     url: `${url}/users`,
     connections,
@@ -28,7 +31,7 @@ async function load(name: string, url: string, seconds: number, connections: num
         headers: { 'content-type': 'application/json' },
         setupRequest: (request) => ({
           ...request,
-          body: JSON.stringify({ name: 'Bench', email: `bench-${process.pid}-${n++}@example.com` }),
+          body: JSON.stringify({ name: 'Bench', email: `bench-${process.pid}-${signUpCount++}@example.com` }),
         }),
       },
     ],
@@ -45,7 +48,7 @@ async function load(name: string, url: string, seconds: number, connections: num
 async function loadServer(name: string, script: string, env: Record<string, string>, seconds: number, connections: number) {
   const { port, stop } = await spawnServer(script, env);
   try {
-    return await load(name, `http://127.0.0.1:${port}`, seconds, connections);
+    return await loadSignUps(name, `http://127.0.0.1:${port}`, seconds, connections);
   } finally {
     stop();
   }
@@ -86,7 +89,7 @@ export async function benchHttp(dataDir: string, seconds: number, synchronous: s
   // Sign-ups from one address are limited (docs/auth.md): startService raises the limit, as for
   // tests, so that this measures the write path, not the limiter.
   const service = await startService({ DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous });
-  const ours = await load(`POST /users (SQLite synchronous=${synchronous})`, service.url, seconds, connections);
+  const ours = await loadSignUps(`POST /users (SQLite synchronous=${synchronous})`, service.url, seconds, connections);
   await service.stop();
   return { ours, grouped, single, bare };
 }
