@@ -97,10 +97,17 @@ export async function handle<State, Command, Event extends Decided>(
   hooks: Hooks<State, Event> = {},
 ): Promise<WriteResult<State>> {
   const what = `${aggregate.model} ${entityId}`;
-  const loaded = await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
   const commandId = options.partOf ?? commandIdOf(options.idempotency);
-  const repeated = await replay(store, aggregate as Aggregate<State, unknown, Event>, loaded.streamId, commandId, options.idempotency);
+  // A repeat is answered from what the first request saw: the current state is not needed for it.
+  const repeated = await replay(
+    store,
+    aggregate as Aggregate<State, unknown, Event>,
+    streamIdOf(aggregate.model, entityId),
+    commandId,
+    options.idempotency,
+  );
   if (repeated) return repeated;
+  const loaded = await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
   checkIfMatch(options.ifMatch, loaded.revision, what);
 
   const resolved = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;

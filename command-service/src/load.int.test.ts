@@ -205,7 +205,7 @@ describe('a retried command on a long stream', () => {
     );
     expect(retry).toEqual({ ...first, changed: false });
     expect(retry.state).toMatchObject({ name: 'keyed' });
-    // The current state and the state the first request saw: each from a snapshot and its tail.
+    // Only the state the first request saw is read, from the snapshot before it and its tail.
     expect(counted.eventsRead).toBeLessThanOrEqual(2 * SNAPSHOT_AFTER_EVENTS);
     expect(await store.readStream(streamId)).toHaveLength(LONG + 1 + 3 * SNAPSHOT_AFTER_EVENTS);
 
