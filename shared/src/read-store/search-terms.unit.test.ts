@@ -1,6 +1,6 @@
 // Query planning without a store: which words are completed or corrected, and at what cost.
 import { describe, expect, it } from 'vitest';
-import { MAX_TYPO_LENGTH, oneEditAway, planQuery, type Vocabulary } from './search-terms.ts';
+import { ftsQuery, MAX_TYPO_LENGTH, oneEditAway, planQuery, type Vocabulary, words } from './search-terms.ts';
 
 /** A vocabulary of name words; `held` are the words some product holds as typed. */
 function vocabulary(names: string[], held: string[] = names) {
@@ -46,5 +46,19 @@ describe('planQuery', () => {
     await planQuery(`tea ${'x'.repeat(MAX_TYPO_LENGTH + 1)} pot`, vocab);
     await planQuery('tepo pot', vocab);
     expect(asked).toHaveLength(1);
+  });
+});
+
+describe('ftsQuery', () => {
+  it('names a word once when it is both a completion and a typo away', async () => {
+    const { vocab } = vocabulary(['granite']);
+    expect(ftsQuery(await planQuery('granit tabl', vocab))).toBe('("granit" OR "granite") AND "tabl"*');
+  });
+});
+
+describe('words', () => {
+  it('lowers case and drops accents, for ASCII and for the rest alike', () => {
+    expect(words('Crème BRÛLÉE, 2-Pack')).toEqual(['creme', 'brulee', '2', 'pack']);
+    expect(words('Plain ASCII: kettle-42')).toEqual(['plain', 'ascii', 'kettle', '42']);
   });
 });
