@@ -76,7 +76,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
         allowAutoTopicCreation: true,
         ...(settings.sessionTimeout ? { sessionTimeout: settings.sessionTimeout } : {}),
         ...(settings.heartbeatInterval ? { heartbeatInterval: settings.heartbeatInterval } : {}),
-        ...(settings.maxWaitTimeInMs ? { maxWaitTimeInMs: settings.maxWaitTimeInMs } : {}),
+        ...(settings.maxWaitTimeInMs !== undefined ? { maxWaitTimeInMs: settings.maxWaitTimeInMs } : {}),
       });
       consumer = member;
       // kafkajs gives up on errors it deems non-retriable (a SyncGroup refused in the middle of a
