@@ -11,6 +11,8 @@ import autocannon from 'autocannon';
 import { startService } from '../test/process.ts';
 import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
+import { p } from './read-side.ts';
+import { SEARCH_MAX_WORDS } from '@eventide/shared/api/search-limits.ts';
 
 export interface RouteResult {
   route: string;
@@ -20,10 +22,23 @@ export interface RouteResult {
   floor?: { requestsPerSecond: number; p99: number };
 }
 
+/** One query's latency with nothing else in flight: what it costs, without the queueing of a loaded run. */
+export interface SearchLatency {
+  q: string;
+  note: string;
+  ours: Latency;
+  floor: Latency;
+}
+interface Latency {
+  p50: number;
+  p99: number;
+}
+
 export interface GrowthStep {
   events: number;
   products: number;
   routes: RouteResult[];
+  searchAlone: SearchLatency[];
 }
 
 const SEED_CLI = fileURLToPath(new URL('../src/seed/seed-cli.ts', import.meta.url));
@@ -46,6 +61,8 @@ interface Sample {
   ids: string[];
   /** Search words by how many products they match. */
   words: Array<{ q: string; matches: number; label: string }>;
+  /** The longest query accepted: the most common name words, as many as a query may have. */
+  commonWords: string;
 }
 
 /** Product ids to look up and search words with known match counts, read from the served generation. */
@@ -69,10 +86,31 @@ function sample(dataDir: string): Sample {
       products,
       ids,
       words: [{ q: 'qqxzv', matches: 0, label: 'no match' }, pick(10, '~10'), pick(10_000, '~10k'), pick(0.9 * products, '~90%')],
+      commonWords: (
+        db.prepare(`SELECT term FROM products_name_terms_g${g} ORDER BY docs DESC LIMIT ${SEARCH_MAX_WORDS}`).all() as Array<{
+          term: string;
+        }>
+      )
+        .map((r) => r.term)
+        .join(' '),
     };
   } finally {
     db.close();
   }
+}
+
+/** Requests one after another for `seconds`: each one's time from sending to the whole answer. */
+async function alone(url: string, seconds: number): Promise<Latency> {
+  const times: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    const started = performance.now();
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  return { p50: p(times, 0.5), p99: p(times, 0.99) };
 }
 
 async function load(url: string, paths: string[], seconds: number) {
@@ -87,13 +125,16 @@ async function load(url: string, paths: string[], seconds: number) {
   return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
 }
 
+/** Each word of five letters or more with its last two letters swapped: a typo that search forgives. */
+const typoOfEach = (query: string) => query.replace(/\b(\w{3,})(\w)(\w)\b/g, '$1$3$2');
+
 export async function benchGrowth(dataDir: string, sizes: number[], seconds: number): Promise<GrowthStep[]> {
   const steps: GrowthStep[] = [];
   let seeded = 0;
   for (const [step, size] of sizes.entries()) {
     await seedTo(dataDir, size - seeded, step);
     seeded = size;
-    const { products, ids, words } = sample(dataDir);
+    const { products, ids, words, commonWords } = sample(dataDir);
     const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000' });
     const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });
     const floorUrl = `http://127.0.0.1:${floor.port}`;
@@ -115,10 +156,19 @@ export async function benchGrowth(dataDir: string, sizes: number[], seconds: num
           `/search?q=${word.q}`,
         ]);
       }
+      const searchAlone: SearchLatency[] = [];
+      for (const { q, note } of [
+        ...words.map((w) => ({ q: w.q, note: `${w.label}: ${w.matches.toLocaleString('en')} products` })),
+        { q: commonWords, note: `the ${SEARCH_MAX_WORDS} commonest name words` },
+        { q: typoOfEach(commonWords), note: 'the same, the last two letters of each swapped' },
+      ]) {
+        const path = `/search?q=${encodeURIComponent(q)}`;
+        searchAlone.push({ q, note, ours: await alone(service.url + path, seconds), floor: await alone(floorUrl + path, seconds) });
+      }
       const signUps = await loadSignUps('POST /users', service.url, seconds, 16);
       if (signUps.non2xx > 0) throw new Error(`POST /users: ${signUps.non2xx} non-2xx`);
       routes.push({ route: 'POST /users', note: 'sign-up without a password', ours: signUps });
-      steps.push({ events: size, products, routes });
+      steps.push({ events: size, products, routes, searchAlone });
     } finally {
       floor.stop();
       await service.stop();

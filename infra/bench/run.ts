@@ -14,6 +14,7 @@ import { benchWeb } from './web.ts';
 import { benchSearchQuality } from './search-quality.ts';
 import { benchLongStreams } from './long-streams.ts';
 import { benchGrowth } from './growth.ts';
+import { benchEmmett, type PeerRate } from './emmett.ts';
 
 /** The machine's load when the run began: the figures mean less on a busy machine. */
 const loadAtStart = loadavg()[0]!.toFixed(2);
@@ -37,6 +38,15 @@ try {
       );
     }
   }
+  const emmett = await benchEmmett(dir, scale);
+  const peerRate = (r: PeerRate) => ('rate' in r ? `${fmt(r.rate)} ev/s` : `cannot: ${r.error}`);
+  if ('skipped' in emmett) console.log(`Emmett peer: skipped, ${emmett.skipped}`);
+  else
+    for (const row of emmett.rows) {
+      console.log(
+        `event store vs Emmett, ${row.name}: ours ${fmt(row.ours)} ev/s; Emmett ${peerRate(row.peer)}${'rate' in row.peer ? `; ratio ${ratio(row.ours, row.peer.rate)}` : ''}`,
+      );
+    }
   const read = await benchReadSide(dir, scale);
   const ms = (n: number) => n.toFixed(3);
   for (const row of read.paging) {
@@ -133,6 +143,28 @@ try {
       s.rows.map((r) => `| ${s.synchronous} | ${r.name} | ${fmt(r.ours)} | ${r.floorName} | ${fmt(r.floor)} | ${ratio(r.ours, r.floor)} |`),
     ),
     '',
+    "## Embedded event store against Emmett's SQLite event store",
+    '',
+    ...('skipped' in emmett
+      ? [`Skipped: ${emmett.skipped}.`]
+      : [
+          `\`@event-driven-io/emmett-sqlite\` 0.38.5 (sqlite3 5.1.7, SQLite 3.44.2) against ours, ${fmt(emmett.appends)} appends of one`,
+          '`user:created` each, both in WAL mode at synchronous=FULL (the default of both), one file each on the same disk. New',
+          'streams are appended with the expectation that they do not exist yet (Emmett: `expectedStreamVersion: 0n`, since its',
+          '`STREAM_DOES_NOT_EXIST` checks nothing); the existing stream with its current version.',
+          '',
+          '| workload | ours (events/s) | Emmett (events/s) | ours ÷ Emmett |',
+          '|---|---:|---:|---:|',
+          ...emmett.rows.map(
+            (r) =>
+              `| ${r.name} | ${fmt(r.ours)} | ${'rate' in r.peer ? fmt(r.peer.rate) : `cannot: ${r.peer.error}`} | ${'rate' in r.peer ? ratio(r.ours, r.peer.rate) : '–'} |`,
+          ),
+          '',
+          'Emmett opens the file for every operation and closes it after, and concurrent appends share that one connection:',
+          'a second transaction begins inside the first and the first to finish closes the handle under the others. Ours',
+          'keeps one connection and commits the appends that arrive together in one transaction.',
+        ]),
+    '',
     '## POST /users against a Koa handler making the same durable writes',
     '',
     `autocannon, 32 connections, ${seconds} s each, servers in their own processes. POST /users validates the body,`,
@@ -167,6 +199,15 @@ try {
       ...step.routes.map(
         (r) =>
           `| ${r.route} | ${r.note} | ${fmt(r.ours.requestsPerSecond)} | ${r.ours.p99} | ${r.floor ? fmt(r.floor.requestsPerSecond) : '–'} | ${r.floor ? r.floor.p99 : '–'} | ${r.floor ? ratio(r.ours.requestsPerSecond, r.floor.requestsPerSecond) : '–'} |`,
+      ),
+      '',
+      'Search alone, one request at a time (what a query costs without the queueing of 16 connections):',
+      '',
+      '| query | what | ours p50 (ms) | ours p99 (ms) | floor p50 (ms) | floor p99 (ms) | ours ÷ floor at p50 |',
+      '|---|---|---:|---:|---:|---:|---:|',
+      ...step.searchAlone.map(
+        (r) =>
+          `| \`${r.q}\` | ${r.note} | ${ms(r.ours.p50)} | ${ms(r.ours.p99)} | ${ms(r.floor.p50)} | ${ms(r.floor.p99)} | ${ratio(r.ours.p50, r.floor.p50)} |`,
       ),
       '',
     ]),
