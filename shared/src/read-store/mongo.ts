@@ -22,7 +22,7 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import { planQuery, relevance, SEARCH_CANDIDATES, searchTerms, words, type Vocabulary } from './search-terms.ts';
+import { oneEditAway, planQuery, relevance, SEARCH_CANDIDATES, searchTerms, words, type Vocabulary } from './search-terms.ts';
 
 const DUPLICATE_KEY = 11000;
 const VOCABULARY_CANDIDATES = 20;
@@ -135,9 +135,9 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
           limit,
         );
       },
-      async existing(candidates, limit) {
+      async typosOf(word, limit) {
         const found = await nameTerms(generation)
-          .find({ _id: { $in: candidates } })
+          .find({ _id: { $in: oneEditAway(word) } })
           .limit(VOCABULARY_CANDIDATES)
           .toArray();
         return ranked(

@@ -1,6 +1,15 @@
 // Query planning without a store: which words are completed or corrected, and at what cost.
 import { describe, expect, it } from 'vitest';
-import { ftsQuery, MAX_TYPO_LENGTH, oneEditAway, planQuery, type Vocabulary, words } from './search-terms.ts';
+import {
+  deletionVariants,
+  ftsQuery,
+  isOneEditApart,
+  MAX_TYPO_LENGTH,
+  oneEditAway,
+  planQuery,
+  type Vocabulary,
+  words,
+} from './search-terms.ts';
 
 /** A vocabulary of name words; `held` are the words some product holds as typed. */
 function vocabulary(names: string[], held: string[] = names) {
@@ -12,9 +21,9 @@ function vocabulary(names: string[], held: string[] = names) {
     async startingWith(prefix, limit) {
       return names.filter((w) => w.startsWith(prefix)).slice(0, limit);
     },
-    async existing(candidates, limit) {
-      asked.push(candidates);
-      return names.filter((w) => candidates.includes(w)).slice(0, limit);
+    async typosOf(word, limit) {
+      asked.push([word]);
+      return names.filter((w) => isOneEditApart(w, word)).slice(0, limit);
     },
   };
   return { vocab, asked };
@@ -26,6 +35,28 @@ describe('oneEditAway', () => {
     expect(edits).toEqual(expect.arrayContaining(['kettle', 'kele', 'kelte', 'kutle', 'ketlex']));
     expect(edits).not.toContain('ketle');
     expect(new Set(edits).size).toBe(edits.length);
+  });
+});
+
+describe('deletionVariants and isOneEditApart', () => {
+  it('find exactly the words oneEditAway makes, among any words', () => {
+    const word = 'ketle';
+    const vocabulary = ['kettle', 'kele', 'kelte', 'kutle', 'ketlex', 'ketle', 'kettles', 'ktlee', 'elkte', 'tekle', 'kzzle', 'k'];
+    const variants = new Set(deletionVariants(word));
+    const byVariants = vocabulary.filter((w) => deletionVariants(w).some((v) => variants.has(v)) && isOneEditApart(w, word));
+    const byEdits = vocabulary.filter((w) => oneEditAway(word).includes(w));
+    expect(byVariants).toEqual(byEdits);
+    expect(byVariants).toEqual(['kettle', 'kele', 'kelte', 'kutle', 'ketlex']);
+  });
+
+  it('tell one edit from two, whatever the letters', () => {
+    for (const word of ['teapot', 'chair', 'aabba', 'ééa']) {
+      const near = new Set(oneEditAway(word));
+      for (const w of near) expect(isOneEditApart(w, word), `${w} / ${word}`).toBe(true);
+      // Two edits away: one edit more on every 20th of the near ones.
+      const far = [...near].filter((_, i) => i % 20 === 0).flatMap((w) => oneEditAway(w));
+      for (const w of far.filter((w) => w !== word && !near.has(w))) expect(isOneEditApart(w, word), `${w} / ${word}`).toBe(false);
+    }
   });
 });
 

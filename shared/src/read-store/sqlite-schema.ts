@@ -1,8 +1,9 @@
 // The read store's tables in SQLite: one set per generation (a rebuild fills a new one and swaps it
 // in), and what a store written by an older version gets when it is opened.
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { COLLECTIONS, FILTERABLE } from './port.ts';
 import { countKeysOf } from './live-counts.ts';
+import { deletionVariants } from './search-terms.ts';
 
 export const column = (field: string) => `f_${field}`;
 /** Indexed expression for userByEmail; lower() folds ASCII letters only. */
@@ -27,6 +28,7 @@ export function schema(generation: number): string {
       USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
     ${NAMES_TABLE(generation)}
     ${TERMS_TABLE(generation)}
+    ${VARIANTS_TABLE(generation)}
     CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
     ${COUNTS_TABLE(generation)}`;
 }
@@ -41,6 +43,25 @@ const NAMES_TABLE = (generation: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS 
 /** The words of live product names and how many names hold each: what query words are completed and corrected from. */
 const TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_name_terms', generation)} (
       term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;`;
+
+/** Each vocabulary word under itself and under each string one letter shorter: how typos are found (deletionVariants). */
+const VARIANTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_name_variants', generation)} (
+      variant TEXT NOT NULL, term TEXT NOT NULL, PRIMARY KEY (variant, term)) WITHOUT ROWID;`;
+
+/** Files the variants of a word new to the vocabulary, or removes those of a word no name holds any more. */
+export function variantsOf(prepare: (sql: string) => StatementSync, generation: number) {
+  const variants = table('products_name_variants', generation);
+  return {
+    add: (term: string) => {
+      const insert = prepare(`INSERT OR IGNORE INTO ${variants} (variant, term) VALUES (?, ?)`);
+      for (const variant of deletionVariants(term)) insert.run(variant, term);
+    },
+    remove: (term: string) => {
+      const remove = prepare(`DELETE FROM ${variants} WHERE variant = ? AND term = ?`);
+      for (const variant of deletionVariants(term)) remove.run(variant, term);
+    },
+  };
+}
 
 /** Live documents per collection and filter values (live-counts.ts), kept with the documents. */
 const COUNTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('counts', generation)} (
@@ -89,6 +110,7 @@ export function openSchema(db: DatabaseSync): number {
     const counted = exists('counts');
     const named = exists('products_names_fts');
     const termed = exists('products_name_terms');
+    const varied = exists('products_name_variants');
     db.exec(schema(atOpen));
     if (!counted) countExisting(db, atOpen);
     if (!named) {
@@ -100,6 +122,13 @@ export function openSchema(db: DatabaseSync): number {
       db.exec(`CREATE VIRTUAL TABLE temp.name_words USING fts5vocab(main, '${table('products_names_fts', atOpen)}', 'row');
         INSERT INTO ${table('products_name_terms', atOpen)} (term, docs) SELECT term, doc FROM temp.name_words;
         DROP TABLE temp.name_words;`);
+    }
+    if (!varied) {
+      const statements = new Map<string, StatementSync>();
+      const prepare = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
+      const { add } = variantsOf(prepare, atOpen);
+      for (const { term } of db.prepare(`SELECT term FROM ${table('products_name_terms', atOpen)}`).all() as Array<{ term: string }>)
+        add(term);
     }
     db.exec('COMMIT');
   } catch (error) {

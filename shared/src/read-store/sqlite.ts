@@ -12,10 +12,20 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import { ftsQuery, planQuery, relevance, SEARCH_CANDIDATES, searchTerms, vocabularyChanges, type Vocabulary } from './search-terms.ts';
+import {
+  deletionVariants,
+  ftsQuery,
+  isOneEditApart,
+  planQuery,
+  relevance,
+  SEARCH_CANDIDATES,
+  searchTerms,
+  vocabularyChanges,
+  type Vocabulary,
+} from './search-terms.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
-import { column, EMAIL_KEY, openSchema, schema, table } from './sqlite-schema.ts';
+import { column, EMAIL_KEY, openSchema, schema, table, variantsOf } from './sqlite-schema.ts';
 
 interface Row {
   id: string;
@@ -70,6 +80,7 @@ export function openSqliteReadStore(path: string): ReadStore {
   /** The vocabulary of product names of a generation, for planQuery. */
   function vocabularyOf(generation: number): Vocabulary {
     const terms = table('products_name_terms', generation);
+    const variants = table('products_name_variants', generation);
     const fts = table('products_fts', generation);
     return {
       async occurs(term, prefix) {
@@ -92,11 +103,17 @@ export function openSqliteReadStore(path: string): ReadStore {
         ) as Array<{ term: string }>;
         return rows.map((r) => r.term);
       },
-      async existing(candidates, limit) {
+      async typosOf(word, limit) {
+        // Every word sharing a variant with this one, then only those truly one edit away (two
+        // words that each lose a different letter may share one and still be two edits apart).
         const rows = prepare(
-          `SELECT term FROM ${terms} WHERE term IN (SELECT value FROM json_each(?)) ORDER BY docs DESC, term LIMIT ?`,
-        ).all(JSON.stringify(candidates), limit) as Array<{ term: string }>;
-        return rows.map((r) => r.term);
+          `SELECT DISTINCT t.term, t.docs FROM ${variants} v JOIN ${terms} t ON t.term = v.term
+           WHERE v.variant IN (SELECT value FROM json_each(?)) ORDER BY t.docs DESC, t.term`,
+        ).all(JSON.stringify(deletionVariants(word))) as Array<{ term: string }>;
+        return rows
+          .map((r) => r.term)
+          .filter((term) => isOneEditApart(term, word))
+          .slice(0, limit);
       },
     };
   }
@@ -119,6 +136,7 @@ export function openSqliteReadStore(path: string): ReadStore {
     const counts = table('counts', generation);
     const names = table('products_names_fts', generation);
     const terms = table('products_name_terms', generation);
+    const termVariants = variantsOf(prepare, generation);
 
     function apply({ collection, doc, expectedVersion }: DocumentWrite): void {
       const name = table(collection, generation);
@@ -159,11 +177,13 @@ export function openSqliteReadStore(path: string): ReadStore {
         const before = stored && stored.deleted === 0 ? String(stored.old_name ?? '') : undefined;
         const after = doc.deleted ? undefined : String(doc.fields.name ?? '');
         for (const [term, delta] of vocabularyChanges(before, after)) {
-          prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs`).run(
-            term,
-            delta,
-          );
-          if (delta < 0) prepare(`DELETE FROM ${terms} WHERE term = ? AND docs <= 0`).run(term);
+          const { docs } = prepare(
+            `INSERT INTO ${terms} (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs RETURNING docs`,
+          ).get(term, delta) as { docs: number };
+          if (docs <= 0) {
+            prepare(`DELETE FROM ${terms} WHERE term = ?`).run(term);
+            termVariants.remove(term);
+          } else if (docs === delta) termVariants.add(term);
         }
       }
     }
@@ -227,7 +247,15 @@ export function openSqliteReadStore(path: string): ReadStore {
       if (previous === generation) return;
       statements.clear();
       transaction(() => {
-        for (const name of [...COLLECTIONS, 'products_fts', 'products_names_fts', 'products_name_terms', 'checkpoints', 'counts'])
+        for (const name of [
+          ...COLLECTIONS,
+          'products_fts',
+          'products_names_fts',
+          'products_name_terms',
+          'products_name_variants',
+          'checkpoints',
+          'counts',
+        ])
           db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
       });
     },
