@@ -197,7 +197,10 @@ try {
     'handler running the same SELECTs as our read store on the same `read.db` (`infra/bench/servers/raw-reads.ts`): no validation,',
     'no consistency check, no rate limit, no cursor signing, no representation, no ranking. Search words are picked from the',
     "index at each size to match no product, about 10, about 10,000 and about 90% of them; a query's last word also matches",
-    'as a prefix, so it matches at least as many as shown.',
+    'as a prefix, so it matches at least as many as shown. Each size also times every search alone, one request at a',
+    'time, with the longest query accepted (8 words): the commonest words of product names, which no product holds',
+    'all at once, and the same with a typo in each. The floor runs the words as typed (it has no vocabulary to correct',
+    'them from), so on the misspelt query it finds nothing and ours finds the products; that row is the price of correcting.',
     '',
     ...growth.flatMap((step) => [
       `### ${fmt(step.events)} events (${fmt(step.products)} products)`,
