@@ -8,7 +8,7 @@
 // Search: plain MongoDB's $text cannot match a prefix, which search-as-you-type needs, so each
 // product carries `tokens` (its words, as the query is split) under a multikey index. A query
 // takes the products holding every term, the last as the start of a word (an anchored, escaped
-// regex, which uses the index), and ranks the newest SEARCH_CANDIDATES of them by relevance(), as
+// regex, which uses the index), and ranks the newest SEARCH_CANDIDATES of them with rankByRelevance(), as
 // the SQLite adapter does (which also ranks the newest name matches). The words of names are kept
 // as a set per generation (products_name_terms) for completions and typos; a store built before
 // that set existed completes and corrects nothing until `npm run rebuild`.
@@ -22,7 +22,7 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import { oneEditAway, planQuery, relevance, SEARCH_CANDIDATES, searchTerms, words, type Vocabulary } from './search-terms.ts';
+import { oneEditAway, planQuery, rankByRelevance, SEARCH_CANDIDATES, searchTerms, words, type Vocabulary } from './search-terms.ts';
 
 const DUPLICATE_KEY = 11000;
 const VOCABULARY_CANDIDATES = 20;
@@ -287,13 +287,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
         .sort({ seq: -1 })
         .limit(SEARCH_CANDIDATES)
         .toArray();
-      return candidates
-        .map((stored) => {
-          const doc = toDocument(stored);
-          return { doc, score: relevance(doc.fields, query) };
-        })
-        .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
-        .slice(0, limit);
+      return rankByRelevance(candidates.map(toDocument), query, limit);
     },
 
     async close() {

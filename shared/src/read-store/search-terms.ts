@@ -5,6 +5,7 @@
 // expression. Both adapters plan and rank the same way, here.
 import type { JsonValue } from '../event-store/port.ts';
 import { SEARCH_MAX_WORDS } from '../api/search-limits.ts';
+import type { ReadDocument } from './port.ts';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** A shorter last term matches whole words only: a one-letter prefix would match most of the catalogue. */
@@ -165,6 +166,14 @@ export function relevance(fields: Record<string, JsonValue>, query: QueryWord[])
     return query.reduce((total, q) => total + split.reduce((sum, word) => sum + weight(word, q), 0), 0);
   };
   return 5 * score(fields.name) + score(fields.description);
+}
+
+/** The `limit` best of `docs` for the query: most relevant first, the newer of two equals first. Both adapters rank so. */
+export function rankByRelevance(docs: ReadDocument[], query: QueryWord[], limit: number): Array<{ doc: ReadDocument; score: number }> {
+  return docs
+    .map((doc) => ({ doc, score: relevance(doc.fields, query) }))
+    .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
+    .slice(0, limit);
 }
 
 /** How a change of a product's name changes the vocabulary of names: +1 or -1 per distinct word. */

@@ -17,7 +17,7 @@ import {
   ftsQuery,
   isOneEditApart,
   planQuery,
-  relevance,
+  rankByRelevance,
   SEARCH_CANDIDATES,
   searchTerms,
   vocabularyChanges,
@@ -340,13 +340,7 @@ export function openSqliteReadStore(path: string): ReadStore {
         const rows = prepare(
           `SELECT ${ROW} FROM ${table('products', g)} WHERE seq IN (${[...seqs].map(() => '?').join(', ')}) AND deleted = 0`,
         ).all(...seqs) as unknown as Row[];
-        return rows
-          .map((row) => {
-            const doc = toDocument(row);
-            return { doc, score: relevance(doc.fields, query) };
-          })
-          .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
-          .slice(0, limit);
+        return rankByRelevance(rows.map(toDocument), query, limit);
       });
     },
 
