@@ -32,7 +32,8 @@ export interface LoadedState<State> {
   time: string | undefined;
 }
 
-const versions = new WeakMap<Foldable<unknown>['evolve'], string>();
+/** Per foldable, not per evolve: two foldables may share evolve and differ in initial state or declared version. */
+const versions = new WeakMap<Foldable<unknown>, string>();
 
 /**
  * A snapshot is used only by code that folds as the code that wrote it did: the version is a hash
@@ -40,11 +41,11 @@ const versions = new WeakMap<Foldable<unknown>['evolve'], string>();
  * old snapshots invisible (and replaced on the next long load), never wrong.
  */
 export function snapshotVersionOf(foldable: Foldable<unknown>): string {
-  let version = versions.get(foldable.evolve);
+  let version = versions.get(foldable);
   if (!version) {
     const parts = JSON.stringify([foldable.snapshotVersion ?? 1, foldable.evolve.toString(), foldable.initialState]);
     version = createHash('sha256').update(parts).digest('base64url').slice(0, 22);
-    versions.set(foldable.evolve, version);
+    versions.set(foldable, version);
   }
   return version;
 }
