@@ -1,7 +1,16 @@
-// Identifiers: random UUIDs for new entities and events, name-based ones (v5) where a retry
-// must land on the same id (idempotent commands).
-import { v5 as uuidv5 } from 'uuid';
-import { randomUUID } from 'node:crypto';
+// Identifiers: time-ordered UUIDs (v7) for new entities and events, name-based ones (v5) where a
+// retry must land on the same id (idempotent commands).
+//
+// Why v7 and not random (v4): the event store keeps unique indexes on event ids and on stream
+// names, which hold entity ids. A random id lands on a random page of each index, so once the
+// indexes outgrow memory every append dirties pages all over the file and each commit writes
+// them all to the WAL. An id that starts with the time lands at the indexes' right edge.
+// Measured (2026-11-23, 32 appenders of one event each to new streams, synchronous=FULL):
+// 8.6k → 15.2k appends/s on an empty store, 4.5k → 11.4k on a store of 1M events.
+// What v7 gives away: the millisecond an entity was created, which its first event and the
+// read models show anyway. Nothing relies on an id being unguessable: ids name things, every
+// access is checked against the session, and secrets come from crypto.randomBytes.
+import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -13,7 +22,7 @@ export function isUuid(value: string): boolean {
 }
 
 export function newId(): string {
-  return randomUUID();
+  return uuidv7();
 }
 
 /** The same parts always give the same UUID. */
