@@ -267,6 +267,44 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect(await ids('jugg')).toEqual([]);
       }));
 
+    it('keeps search, its vocabulary and the totals right when one batch changes a product several times', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const older = product('a', 'Copper kettle', 'Old stock');
+        await writer.write([{ collection: 'products', doc: older, expectedVersion: null }], cp(1));
+        // Newer products first, then changes to the older one, then a product added and deleted: all one batch.
+        const steel = product('s', 'Steel kettle', 'Brushed');
+        const brief = product('b', 'Brass whistle', 'Loud');
+        const version = (d: ReadDocument, v: number, fields: ReadDocument['fields'], deleted = false) => ({
+          collection: 'products' as const,
+          doc: { ...d, version: v, deleted, fields: { ...d.fields, ...fields } },
+          expectedVersion: v - 1,
+        });
+        await writer.write(
+          [
+            { collection: 'products', doc: steel, expectedVersion: null },
+            version(older, 1, { name: 'Copper jug' }),
+            { collection: 'products', doc: brief, expectedVersion: null },
+            version(older, 2, { name: 'Copper saucepan', description: 'New stock' }),
+            version(brief, 1, {}, true),
+          ],
+          cp(2),
+        );
+        const ids = async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id).sort();
+        expect(await ids('kettle')).toEqual(['s']);
+        expect(await ids('jug')).toEqual([]);
+        expect(await ids('saucepan')).toEqual(['a']);
+        expect(await ids('old')).toEqual([]);
+        expect(await ids('new stock')).toEqual(['a']);
+        expect(await ids('brass')).toEqual([]);
+        // The vocabulary holds what the names hold now: "kettle" (one name left of two) and "saucepan"
+        // forgive a typo, "whistle" is gone.
+        expect(await ids('ketle')).toEqual(['s']);
+        expect(await ids('saucepna')).toEqual(['a']);
+        expect(await ids('whistel')).toEqual([]);
+        expect((await store.list('products', { limit: 10, offset: 0 })).total).toBe(2);
+      }));
+
     it("keeps followers' checkpoints apart from generations, never moving them back", () =>
       withStore(async (store) => {
         expect(await store.loadCheckpoint('publisher')).toBe(0);

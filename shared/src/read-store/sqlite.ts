@@ -138,7 +138,57 @@ export function openSqliteReadStore(path: string): ReadStore {
     const terms = table('products_name_terms', generation);
     const termVariants = variantsOf(prepare, generation);
 
-    function apply({ collection, doc, expectedVersion }: DocumentWrite): void {
+    /**
+     * What a batch changes in the indexes beside the documents, gathered while its documents are
+     * written and written once at its end:
+     * - Full-text rows, by rowid, in rowid order. FTS5 buffers a transaction's postings in memory
+     *   only while rowids ascend: a write to a lower rowid (a product changed after newer ones were
+     *   added) flushes the buffer into a segment of its own, and more segments cost more merging
+     *   at commit. In order, a batch that changes products measured 1.7x faster, and two changes
+     *   of one product in a batch become one.
+     * - Count and vocabulary deltas, summed: a thousand new products in twenty categories make
+     *   twenty count updates, not two thousand, and their names' words one update each.
+     */
+    interface BatchChanges {
+      fullText: Map<number, { replaces: boolean; text: { name: string; description: string } | undefined }>;
+      counts: Map<string, { collection: Collection; key: readonly [string, string]; delta: number }>;
+      words: Map<string, number>;
+    }
+
+    function writeBatchChanges({ fullText, counts: countDeltas, words }: BatchChanges): void {
+      for (const [rowid, { replaces, text }] of [...fullText].sort(([a], [b]) => a - b)) {
+        if (replaces) {
+          prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(rowid);
+          prepare(`DELETE FROM ${names} WHERE rowid = ?`).run(rowid);
+        }
+        if (text) {
+          prepare(`INSERT INTO ${fts} (rowid, name, description) VALUES (?, ?, ?)`).run(rowid, text.name, text.description);
+          prepare(`INSERT INTO ${names} (rowid, name) VALUES (?, ?)`).run(rowid, text.name);
+        }
+      }
+      for (const { collection, key, delta } of countDeltas.values()) {
+        if (delta === 0) continue;
+        prepare(
+          `INSERT INTO ${counts} (collection, fields, value, n) VALUES (?, ?, ?, ?)
+           ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`,
+        ).run(collection, key[0], key[1], delta);
+      }
+      for (const [term, delta] of words) {
+        if (delta === 0) continue;
+        // Read, then write: an upsert with RETURNING measured 55 µs a word in a rebuild, ten times this.
+        const held = prepare(`SELECT docs FROM ${terms} WHERE term = ?`).get(term) as { docs: number } | undefined;
+        const docs = (held?.docs ?? 0) + delta;
+        if (docs <= 0) {
+          prepare(`DELETE FROM ${terms} WHERE term = ?`).run(term);
+          termVariants.remove(term);
+        } else if (held === undefined) {
+          prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?)`).run(term, docs);
+          termVariants.add(term);
+        } else prepare(`UPDATE ${terms} SET docs = ? WHERE term = ?`).run(docs, term);
+      }
+    }
+
+    function apply({ collection, doc, expectedVersion }: DocumentWrite, batch: BatchChanges): void {
       const name = table(collection, generation);
       const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
       const oldName = collection === 'products' ? ", json_extract(body, '$.name') AS old_name" : '';
@@ -150,41 +200,24 @@ export function openSqliteReadStore(path: string): ReadStore {
       const before = stored && stored.deleted === 0 ? countKeysOf(collection, stored) : [];
       const after = doc.deleted ? [] : countKeysOf(collection, doc.fields);
       for (const { key, delta } of countChanges(before, after)) {
-        prepare(
-          `INSERT INTO ${counts} (collection, fields, value, n) VALUES (?, ?, ?, ?)
-           ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`,
-        ).run(collection, key[0], key[1], delta);
+        const id = `${collection}\u0000${key[0]}\u0000${key[1]}`;
+        const summed = batch.counts.get(id);
+        if (summed) summed.delta += delta;
+        else batch.counts.set(id, { collection, key, delta });
       }
       prepare(
         `INSERT INTO ${name} (id, version, seq, deleted, body) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
       ).run(doc.id, doc.version, doc.seq, doc.deleted ? 1 : 0, JSON.stringify(doc.fields));
       if (collection === 'products') {
-        // A new product has nothing in the indexes to replace.
-        if (stored !== undefined) {
-          prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(doc.seq);
-          prepare(`DELETE FROM ${names} WHERE rowid = ?`).run(doc.seq);
-        }
-        if (!doc.deleted) {
-          const name = String(doc.fields.name ?? '');
-          prepare(`INSERT INTO ${fts} (rowid, name, description) VALUES (?, ?, ?)`).run(
-            doc.seq,
-            name,
-            String(doc.fields.description ?? ''),
-          );
-          prepare(`INSERT INTO ${names} (rowid, name) VALUES (?, ?)`).run(doc.seq, name);
-        }
+        batch.fullText.set(doc.seq, {
+          // A new product has nothing in the indexes to replace.
+          replaces: batch.fullText.get(doc.seq)?.replaces ?? stored !== undefined,
+          text: doc.deleted ? undefined : { name: String(doc.fields.name ?? ''), description: String(doc.fields.description ?? '') },
+        });
         const before = stored && stored.deleted === 0 ? String(stored.old_name ?? '') : undefined;
         const after = doc.deleted ? undefined : String(doc.fields.name ?? '');
-        for (const [term, delta] of vocabularyChanges(before, after)) {
-          const { docs } = prepare(
-            `INSERT INTO ${terms} (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs RETURNING docs`,
-          ).get(term, delta) as { docs: number };
-          if (docs <= 0) {
-            prepare(`DELETE FROM ${terms} WHERE term = ?`).run(term);
-            termVariants.remove(term);
-          } else if (docs === delta) termVariants.add(term);
-        }
+        for (const [term, delta] of vocabularyChanges(before, after)) batch.words.set(term, (batch.words.get(term) ?? 0) + delta);
       }
     }
 
@@ -201,7 +234,9 @@ export function openSqliteReadStore(path: string): ReadStore {
       },
       async write(writes, checkpoint) {
         transaction(() => {
-          for (const write of writes) apply(write);
+          const batch: BatchChanges = { fullText: new Map(), counts: new Map(), words: new Map() };
+          for (const write of writes) apply(write, batch);
+          writeBatchChanges(batch);
           prepare(
             `INSERT INTO ${checkpoints} (name, position) VALUES (?, ?)
              ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)`,
