@@ -11,6 +11,7 @@ import { loadConfig } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
 import { EVENT_NAMES, parsePayload, type EventName } from '@eventide/shared/events/catalogue.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
+import { READ_MODELS_CHECKPOINT } from '@eventide/shared/read-store/port.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-seed-'));
@@ -37,6 +38,7 @@ describe('npm run seed', { timeout: 120_000 }, () => {
   it('writes about the events asked for, every one valid, and builds the read models from them', async () => {
     const { code, output } = await npmSeed('--events', '3000');
     expect(code, output).toBe(0);
+    expect(output).toMatch(/the read models, built meanwhile, caught up/);
     expect(output).toMatch(/done: [\d,]+ events \([\d,]+ users, [\d,]+ products, [\d,]+ orders\)/);
 
     const { events, read } = await stores();
@@ -83,6 +85,8 @@ describe('npm run seed', { timeout: 120_000 }, () => {
     const { events: after, read } = await stores();
     try {
       expect(await after.head()).toBeGreaterThanOrEqual(head + 100);
+      // The read models, built beside the appends, have every event of both runs.
+      expect(await read.servedCheckpoint(READ_MODELS_CHECKPOINT)).toBe(await after.head());
     } finally {
       await read.close();
       await after.close();

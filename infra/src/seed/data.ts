@@ -82,9 +82,10 @@ export function seedData(seed: number) {
 
     order(userId: string, productIds: readonly string[]) {
       const count = faker.number.int({ min: 1, max: Math.min(5, productIds.length) });
-      const lines = faker.helpers
-        .arrayElements(productIds, count)
-        .map((productId) => ({ productId, quantity: faker.number.int({ min: 1, max: 4 }) }));
+      // Distinct products by index: faker's arrayElements copies the whole array, 4 ms a call among 500k products.
+      const chosen = new Set<string>();
+      while (chosen.size < count) chosen.add(productIds[faker.number.int(productIds.length - 1)]!);
+      const lines = [...chosen].map((productId) => ({ productId, quantity: faker.number.int({ min: 1, max: 4 }) }));
       return createOrderBody.parse({ userId, lines });
     },
   };

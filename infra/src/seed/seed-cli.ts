@@ -1,13 +1,15 @@
 // `npm run seed -- --events N`: fills the stores of DATA_DIR (as `npm start` uses them) with a
-// shop's history of about N events, then builds the read models from it. Refuses a store that
-// already has events unless given --append.
+// shop's history of about N events, and builds the read models from it on a second thread as
+// the events are appended. Refuses a store that already has events unless given --append.
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
+import { Worker } from 'node:worker_threads';
+import { MultiBar } from 'cli-progress';
 import { loadConfig } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
-import { rebuild } from '@eventide/projector/src/rebuild.ts';
+import { READ_MODELS_CHECKPOINT } from '@eventide/shared/read-store/port.ts';
 import { seed } from './seed.ts';
+import type { FromReadModels, ToReadModels } from './read-models-worker.ts';
 
 const USAGE = 'usage: npm run seed -- --events <how many, e.g. 1000000> [--seed <number>] [--append]';
 
@@ -29,23 +31,39 @@ if (!Number.isSafeInteger(seedNumber)) fail('--seed must be a whole number');
 
 // A bulk load commits with synchronous=NORMAL unless told otherwise: a crash of the seed itself
 // may lose its last commits (run it again), never the store.
-const config = loadConfig({ SQLITE_SYNCHRONOUS: 'NORMAL', ...process.env });
+const environment = { SQLITE_SYNCHRONOUS: 'NORMAL', ...process.env };
+const config = loadConfig(environment);
 const eventStore = openEventStore(config);
-const readStore = await openReadStore(config);
 const number = (n: number) => n.toLocaleString('en');
+const seconds = (since: number) => (performance.now() - since) / 1000;
 try {
   const before = await eventStore.store.head();
   if (before > 0 && !args.values.append) {
     fail(`${eventStore.description} already holds ${number(before)} events; give --append to add to them, or another DATA_DIR`);
   }
+  const readStore = await openReadStore(config);
+  const built = await readStore.store.servedCheckpoint(READ_MODELS_CHECKPOINT);
+  await readStore.store.close();
+  if (built > before) {
+    fail(
+      `${readStore.description} holds read models of ${number(built)} events, more than the event store has: it belongs to another event store`,
+    );
+  }
   console.log(`seeding ${eventStore.description} with about ${number(events)} events (seed ${seedNumber})`);
   const started = performance.now();
-  const bar = new SingleBar({
-    format: 'events   {bar} {percentage}% | {value}/{total} | {rate}/s | users {users} products {products} orders {orders}',
-    noTTYOutput: true,
-    notTTYSchedule: 5000,
-  });
-  bar.start(events, 0, { rate: 0, users: 0, products: 0, orders: 0 });
+  const bars = new MultiBar({ noTTYOutput: true, notTTYSchedule: 5000, hideCursor: true });
+  const appended = bars.create(
+    events,
+    0,
+    { rate: 0, users: 0, products: 0, orders: 0 },
+    {
+      format: 'events      {bar} {percentage}% | {value}/{total} | {rate}/s | users {users} products {products} orders {orders}',
+    },
+  );
+  const projected = bars.create(events, 0, { rate: 0 }, { format: 'read models {bar} {percentage}% | {value}/{total} | {rate}/s' });
+  const readModels = buildReadModels(environment, before, (position) =>
+    projected.update(position - before, { rate: number(Math.round((position - before) / seconds(started))) }),
+  );
   let shown = 0;
   const done = await seed({
     eventStore: eventStore.store,
@@ -54,45 +72,55 @@ try {
     onProgress(p) {
       if (p.events - shown < 500) return;
       shown = p.events;
-      const rate = Math.round(p.events / ((performance.now() - started) / 1000));
-      bar.update(Math.min(p.events, events), {
-        rate: number(rate),
+      appended.update(Math.min(p.events, events), {
+        rate: number(Math.round(p.events / seconds(started))),
         users: number(p.users),
         products: number(p.products),
         orders: number(p.orders),
       });
     },
   });
-  bar.update(Math.min(done.events, events));
-  bar.stop();
-  const seeded = (performance.now() - started) / 1000;
-
-  const readModels = new SingleBar({
-    format: 'read models {bar} {percentage}% | {value}/{total} | {rate}/s',
-    noTTYOutput: true,
-    notTTYSchedule: 5000,
-  });
-  const rebuildStarted = performance.now();
-  readModels.start(await eventStore.store.head(), 0, { rate: 0 });
-  const rebuilt = await rebuild({
-    eventStore: eventStore.store,
-    readStore: readStore.store,
-    onProgress: (p) => {
-      readModels.setTotal(p.head);
-      readModels.update(p.position, { rate: number(p.eventsPerSecond) });
-    },
-  });
-  readModels.stop();
-  const rebuilding = (performance.now() - rebuildStarted) / 1000;
+  const head = await eventStore.store.head();
+  appended.setTotal(head - before);
+  appended.update(head - before);
+  projected.setTotal(head - before);
+  const seeded = seconds(started);
+  await readModels.until(head);
+  bars.stop();
+  const total = seconds(started);
 
   console.log(
     [
-      `done: ${number(done.events)} events (${number(done.users)} users, ${number(done.products)} products, ${number(done.orders)} orders)`,
-      `  appended in ${seeded.toFixed(1)} s (${number(Math.round(done.events / seeded))} events/s), read models built in ${rebuilding.toFixed(1)} s (${number(rebuilt.events)} events replayed into generation ${rebuilt.generation})`,
-      `  the event store now holds ${number(await eventStore.store.head())} events; npm start serves them`,
+      `done: ${number(done.events)} events (${number(done.users)} users, ${number(done.products)} products, ${number(done.orders)} orders) in ${total.toFixed(1)} s`,
+      `  appended in ${seeded.toFixed(1)} s (${number(Math.round(done.events / seeded))} events/s); the read models, built meanwhile, caught up ${(total - seeded).toFixed(1)} s later`,
+      `  the event store now holds ${number(head)} events; npm start serves them`,
     ].join('\n'),
   );
 } finally {
-  await readStore.store.close();
   await eventStore.store.close();
+}
+
+/**
+ * Starts the projector on a thread of its own (read-models-worker.ts), following from `after`.
+ * `until(head)` resolves once the read models have reached `head` and the thread has closed its stores.
+ */
+function buildReadModels(environment: Record<string, string | undefined>, after: number, onPosition: (position: number) => void) {
+  const worker = new Worker(new URL('./read-models-worker.ts', import.meta.url), { workerData: environment });
+  const finished = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: FromReadModels) => {
+      if ('done' in message) resolve();
+      else onPosition(message.position);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the read models' thread stopped (exit code ${code}) before it caught up`)));
+  });
+  // Failing before the seed asks for them must not go unhandled; until() reports it.
+  finished.catch(() => undefined);
+  onPosition(after);
+  return {
+    async until(head: number) {
+      worker.postMessage({ until: head } satisfies ToReadModels);
+      await finished;
+    },
+  };
 }

@@ -3,7 +3,7 @@
 // order priced from the catalogue and moved through its life cycle with ChangeOrder, all by
 // `handle` (load the stream, decide, append with the expected revision), as the API does. Many
 // commands run at once, so appends share commits as concurrent requests do.
-import { randomUUID } from 'node:crypto';
+import { newId } from '@eventide/shared/ids.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { Aggregate, Decided } from '@eventide/command-service/src/aggregate.ts';
@@ -53,7 +53,7 @@ export async function seed({
   const data = seedData(seedNumber);
   const claims = emailClaims(eventStore);
   const progress: SeedProgress = { events: 0, target, users: 0, products: 0, orders: 0 };
-  const correlationId = `seed-${randomUUID()}`;
+  const correlationId = `seed-${newId()}`;
   const options = (): CommandOptions => ({
     metadata: { correlationId, actor: { type: 'system', name: 'seed' } } satisfies Omit<EventMetadata, 'causationId'>,
   });
@@ -82,9 +82,9 @@ export async function seed({
   const allProducts: string[] = [];
 
   async function signUp(n: number) {
-    const userId = randomUUID();
+    const userId = newId();
     const profile = data.user(n);
-    const commandId = randomUUID();
+    const commandId = newId();
     await claims.claim(profile.email, userId, commandId, { ...options().metadata, causationId: commandId });
     progress.events++;
     await run(userAggregate, userId, { type: 'CreateUser', userId, profile });
@@ -93,7 +93,7 @@ export async function seed({
   }
 
   async function addProduct() {
-    const productId = randomUUID();
+    const productId = newId();
     const details = data.product();
     await run(productAggregate, productId, { type: 'CreateProduct', productId, details });
     const sameCurrency = productsByCurrency.get(details.price.currency) ?? [];
@@ -107,7 +107,7 @@ export async function seed({
 
   /** An order as a customer makes it: created with lines, sometimes changed, then as far along its life as it gets. */
   async function order() {
-    const orderId = randomUUID();
+    const orderId = newId();
     const userId = data.pick(userIds);
     const currency = data.pick([...productsByCurrency.keys()]);
     const body = data.order(userId, productsByCurrency.get(currency)!);
