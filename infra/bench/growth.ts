@@ -36,6 +36,8 @@ interface Latency {
 
 export interface GrowthStep {
   events: number;
+  /** How long `npm run seed` took to add this size's events to the one before, read models included. */
+  seeded: { events: number; seconds: number };
   products: number;
   routes: RouteResult[];
   searchAlone: SearchLatency[];
@@ -43,7 +45,9 @@ export interface GrowthStep {
 
 const SEED_CLI = fileURLToPath(new URL('../src/seed/seed-cli.ts', import.meta.url));
 
-async function seedTo(dataDir: string, events: number, step: number): Promise<void> {
+/** Appends about `events` to the store and builds their read models: returns how long that took, in seconds. */
+async function seedTo(dataDir: string, events: number, step: number): Promise<number> {
+  const started = performance.now();
   const child = spawn(
     process.execPath,
     [SEED_CLI, '--events', String(events), '--seed', String(step + 1), ...(step > 0 ? ['--append'] : [])],
@@ -54,6 +58,7 @@ async function seedTo(dataDir: string, events: number, step: number): Promise<vo
   );
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`npm run seed exited with ${code}`);
+  return (performance.now() - started) / 1000;
 }
 
 interface Sample {
@@ -132,7 +137,8 @@ export async function benchGrowth(dataDir: string, sizes: number[], seconds: num
   const steps: GrowthStep[] = [];
   let seeded = 0;
   for (const [step, size] of sizes.entries()) {
-    await seedTo(dataDir, size - seeded, step);
+    const seedSeconds = await seedTo(dataDir, size - seeded, step);
+    const seededNow = { events: size - seeded, seconds: seedSeconds };
     seeded = size;
     const { products, ids, words, commonWords } = sample(dataDir);
     const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000' });
@@ -168,7 +174,7 @@ export async function benchGrowth(dataDir: string, sizes: number[], seconds: num
       const signUps = await loadSignUps('POST /users', service.url, seconds, 16);
       if (signUps.non2xx > 0) throw new Error(`POST /users: ${signUps.non2xx} non-2xx`);
       routes.push({ route: 'POST /users', note: 'sign-up without a password', ours: signUps });
-      steps.push({ events: size, products, routes, searchAlone });
+      steps.push({ events: size, seeded: seededNow, products, routes, searchAlone });
     } finally {
       floor.stop();
       await service.stop();

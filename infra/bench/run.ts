@@ -83,6 +83,10 @@ try {
   const growth = await benchGrowth(join(dir, 'growth'), growthSizes, growthSeconds);
   const first = growth[0]!;
   const last = growth[growth.length - 1]!;
+  for (const step of growth)
+    console.log(
+      `npm run seed to ${fmt(step.events)} events: ${fmt(step.seeded.events)} added in ${step.seeded.seconds.toFixed(1)} s, read models included`,
+    );
   for (const [i, route] of last.routes.entries()) {
     const small = first.routes[i]!;
     console.log(
@@ -194,7 +198,7 @@ try {
     '## Growth: the routes at each store size, against raw SELECTs',
     '',
     `One store seeded with \`npm run seed\` to ${growth.map((g) => fmt(g.events)).join(', ')} events in turn (each size appended to the one before,`,
-    `read models rebuilt), and at each size every route loaded by autocannon for ${growthSeconds} s with 16 connections. The floor is a Koa`,
+    `read models built alongside), and at each size every route loaded by autocannon for ${growthSeconds} s with 16 connections. The floor is a Koa`,
     'handler running the same SELECTs as our read store on the same `read.db` (`infra/bench/servers/raw-reads.ts`): no validation,',
     'no consistency check, no rate limit, no cursor signing, no representation, no ranking. Search words are picked from the',
     "index at each size to match no product, about 10, about 10,000 and about 90% of them; a query's last word also matches",
@@ -205,6 +209,8 @@ try {
     '',
     ...growth.flatMap((step) => [
       `### ${fmt(step.events)} events (${fmt(step.products)} products)`,
+      '',
+      `\`npm run seed\` added ${fmt(step.seeded.events)} events, read models included, in ${step.seeded.seconds.toFixed(1)} s (${fmt(step.seeded.events / step.seeded.seconds)} events/s).`,
       '',
       '| route | what | ours (req/s) | ours p99 (ms) | floor (req/s) | floor p99 (ms) | ours ÷ floor |',
       '|---|---|---:|---:|---:|---:|---:|',
