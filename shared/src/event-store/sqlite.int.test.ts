@@ -50,6 +50,29 @@ describe('embedded SQLite event store, beyond the contract', () => {
     await store.close();
   });
 
+  it('lets the event loop turn while a subscriber catches up, so a long backlog does not hold the process', async () => {
+    const store = openSqliteEventStore({ path: ':memory:' });
+    const backlog = 2_000; // four pages
+    await store.append(
+      'a',
+      Array.from({ length: backlog }, () => ({ id: newId(), type: 't', data: {}, metadata })),
+      {
+        expectedRevision: 'any',
+      },
+    );
+    let seen = 0;
+    let seenWhenTheLoopTurned: number | undefined;
+    setImmediate(() => (seenWhenTheLoopTurned = seen));
+    const controller = new AbortController();
+    for await (const event of store.subscribeToAll({ signal: controller.signal })) {
+      seen = event.position;
+      if (seen === backlog) controller.abort();
+    }
+    expect(seenWhenTheLoopTurned).toBeDefined();
+    expect(seenWhenTheLoopTurned).toBeLessThan(backlog);
+    await store.close();
+  });
+
   it('refuses ids that are not UUIDs and empty appends', async () => {
     const store = openSqliteEventStore({ path: ':memory:' });
     await expect(store.append('a', [{ id: 'x', type: 't', data: {}, metadata }], { expectedRevision: 'any' })).rejects.toThrow(/UUID/);

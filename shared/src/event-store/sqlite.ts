@@ -20,6 +20,7 @@ import {
 } from './port.ts';
 import { isUuid } from '../ids.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface SqliteEventStoreOptions {
   /** File path, or ':memory:' for tests that need no durability. */
@@ -360,6 +361,11 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
         if (page.length < READ_PAGE) {
           const last = (sql.lastPosition.get() as { position: number }).position;
           if (last <= position) await nextWake(signal);
+        } else {
+          // Catching up, every read answers at once: without a turn of the event loop per page, a
+          // follower with a million events to go (a publisher on a freshly seeded store) held the
+          // process for 18 s, so nothing else in it, /health included, answered until it was done.
+          await nextTurn();
         }
       }
     },
