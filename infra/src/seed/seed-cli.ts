@@ -36,6 +36,7 @@ const config = loadConfig(environment);
 const eventStore = openEventStore(config);
 const number = (n: number) => n.toLocaleString('en');
 const seconds = (since: number) => (performance.now() - since) / 1000;
+let readModels: ReturnType<typeof buildReadModels> | undefined;
 try {
   const before = await eventStore.store.head();
   if (before > 0 && !args.values.append) {
@@ -61,7 +62,7 @@ try {
     },
   );
   const projected = bars.create(events, 0, { rate: 0 }, { format: 'read models {bar} {percentage}% | {value}/{total} | {rate}/s' });
-  const readModels = buildReadModels(environment, before, (position) =>
+  readModels = buildReadModels(environment, before, (position) =>
     projected.update(position - before, { rate: number(Math.round((position - before) / seconds(started))) }),
   );
   let shown = 0;
@@ -97,6 +98,8 @@ try {
     ].join('\n'),
   );
 } finally {
+  // After a failed append the thread would otherwise keep the process alive.
+  await readModels?.stop();
   await eventStore.store.close();
 }
 
@@ -121,6 +124,10 @@ function buildReadModels(environment: Record<string, string | undefined>, after:
     async until(head: number) {
       worker.postMessage({ until: head } satisfies ToReadModels);
       await finished;
+    },
+    /** Ends the thread if it is still running; its open transaction, if any, rolls back. */
+    async stop() {
+      await worker.terminate();
     },
   };
 }
