@@ -132,7 +132,8 @@ export async function planQuery(text: string, vocabulary: Vocabulary): Promise<Q
   );
 }
 
-const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`;
+/** A term as an FTS5 string: literal, whatever it holds. */
+export const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /** An FTS5 MATCH expression: every query word, or one of the words it stands for, must appear. */
 export function ftsQuery(query: QueryWord[]): string {

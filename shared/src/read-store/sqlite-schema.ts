@@ -10,6 +10,17 @@ export const column = (field: string) => `f_${field}`;
 export const EMAIL_KEY = "lower(trim(json_extract(body, '$.email')))";
 export const table = (collection: string, generation: number) => `${collection}_g${generation}`;
 
+/** Every table schema() makes for a generation: what a promotion drops of the one it replaces. */
+export const GENERATION_TABLES = [
+  ...COLLECTIONS,
+  'products_fts',
+  'products_names_fts',
+  'products_name_terms',
+  'products_name_variants',
+  'checkpoints',
+  'counts',
+] as const;
+
 export function schema(generation: number): string {
   const tables = COLLECTIONS.map((collection) => {
     const name = table(collection, generation);

@@ -3,7 +3,6 @@
 // power cut loses both at once and the projector replays from the older checkpoint.
 import type { StatementSync } from 'node:sqlite';
 import {
-  COLLECTIONS,
   FILTERABLE,
   type Collection,
   type DocumentWrite,
@@ -17,6 +16,7 @@ import {
   ftsQuery,
   isOneEditApart,
   planQuery,
+  quoted,
   rankByRelevance,
   SEARCH_CANDIDATES,
   searchTerms,
@@ -25,7 +25,7 @@ import {
 } from './search-terms.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
-import { column, EMAIL_KEY, openSchema, schema, table, variantsOf } from './sqlite-schema.ts';
+import { column, EMAIL_KEY, GENERATION_TABLES, openSchema, schema, table, variantsOf } from './sqlite-schema.ts';
 
 interface Row {
   id: string;
@@ -92,8 +92,7 @@ export function openSqliteReadStore(path: string): ReadStore {
         if (named !== undefined) return true;
         // The whole word first: a prefix query gathers every word it starts before it answers.
         const probe = prepare(`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`);
-        const quotedTerm = `"${term.replaceAll('"', '""')}"`;
-        return probe.get(quotedTerm) !== undefined || (prefix && probe.get(`${quotedTerm}*`) !== undefined);
+        return probe.get(quoted(term)) !== undefined || (prefix && probe.get(`${quoted(term)}*`) !== undefined);
       },
       async startingWith(prefix, limit) {
         const rows = prepare(`SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?`).all(
@@ -282,16 +281,7 @@ export function openSqliteReadStore(path: string): ReadStore {
       if (previous === generation) return;
       statements.clear();
       transaction(() => {
-        for (const name of [
-          ...COLLECTIONS,
-          'products_fts',
-          'products_names_fts',
-          'products_name_terms',
-          'products_name_variants',
-          'checkpoints',
-          'counts',
-        ])
-          db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
+        for (const name of GENERATION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
       });
     },
 
