@@ -16,6 +16,12 @@ function product(id: string, name: string, description = '', extra: ReadDocument
   return doc(id, { productId: id, name, description, ...extra });
 }
 
+/** New products, as the writes that insert them. */
+const inserts = (products: ReadDocument[]) => products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null }));
+
+/** The ids a search finds, best first. */
+const searchIds = (store: ReadStore) => async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id);
+
 export function readStoreContract(name: string, open: () => Promise<ReadStoreHarness>): void {
   describe(`ReadStore contract: ${name}`, () => {
     async function withStore(body: (store: ReadStore) => Promise<void>): Promise<void> {
@@ -86,10 +92,7 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
         const docs = Array.from({ length: 7 }, (_, i) => doc(`p${i}`, { i }));
-        await writer.write(
-          docs.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
-          cp(1),
-        );
+        await writer.write(inserts(docs), cp(1));
         await writer.write([{ collection: 'products', doc: { ...docs[3]!, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
         const first = await store.list('products', { limit: 4, offset: 0 });
         expect(first.items.map((d) => d.id)).toEqual(['p6', 'p5', 'p4', 'p2']);
@@ -173,10 +176,7 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         const kettle = product('k', 'Electric kettle', 'Boils water fast');
         const pot = product('t', 'Tea pot', 'Pairs well with a kettle');
         const gone = product('g', 'Kettle descaler', 'Removes scale');
-        await writer.write(
-          [kettle, pot, gone].map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
-          cp(1),
-        );
+        await writer.write(inserts([kettle, pot, gone]), cp(1));
         await writer.write([{ collection: 'products', doc: { ...gone, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
         const hits = await store.search('kettle', 10);
         expect(hits.map((h) => h.doc.id)).toEqual(['k', 't']);
@@ -210,11 +210,8 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
           product('s', 'Kettle stand', 'For electric kettles'),
           product('w', 'Wooden spoon', 'A kettle of fish'),
         ];
-        await writer.write(
-          products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
-          cp(1),
-        );
-        const ids = async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id);
+        await writer.write(inserts(products), cp(1));
+        const ids = searchIds(store);
         expect(await ids('electric kett')).toEqual(['k', 's']);
         // Every word may be cut short: "elec" stands for the name words it starts.
         expect(await ids('elec kettle')).toEqual(['k', 's', 'e']);
@@ -236,11 +233,8 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
           product('c', 'Charger', 'Comes with a cable'),
           product('b', 'Oak table', 'Solid oak'),
         ];
-        await writer.write(
-          products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null })),
-          cp(1),
-        );
-        const ids = async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id);
+        await writer.write(inserts(products), cp(1));
+        const ids = searchIds(store);
         expect((await ids('ketle')).sort()).toEqual(['k', 's']);
         expect((await ids('teapto')).sort()).toEqual(['t']);
         expect(await ids('teapto porcelain')).toEqual(['t']);
@@ -290,7 +284,7 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
           ],
           cp(2),
         );
-        const ids = async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id).sort();
+        const ids = async (q: string) => (await searchIds(store)(q)).sort();
         expect(await ids('kettle')).toEqual(['s']);
         expect(await ids('jug')).toEqual([]);
         expect(await ids('saucepan')).toEqual(['a']);
