@@ -14,8 +14,11 @@ import { newId } from '@eventide/shared/ids.ts';
 const PEER = fileURLToPath(new URL('./peers/emmett/', import.meta.url));
 const CONCURRENT_APPENDERS = 32;
 
-/** Events per second, or why the run could not finish. */
-export type PeerRate = { rate: number } | { error: string };
+/** Events per second of the first run that finished (none if none did), and why the runs before it failed. */
+export interface PeerRate {
+  rate?: number;
+  failures: string[];
+}
 
 export interface EmmettResults {
   appends: number;
