@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { derivedId, isUuid, newId } from './ids.ts';
+
+describe('newId', () => {
+  it('gives distinct v7 ids carrying the current millisecond, across refills of its random pool', () => {
+    const before = Date.now();
+    // 4 KiB of random bytes serve 256 ids: this crosses several refills.
+    const ids = Array.from({ length: 2000 }, newId);
+    const after = Date.now();
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(isUuid(id)).toBe(true);
+      expect(id[14]).toBe('7');
+      const millisecond = Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16);
+      expect(millisecond).toBeGreaterThanOrEqual(before);
+      expect(millisecond).toBeLessThanOrEqual(after);
+    }
+  });
+
+  it('does not repeat the random part of an earlier id within the same millisecond', () => {
+    const tails = Array.from({ length: 1000 }, () => newId().slice(15));
+    expect(new Set(tails).size).toBe(tails.length);
+  });
+});
+
+describe('derivedId', () => {
+  it('gives the same v5 id for the same parts, and another for other parts', () => {
+    expect(derivedId('a', 'b')).toBe(derivedId('a', 'b'));
+    expect(derivedId('a', 'b')).not.toBe(derivedId('ab'));
+    expect(derivedId('a', 'b')[14]).toBe('5');
+  });
+});
