@@ -20,7 +20,7 @@ const port = parentPort!;
 const send = (message: FromReadModels) => port.postMessage(message);
 const config = loadConfig(workerData as Record<string, string | undefined>);
 const eventStore = openEventStore(config);
-const readStore = await openReadStore(config);
+const readStore = await openReadStore(config, { bulkLoad: true });
 // Warnings and errors only (a failing batch is retried with backoff and logged), on stderr beside the progress bars.
 const log = createLogger({ level: 'warn', name: 'seed-read-models', destination: process.stderr });
 const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, log });

@@ -6,8 +6,12 @@ import { openMongoReadStore } from './mongo.ts';
 import type { ReadStore } from './port.ts';
 import { openSqliteReadStore } from './sqlite.ts';
 
-export async function openReadStore(config: Config): Promise<{ store: ReadStore; description: string }> {
+/** `bulkLoad`: the store will mostly be written, a whole data set at once (the seed); the embedded one tunes for it. */
+export async function openReadStore(
+  config: Config,
+  options: { bulkLoad?: boolean } = {},
+): Promise<{ store: ReadStore; description: string }> {
   if (config.MONGO_URL) return { store: await openMongoReadStore(config.MONGO_URL), description: 'MongoDB' };
   const path = join(config.dataDir, 'read.db');
-  return { store: openSqliteReadStore(path), description: `SQLite at ${path}` };
+  return { store: openSqliteReadStore(path, options), description: `SQLite at ${path}` };
 }

@@ -184,3 +184,79 @@ describe('embedded SQLite read store: the vocabulary of names', () => {
     }
   });
 });
+
+describe('embedded SQLite read store: full-text merging during a bulk load', () => {
+  const FTS = ['products_fts', 'products_names_fts'];
+  /** Per full-text table: its merge settings, and its segments (FTS5 keeps a segment's pages at rowids whose bits from 37 up are its id). */
+  function mergingOf(path: string, generation: number) {
+    const db = new DatabaseSync(path);
+    try {
+      return FTS.map((name) => {
+        const fts = `${name}_g${generation}`;
+        const config = db.prepare(`SELECT k, v FROM ${fts}_config WHERE k IN ('automerge', 'crisismerge')`).all() as Array<{
+          k: string;
+          v: number;
+        }>;
+        const { segments } = db.prepare(`SELECT count(DISTINCT id >> 37) AS segments FROM ${fts}_data WHERE id >> 37 > 0`).get() as {
+          segments: number;
+        };
+        return { ...Object.fromEntries(config.map(({ k, v }) => [k, v])), segments };
+      });
+    } finally {
+      db.close();
+    }
+  }
+  const product = (seq: number) => ({
+    collection: 'products' as const,
+    doc: { id: `p${seq}`, version: 0, seq, deleted: false, fields: { productId: `p${seq}`, name: `Kettle ${seq}`, description: 'Copper' } },
+    expectedVersion: null,
+  });
+  /** One commit per product: FTS5 writes each commit's rows as a segment of its own. */
+  async function writeOneByOne(store: ReturnType<typeof openSqliteReadStore>, generation: number, count: number) {
+    const writer = store.writer(generation);
+    for (let seq = 1; seq <= count; seq++) await writer.write([product(seq)], { name: 'read-models', position: seq });
+  }
+  const DEFAULTS = { automerge: 4, crisismerge: 16 };
+
+  it("a rebuild's generation merges nothing until it is promoted, then serves one merged segment with FTS5's defaults", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    const path = join(dir, 'read.db');
+    const store = openSqliteReadStore(path);
+    try {
+      const fresh = await store.createGeneration();
+      await writeOneByOne(store, fresh, 40);
+      // With FTS5's defaults, 40 one-row commits would have been merged down to a handful.
+      for (const fts of mergingOf(path, fresh)) expect(fts).toEqual({ automerge: 0, crisismerge: 256, segments: 40 });
+      await store.promote(fresh);
+      for (const fts of mergingOf(path, fresh)) expect(fts).toEqual({ ...DEFAULTS, segments: 1 });
+      expect((await store.search('kettle', 50)).length).toBe(40);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a bulk-loading store defers merging until it closes; a store opened after one that never closed puts the defaults back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    const path = join(dir, 'read.db');
+    const bulk = openSqliteReadStore(path, { bulkLoad: true });
+    const generation = await bulk.activeGeneration();
+    await writeOneByOne(bulk, generation, 30);
+    for (const fts of mergingOf(path, generation)) expect(fts).toEqual({ automerge: 0, crisismerge: 256, segments: 30 });
+    await bulk.close();
+    for (const fts of mergingOf(path, generation)) expect(fts).toEqual({ ...DEFAULTS, segments: 1 });
+
+    // A seed killed before it closed its store leaves the bulk settings on the served generation.
+    const killed = openSqliteReadStore(path, { bulkLoad: true });
+    const next = openSqliteReadStore(path);
+    try {
+      for (const fts of mergingOf(path, generation)) expect(fts).toMatchObject(DEFAULTS);
+      expect((await next.search('kettle', 50)).length).toBe(30);
+    } finally {
+      await next.close();
+      // Closing it now settles it as well.
+      await killed.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -25,7 +25,7 @@ import {
 } from './search-terms.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
-import { column, EMAIL_KEY, GENERATION_TABLES, openSchema, schema, table, variantsOf } from './sqlite-schema.ts';
+import { column, EMAIL_KEY, ftsMerging, GENERATION_TABLES, openSchema, schema, table, variantsOf } from './sqlite-schema.ts';
 
 interface Row {
   id: string;
@@ -42,9 +42,17 @@ function toDocument(row: Row): ReadDocument {
   return { id: row.id, version: Number(row.version), seq: Number(row.seq), deleted: row.deleted === 1, fields: JSON.parse(row.body) };
 }
 
-export function openSqliteReadStore(path: string): ReadStore {
+/**
+ * `bulkLoad`: this store will write much more than it serves (a seed's read models), so the
+ * active generation's full-text indexes merge as a rebuild's do (ftsMerging) until close().
+ */
+export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean } = {}): ReadStore {
   const db = openSqliteFile(path, 'NORMAL');
   const atOpen = openSchema(db);
+  // A bulk load that never reached close() (a killed seed) would leave its merging behind.
+  const bulkLoaded = options.bulkLoad ? atOpen : undefined;
+  if (bulkLoaded === undefined) ftsMerging.restore(db, atOpen);
+  else ftsMerging.bulk(db, bulkLoaded);
 
   const statements = new Map<string, StatementSync>();
   const prepare = (sql: string): StatementSync => {
@@ -267,11 +275,13 @@ export function openSqliteReadStore(path: string): ReadStore {
         const generation = meta('last_generation') + 1;
         prepare("UPDATE read_meta SET value = ? WHERE key = 'last_generation'").run(generation);
         db.exec(schema(generation));
+        ftsMerging.bulk(db, generation);
         return generation;
       });
     },
 
     async promote(generation) {
+      transaction(() => ftsMerging.settle(db, generation));
       const previous = transaction(() => {
         const old = meta('active_generation');
         prepare("UPDATE read_meta SET value = ? WHERE key = 'active_generation'").run(generation);
@@ -371,6 +381,8 @@ export function openSqliteReadStore(path: string): ReadStore {
 
     async close() {
       statements.clear();
+      // Unless a rebuild promoted another generation meanwhile, and dropped this one.
+      if (bulkLoaded !== undefined && meta('active_generation') === bulkLoaded) transaction(() => ftsMerging.settle(db, bulkLoaded));
       db.close();
     },
   };
