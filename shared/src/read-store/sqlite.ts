@@ -49,7 +49,8 @@ function toDocument(row: Row): ReadDocument {
 export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean } = {}): ReadStore {
   const db = openSqliteFile(path, 'NORMAL');
   const atOpen = openSchema(db);
-  // A bulk load that never reached close() (a killed seed) would leave its merging behind.
+  // A bulk load that never reached close() (a killed seed) would leave its merging behind. One
+  // still running when another store opens gets the defaults back too: slower, no less right.
   const bulkLoaded = options.bulkLoad ? atOpen : undefined;
   if (bulkLoaded === undefined) ftsMerging.restore(db, atOpen);
   else ftsMerging.bulk(db, bulkLoaded);
