@@ -71,7 +71,7 @@ interface Sample {
   commonWords: string;
 }
 
-/** Product ids to look up and search words with known match counts, read from the served generation. */
+/** The position of the store's last event: where the service has caught up once it reports it. */
 function eventStoreHead(dataDir: string): number {
   const db = new DatabaseSync(join(dataDir, 'events.db'), { readOnly: true });
   try {
@@ -81,6 +81,7 @@ function eventStoreHead(dataDir: string): number {
   }
 }
 
+/** Product ids to look up and search words with known match counts, read from the served generation. */
 function sample(dataDir: string): Sample {
   const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
   try {

@@ -60,15 +60,18 @@ const VARIANTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${tab
       variant TEXT NOT NULL, term TEXT NOT NULL, PRIMARY KEY (variant, term)) WITHOUT ROWID;`;
 
 /** Files the variants of a word new to the vocabulary, or removes those of a word no name holds any more. */
-export function variantsOf(prepare: (sql: string) => StatementSync, generation: number) {
+export function variantsOf(db: DatabaseSync, generation: number) {
   const variants = table('products_name_variants', generation);
+  // Prepared on first use, as the writer's other statements: a generation dropped meanwhile fails its write, not the writer's making.
+  let insert: StatementSync | undefined;
+  let remove: StatementSync | undefined;
   return {
     add: (term: string) => {
-      const insert = prepare(`INSERT OR IGNORE INTO ${variants} (variant, term) VALUES (?, ?)`);
+      insert ??= db.prepare(`INSERT OR IGNORE INTO ${variants} (variant, term) VALUES (?, ?)`);
       for (const variant of deletionVariants(term)) insert.run(variant, term);
     },
     remove: (term: string) => {
-      const remove = prepare(`DELETE FROM ${variants} WHERE variant = ? AND term = ?`);
+      remove ??= db.prepare(`DELETE FROM ${variants} WHERE variant = ? AND term = ?`);
       for (const variant of deletionVariants(term)) remove.run(variant, term);
     },
   };
@@ -135,9 +138,7 @@ export function openSchema(db: DatabaseSync): number {
         DROP TABLE temp.name_words;`);
     }
     if (!varied) {
-      const statements = new Map<string, StatementSync>();
-      const prepare = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
-      const { add } = variantsOf(prepare, atOpen);
+      const { add } = variantsOf(db, atOpen);
       for (const { term } of db.prepare(`SELECT term FROM ${table('products_name_terms', atOpen)}`).all() as Array<{ term: string }>)
         add(term);
     }

@@ -144,7 +144,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     const counts = table('counts', generation);
     const names = table('products_names_fts', generation);
     const terms = table('products_name_terms', generation);
-    const termVariants = variantsOf(prepare, generation);
+    const termVariants = variantsOf(db, generation);
 
     /**
      * What a batch changes in the indexes beside the documents, gathered while its documents are
@@ -381,9 +381,9 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     },
 
     async close() {
-      statements.clear();
       // Unless a rebuild promoted another generation meanwhile, and dropped this one.
       if (bulkLoaded !== undefined && meta('active_generation') === bulkLoaded) transaction(() => ftsMerging.settle(db, bulkLoaded));
+      statements.clear();
       db.close();
     },
   };
