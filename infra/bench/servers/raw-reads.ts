@@ -52,10 +52,10 @@ app.use((ctx) => {
     else ctx.status = 404;
   } else if (path === '/search') {
     const match = ftsQuery(literalQuery(String(ctx.query.q ?? '')));
-    const seqs = new Set<number>();
-    for (const statement of [sql.names, sql.texts]) {
-      for (const row of statement.all(match) as Array<{ rowid: number }>) seqs.add(Number(row.rowid));
-    }
+    const seqsOf = (statement: typeof sql.texts) => (statement.all(match) as Array<{ rowid: number }>).map((row) => Number(row.rowid));
+    const seqs = new Set(seqsOf(sql.texts));
+    // As ours: the names' index only when the full index has more matches than it read.
+    if (seqs.size === SEARCH_CANDIDATES) for (const seq of seqsOf(sql.names)) seqs.add(seq);
     const rows = seqs.size === 0 ? [] : bySeqs(seqs.size).all(...seqs);
     ctx.body = { items: bodies(rows).slice(0, 20) };
   } else {

@@ -367,11 +367,15 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
         const match = ftsQuery(query);
         // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
         // however many products match; ranking all of them was what made common words slow.
-        const seqs = new Set<number>();
-        for (const index of [table('products_names_fts', g), table('products_fts', g)]) {
-          const newest = prepare(`SELECT rowid FROM ${index} WHERE ${index} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`);
-          for (const row of newest.all(match) as Array<{ rowid: number }>) seqs.add(Number(row.rowid));
-        }
+        const newest = (index: string) => {
+          const statement = prepare(`SELECT rowid FROM ${index} WHERE ${index} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`);
+          return (statement.all(match) as Array<{ rowid: number }>).map((row) => Number(row.rowid));
+        };
+        const seqs = new Set(newest(table('products_fts', g)));
+        // Names are indexed in the full index too, so a query it matches fewer times than that
+        // has no name matches beyond these. Skipping the second index halves a query that matches
+        // little: a query that matches nothing costs a full intersection of its words' lists.
+        if (seqs.size === SEARCH_CANDIDATES) for (const seq of newest(table('products_names_fts', g))) seqs.add(seq);
         if (seqs.size === 0) return [];
         const rows = prepare(
           `SELECT ${ROW} FROM ${table('products', g)} WHERE seq IN (${[...seqs].map(() => '?').join(', ')}) AND deleted = 0`,
