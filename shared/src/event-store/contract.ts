@@ -6,6 +6,8 @@ import { WrongExpectedRevisionError, type EventStore, type NewEvent, type Record
 
 export interface EventStoreHarness {
   store: EventStore;
+  /** Whether appendInOrder writes all of its appends or none (else it may leave the ones before a failure). */
+  allOrNone: boolean;
   /** Closes the store and opens it again on the same data; absent for adapters that cannot. */
   reopen?: () => Promise<EventStore>;
   dispose: () => Promise<void>;
@@ -217,6 +219,53 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
         );
         expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
         expect(await store.readStream(s)).toHaveLength(1);
+      }));
+
+    it('appends to several streams in order, each checked as a single append', () =>
+      withStore(async ({ store }) => {
+        const [a, b] = [stream(), stream()];
+        await store.append(b, [event()], { expectedRevision: 'no_stream' });
+        const results = await store.appendInOrder([
+          { streamId: a, events: [event('first')], expectedRevision: 'no_stream' },
+          { streamId: b, events: [event('second'), event('third')], expectedRevision: 0 },
+        ]);
+        expect(results.map((r) => r.nextRevision)).toEqual([0, 2]);
+        expect(results[1]!.position).toBeGreaterThan(results[0]!.position);
+        expect((await store.readStream(a)).map((e) => e.type)).toEqual(['first']);
+        expect((await store.readStream(b)).map((e) => e.type)).toEqual(['test:happened', 'second', 'third']);
+      }));
+
+    it('writes no append after one that fails, and none at all where the store is all-or-none', () =>
+      withStore(async ({ store, allOrNone }) => {
+        const [a, b, c] = [stream(), stream(), stream()];
+        await store.append(b, [event()], { expectedRevision: 'no_stream' });
+        const error = await store
+          .appendInOrder([
+            { streamId: a, events: [event()], expectedRevision: 'no_stream' },
+            { streamId: b, events: [event()], expectedRevision: 'no_stream' },
+            { streamId: c, events: [event()], expectedRevision: 'no_stream' },
+          ])
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+        expect((error as WrongExpectedRevisionError).streamId).toBe(b);
+        expect(await store.readStream(b)).toHaveLength(1);
+        expect(await store.readStream(c)).toEqual([]);
+        if (allOrNone) expect(await store.readStream(a)).toEqual([]);
+      }));
+
+    it('gives one of two racing appendInOrder calls on the same stream its writes, and the other none after it', () =>
+      withStore(async ({ store }) => {
+        const [claim, one, two] = [stream(), stream(), stream()];
+        const race = (mine: string) =>
+          store.appendInOrder([
+            { streamId: claim, events: [event()], expectedRevision: 'no_stream' },
+            { streamId: mine, events: [event()], expectedRevision: 'no_stream' },
+          ]);
+        const outcomes = await Promise.allSettled([race(one), race(two)]);
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+        expect(await store.readStream(claim)).toHaveLength(1);
+        const written = [(await store.readStream(one)).length, (await store.readStream(two)).length];
+        expect(written.sort()).toEqual([0, 1]);
       }));
 
     it('writes nothing new when an append is retried with the same event ids', () =>

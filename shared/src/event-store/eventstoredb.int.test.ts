@@ -7,7 +7,7 @@ const url = process.env.EVENTSTORE_URL;
 if (url) {
   eventStoreContract('EventStoreDB', async () => {
     const store = openEventStoreDb(url);
-    return { store, dispose: () => store.close() };
+    return { store, allOrNone: false, dispose: () => store.close() };
   });
 } else {
   console.warn('SKIPPED: EventStore contract on EventStoreDB: set EVENTSTORE_URL (e.g. esdb://localhost:2113?tls=false) to run it');

@@ -97,7 +97,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
     return events;
   }
 
-  return {
+  const store: EventStore = {
     async append(streamId, events, { expectedRevision }) {
       if (events.length === 0) throw new TypeError('an append needs at least one event');
       try {
@@ -117,6 +117,15 @@ export function openEventStoreDb(connectionString: string): EventStore {
       } catch (error) {
         throw translate(error, streamId, expectedRevision);
       }
+    },
+
+    // This client writes one stream per call: in order, each after the one before succeeded.
+    async appendInOrder(appends) {
+      if (appends.length === 0) throw new TypeError('appendInOrder needs at least one append');
+      const results = [];
+      for (const { streamId, events, expectedRevision } of appends)
+        results.push(await store.append(streamId, events, { expectedRevision }));
+      return results;
     },
 
     async readStream(streamId, { fromRevision = 0, toRevision } = {}) {
@@ -207,4 +216,5 @@ export function openEventStoreDb(connectionString: string): EventStore {
       await client.dispose();
     },
   };
+  return store;
 }

@@ -42,6 +42,13 @@ export interface AppendResult {
   time: string;
 }
 
+/** One stream's part of appendInOrder. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
+}
+
 export interface ReadStreamOptions {
   /** The first revision to read; 0 when absent. */
   fromRevision?: number;
@@ -72,6 +79,13 @@ export interface SubscribeOptions {
 
 export interface EventStore {
   append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams in this order, each checked as `append` checks it, and none after
+   * one that fails (the call rejects with that one's error). The embedded store writes them all or
+   * none, in one commit; EventStoreDB writes them one by one, so a failure there leaves the earlier
+   * ones written: callers must be right either way.
+   */
+  appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** The stream's events in revision order, or a range of them; an empty array when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /**

@@ -12,6 +12,7 @@ eventStoreContract('embedded SQLite', async () => {
   const path = join(dir, 'events.db');
   let store: EventStore = openSqliteEventStore({ path });
   return {
+    allOrNone: true,
     get store() {
       return store;
     },

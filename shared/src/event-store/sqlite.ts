@@ -1,6 +1,7 @@
 // Embedded event store on SQLite (node:sqlite). Fit for production on one node: WAL with
 // synchronous=FULL makes every acknowledged append durable, several processes may share the
-// file, and appends arriving together are group-committed so that they share one fsync.
+// file, and appends arriving together are group-committed so that they share one fsync. The
+// appends of one appendInOrder share a savepoint: all of them are written, or none.
 // Snapshots of long streams live in the same file and ride along with the next commit.
 //
 // The commit runs on the caller's thread, so its fsync holds the event loop for that long.
@@ -12,10 +13,10 @@ import {
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
-  type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
   type Snapshot,
+  type StreamAppend,
   type SubscribeOptions,
 } from './port.ts';
 import { isUuid } from '../ids.ts';
@@ -58,11 +59,10 @@ interface PendingSnapshot {
   reject: (error: unknown) => void;
 }
 
+/** Appends that stand or fall together: one, or the streams of an appendInOrder. */
 interface PendingAppend {
-  streamId: string;
-  events: NewEvent[];
-  expectedRevision: ExpectedRevision;
-  resolve: (result: AppendResult) => void;
+  appends: StreamAppend[];
+  resolve: (results: AppendResult[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -160,7 +160,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     return { nextRevision: last.revision, position: Number(last.position), time: last.time };
   }
 
-  function appendNow({ streamId, events, expectedRevision }: PendingAppend): AppendResult {
+  function appendNow({ streamId, events, expectedRevision }: StreamAppend): AppendResult {
     const duplicate = findDuplicate(streamId, events);
     if (duplicate) return duplicate;
     const current = currentRevision(streamId);
@@ -221,7 +221,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     queue = [];
     snapshotQueue = [];
     if (batch.length === 0 && snapshots.length === 0) return;
-    const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
+    const outcomes: Array<{ ok: true; value: AppendResult[] } | { ok: false; error: unknown }> = [];
     const snapshotErrors = new Map<PendingSnapshot, unknown>();
     try {
       sql.begin.run();
@@ -236,10 +236,10 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       for (const pending of batch) {
         // An append of one event writes nothing before the check that can refuse it, and its one
         // insert either happens or not: only appends of several need a savepoint to undo.
-        const undoable = pending.events.length > 1;
+        const undoable = pending.appends.length > 1 || pending.appends[0]!.events.length > 1;
         if (undoable) sql.savepoint.run();
         try {
-          outcomes.push({ ok: true, value: appendNow(pending) });
+          outcomes.push({ ok: true, value: pending.appends.map(appendNow) });
           if (undoable) sql.release.run();
         } catch (error) {
           // Some failures (a full disk, an I/O error) end the whole transaction: what would follow
@@ -270,11 +270,27 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     for (const wake of waiters) wake();
   }
 
-  function validate(events: NewEvent[]): void {
-    if (events.length === 0) throw new TypeError('an append needs at least one event');
-    for (const event of events) {
-      if (!isUuid(event.id)) throw new TypeError(`event id ${JSON.stringify(event.id)} is not a UUID`);
+  function validate(appends: StreamAppend[]): void {
+    if (appends.length === 0) throw new TypeError('appendInOrder needs at least one append');
+    for (const { events } of appends) {
+      if (events.length === 0) throw new TypeError('an append needs at least one event');
+      for (const event of events) {
+        if (!isUuid(event.id)) throw new TypeError(`event id ${JSON.stringify(event.id)} is not a UUID`);
+      }
     }
+  }
+
+  function enqueue(appends: StreamAppend[]): Promise<AppendResult[]> {
+    if (closed) return Promise.reject(new Error('event store is closed'));
+    try {
+      validate(appends);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      queue.push({ appends, resolve, reject });
+      scheduleFlush();
+    });
   }
 
   function readAllSync(after: number, limit: number): RecordedEvent[] {
@@ -297,18 +313,12 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   }
 
   return {
-    append(streamId, events, { expectedRevision }) {
-      if (closed) return Promise.reject(new Error('event store is closed'));
-      try {
-        validate(events);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return new Promise((resolve, reject) => {
-        queue.push({ streamId, events, expectedRevision, resolve, reject });
-        scheduleFlush();
-      });
+    async append(streamId, events, { expectedRevision }) {
+      const [result] = await enqueue([{ streamId, events, expectedRevision }]);
+      return result!;
     },
+
+    appendInOrder: enqueue,
 
     async readStream(streamId, { fromRevision = 0, toRevision = Number.MAX_SAFE_INTEGER } = {}) {
       return (sql.readStream.all(streamId, fromRevision, toRevision) as unknown as EventRow[]).map(toRecorded);
