@@ -10,17 +10,19 @@
 // - before that, the claim is in flight and binds for a grace period; a claim whose command
 //   died in between frees itself when the period ends.
 // So giving a key up (a new address, a deleted user, an unlinked provider) frees it with no
-// second write that could race the first.
+// second write that could race the first. A claim made with `plan` and written by appendInOrder
+// with its holder's event is never in flight on the embedded store, which commits both at once.
 import { createHash } from 'node:crypto';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import { WrongExpectedRevisionError, type EventStore, type RecordedEvent, type StreamAppend } from '@eventide/shared/event-store/port.ts';
 import type { AppError } from '@eventide/shared/http/problem.ts';
 import { derivedId } from '@eventide/shared/ids.ts';
 import { loadState, type Foldable, type LoadedState } from './load.ts';
 
 /** Long enough for a request in flight to finish its second append. */
 export const CLAIM_GRACE_MS = 60_000;
-const ATTEMPTS = 5;
+/** How often a claim is planned again after another claim on its key came first. */
+export const CLAIM_ATTEMPTS = 5;
 
 export interface ClaimRules<Holder> {
   /** Prefix of the claim streams, and of the private event type `<kind>:claimed`. */
@@ -36,6 +38,13 @@ export interface ClaimRules<Holder> {
 export interface Claims {
   /** Claims the key for the holder, or throws the rules' conflict when it binds another. */
   claim(key: string, holderId: string, commandId: string, metadata: EventMetadata): Promise<void>;
+  /**
+   * The append that claims the key for the holder, for a caller to write in order before its own
+   * (EventStore.appendInOrder: one commit where the store allows); undefined when this command's
+   * claim is written already. Throws the rules' conflict when the key binds another; when the
+   * append fails on the claim stream's revision, another claim came first: plan again.
+   */
+  plan(key: string, holderId: string, commandId: string, metadata: EventMetadata): Promise<StreamAppend | undefined>;
   /** Who holds the key now, not counting claims still in flight. */
   holderOf(key: string): Promise<string | undefined>;
 }
@@ -65,25 +74,34 @@ export function uniqueClaims<Holder>(store: EventStore, rules: ClaimRules<Holder
     return rules.holds(holder.state, key) ? 'held' : 'free';
   }
 
+  async function plan(rawKey: string, holderId: string, commandId: string, metadata: EventMetadata): Promise<StreamAppend | undefined> {
+    const key = rules.normalize(rawKey);
+    const streamId = claimStreamOf(rules.kind, key);
+    const claimId = derivedId('claim', commandId, streamId);
+    const last = (await store.readStream(streamId)).at(-1);
+    if (last?.id === claimId) return undefined; // a retry of this very command
+    if (last && holderIdOf(last) !== holderId && (await standing(key, last)) !== 'free') throw rules.conflict();
+    // Appended even when the holder has the claim already: a racing claim by someone
+    // else must meet this one in the claim stream.
+    return {
+      streamId,
+      events: [{ id: claimId, type, data: { userId: holderId }, metadata }],
+      expectedRevision: last ? last.revision : 'no_stream',
+    };
+  }
+
   return {
+    plan,
+
     async claim(rawKey, holderId, commandId, metadata) {
-      const key = rules.normalize(rawKey);
-      const streamId = claimStreamOf(rules.kind, key);
-      const claimId = derivedId('claim', commandId, streamId);
       for (let attempt = 1; ; attempt++) {
-        const events = await store.readStream(streamId);
-        const last = events.at(-1);
-        if (last?.id === claimId) return; // a retry of this very command
-        if (last && holderIdOf(last) !== holderId && (await standing(key, last)) !== 'free') throw rules.conflict();
-        // Appended even when the holder has the claim already: a racing claim by someone
-        // else must meet this one in the claim stream.
+        const append = await plan(rawKey, holderId, commandId, metadata);
+        if (!append) return;
         try {
-          await store.append(streamId, [{ id: claimId, type, data: { userId: holderId }, metadata }], {
-            expectedRevision: last ? last.revision : 'no_stream',
-          });
+          await store.append(append.streamId, append.events, { expectedRevision: append.expectedRevision });
           return;
         } catch (error) {
-          if (!(error instanceof WrongExpectedRevisionError) || attempt === ATTEMPTS) throw error;
+          if (!(error instanceof WrongExpectedRevisionError) || attempt === CLAIM_ATTEMPTS) throw error;
         }
       }
     },

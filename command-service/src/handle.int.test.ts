@@ -75,4 +75,53 @@ describe('handle() under a concurrent write', () => {
     expect(error.status).toBe(412);
     expect(await store.readStream(`product-${productId}`)).toHaveLength(2);
   });
+
+  it('writes what appendFirst returns only together with its own events', async () => {
+    const productId = await createProduct();
+    const claim = `claim-${newId()}`;
+    const claimEvent = () => ({ id: newId(), type: 'test:claimed', data: {}, metadata: { ...metadata, causationId: 'ours' } });
+    const error = await refusal(
+      handle(
+        racing(store),
+        productAggregate,
+        productId,
+        { type: 'ChangeProduct', changes: { name: 'Ours' } },
+        { metadata },
+        { appendFirst: async () => [{ streamId: claim, events: [claimEvent()], expectedRevision: 'no_stream' }] },
+      ),
+    );
+    expect(error.status).toBe(409);
+    // The embedded store commits both or neither: the refused command left no claim behind.
+    expect(await store.readStream(claim)).toEqual([]);
+  });
+});
+
+describe('handle() with appends to other streams first', () => {
+  it('asks appendFirst again when another request changed its stream in between, and writes both', async () => {
+    const claim = `claim-${newId()}`;
+    const claimEvent = (causationId: string) => ({ id: newId(), type: 'test:claimed', data: {}, metadata: { ...metadata, causationId } });
+    let asked = 0;
+    const productId = newId();
+    const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, sku: null, category: null };
+    const result = await handle(
+      store,
+      productAggregate,
+      productId,
+      { type: 'CreateProduct', productId, details },
+      { metadata },
+      {
+        async appendFirst() {
+          asked++;
+          const last = (await store.readStream(claim)).at(-1);
+          // The first time, another request claims right after this one has read the claim stream.
+          if (asked === 1) await store.append(claim, [claimEvent('theirs')], { expectedRevision: 'no_stream' });
+          return [{ streamId: claim, events: [claimEvent('ours')], expectedRevision: last ? last.revision : 'no_stream' }];
+        },
+      },
+    );
+    expect(asked).toBe(2);
+    expect(result.changed).toBe(true);
+    expect((await store.readStream(claim)).map((e) => e.metadata.causationId)).toEqual(['theirs', 'ours']);
+    expect(await store.readStream(`product-${productId}`)).toHaveLength(1);
+  });
 });

@@ -4,7 +4,7 @@ import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { derivedId, newId } from '@eventide/shared/ids.ts';
-import { WrongExpectedRevisionError, type EventStore } from '@eventide/shared/event-store/port.ts';
+import { WrongExpectedRevisionError, type AppendResult, type EventStore, type StreamAppend } from '@eventide/shared/event-store/port.ts';
 import type { Aggregate, Decided } from './aggregate.ts';
 import { loadState, type LoadedState } from './load.ts';
 
@@ -40,7 +40,16 @@ export interface WriteResult<State> {
 export interface Hooks<State, Event> {
   /** Between decision and append, for what must hold across streams; may refuse by throwing. */
   beforeAppend?(events: Event[], before: State, commandId: string): Promise<void>;
+  /**
+   * Appends to other streams (a claim) to write before the command's own, in the same commit where
+   * the store allows it (EventStore.appendInOrder). Asked again when one of those streams changed
+   * between its read and the append; may refuse by throwing.
+   */
+  appendFirst?(events: Event[], before: State, commandId: string): Promise<StreamAppend[]>;
 }
+
+/** How often the appends of appendFirst are asked for again after another request changed their streams. */
+const APPEND_FIRST_ATTEMPTS = 5;
 
 /** The aggregate instance's state: from its newest snapshot and the events after it (load.ts). */
 export function load<State, Event extends Decided>(
@@ -116,20 +125,26 @@ export async function handle<State, Command, Event extends Decided>(
 
   await hooks.beforeAppend?.(decided, loaded.state, commandId);
   const metadata: EventMetadata = { ...options.metadata, causationId: commandId };
-  let appended: Awaited<ReturnType<EventStore['append']>>;
-  try {
-    appended = await store.append(
-      loaded.streamId,
-      decided.map((e, i) => ({ id: eventIdOf(commandId, options.idempotency, i), type: e.type, data: e.data, metadata })),
-      { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision },
-    );
-  } catch (error) {
-    if (error instanceof WrongExpectedRevisionError) {
+  const own: StreamAppend = {
+    streamId: loaded.streamId,
+    events: decided.map((e, i) => ({ id: eventIdOf(commandId, options.idempotency, i), type: e.type, data: e.data, metadata })),
+    expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
+  };
+  let appended: AppendResult | undefined;
+  for (let attempt = 1; !appended; attempt++) {
+    const first = (await hooks.appendFirst?.(decided, loaded.state, commandId)) ?? [];
+    try {
+      appended = (await store.appendInOrder([...first, own])).at(-1)!;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      if (error.streamId !== own.streamId) {
+        if (attempt < APPEND_FIRST_ATTEMPTS) continue;
+        throw problems.conflict(`other requests kept changing what ${what} depends on; retry`);
+      }
       throw options.ifMatch
         ? problems.preconditionFailed(`${what} changed while this request was handled`)
         : problems.conflict(`${what} was changed by another request at the same time; read it again and retry`);
     }
-    throw error;
   }
   const state = decided.reduce(
     (s, e, i) => aggregate.evolve(s, { ...e, time: appended.time, revision: loaded.revision + 1 + i }),

@@ -10,21 +10,32 @@ import { emailClaims, type EmailClaims } from './email-claim.ts';
 /** Runs before a user's address changes to one that is new to them; may refuse by throwing. */
 export type BeforeNewAddress = (userId: string) => Promise<void>;
 
-/** Claims a new address before the user's event is appended (email-claim.ts says why no release). */
+/** The address a user event gives its user when it is new to them: what must be claimed first. */
+function newAddress(events: UserEvent[], before: UserState): string | undefined {
+  const event = events[0];
+  const wanted = event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
+  if (wanted === undefined) return undefined;
+  return before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted) ? undefined : wanted;
+}
+
+/**
+ * Claims a new address in the same commit as the user's event (email-claim.ts says why no release);
+ * on EventStoreDB, which writes one stream at a time, just before it.
+ */
 function emailHook(
   claims: EmailClaims,
   metadata: Omit<EventMetadata, 'causationId'>,
   beforeNewAddress?: BeforeNewAddress,
 ): Hooks<UserState, UserEvent> {
   return {
-    async beforeAppend(events, before, commandId) {
-      const event = events[0];
-      const wanted =
-        event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
-      if (!event || wanted === undefined) return;
-      if (before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted)) return;
-      if (event.type === 'user:updated') await beforeNewAddress?.(event.data.userId);
-      await claims.claim(wanted, event.data.userId, commandId, { ...metadata, causationId: commandId });
+    async beforeAppend(events, before) {
+      if (events[0]?.type === 'user:updated' && newAddress(events, before) !== undefined) await beforeNewAddress?.(events[0].data.userId);
+    },
+    async appendFirst(events, before, commandId) {
+      const wanted = newAddress(events, before);
+      if (wanted === undefined) return [];
+      const claim = await claims.plan(wanted, events[0]!.data.userId, commandId, { ...metadata, causationId: commandId });
+      return claim ? [claim] : [];
     },
   };
 }

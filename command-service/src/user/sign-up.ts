@@ -1,7 +1,7 @@
 // Sign-up: POST /users by someone not signed in (or by an admin), with an optional password.
 //
 // Nothing is written before the address is claimed, so a taken address is refused with no
-// partial write. The password is hashed on the fair queue and recorded in the private account
+// partial write: without a password the claim is written with the user, in one commit. The password is hashed on the fair queue and recorded in the private account
 // stream before the user exists, so a user with a password is never visible without it.
 //
 // A repeated Idempotency-Key needs care when the caller has no session: every such caller shares
@@ -97,13 +97,12 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
     const anonymous = request.by === undefined;
     if (options.idempotency && (await started(userId, commandId))) {
       if (anonymous) await prove(ctx, request, userId);
-    } else {
+    } else if (request.password !== undefined) {
       await claims.claim(profile.email, userId, commandId, { ...options.metadata, causationId: commandId });
       // A concurrent request with the same key recorded its password first: it is that one's sign-up.
-      if (request.password !== undefined && !(await recordPassword(ctx, request, userId, commandId)) && anonymous) {
-        await prove(ctx, request, userId);
-      }
+      if (!(await recordPassword(ctx, request, userId, commandId)) && anonymous) await prove(ctx, request, userId);
     }
+    // Without a password, the user's own append claims the address, in the same commit (commands.ts).
     const result = await run(userId, { type: 'CreateUser', userId, profile }, options);
     // Whoever gets here without a session wrote the password or proved it.
     if (anonymous && request.password !== undefined && (await activeUser(store, userId))) await signIn(ctx, { id: userId, roles: [] });
