@@ -1,0 +1,56 @@
+// Personal values sealed with their subject's key (AES-256-GCM, node:crypto): what events hold in
+// place of a name or an address. The subject and the field are bound in as associated data, so a
+// sealed value moved to another person or another field does not open. Without the key (the
+// subject was forgotten) nothing opens it, which is the point.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { JsonValue } from '../event-store/port.ts';
+
+const ALGORITHM = 'aes-256-gcm';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** A sealed value as it is stored: unmistakable for anything a user typed, which is a string. */
+export interface Sealed {
+  $sealed: {
+    v: 1;
+    /** Whose key seals it. */
+    subject: string;
+    /** base64url of the IV, then of the ciphertext with its tag. */
+    iv: string;
+    data: string;
+  };
+}
+
+const associatedData = (subject: string, field: string) => Buffer.from(`${subject}\0${field}`);
+
+export function seal(key: Buffer, subject: string, field: string, value: JsonValue): Sealed {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(associatedData(subject, field));
+  const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return { $sealed: { v: 1, subject, iv: iv.toString('base64url'), data: data.toString('base64url') } };
+}
+
+/** The value, or a thrown error when the key, the subject, the field or a byte is not the one it was sealed with. */
+export function unseal(key: Buffer, sealed: Sealed, field: string): JsonValue {
+  const { subject, iv, data } = sealed.$sealed;
+  const bytes = Buffer.from(data, 'base64url');
+  const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+  decipher.setAAD(associatedData(subject, field));
+  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+  const plain = Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]);
+  return JSON.parse(plain.toString('utf8')) as JsonValue;
+}
+
+export function isSealed(value: unknown): value is Sealed {
+  if (typeof value !== 'object' || value === null || !('$sealed' in value)) return false;
+  const inner = (value as Sealed).$sealed as Partial<Sealed['$sealed']> | null;
+  return (
+    typeof inner === 'object' &&
+    inner !== null &&
+    inner.v === 1 &&
+    typeof inner.subject === 'string' &&
+    typeof inner.iv === 'string' &&
+    typeof inner.data === 'string'
+  );
+}
