@@ -1,8 +1,9 @@
 // Sign-up: POST /users by someone not signed in (or by an admin), with an optional password.
 //
 // Nothing is written before the address is claimed, so a taken address is refused with no
-// partial write: without a password the claim is written with the user, in one commit. The password is hashed on the fair queue and recorded in the private account
-// stream before the user exists, so a user with a password is never visible without it.
+// partial write: without a password the claim is written with the user, in one commit. The
+// password is hashed on the fair queue and recorded in the private account stream before the
+// user exists, so a user with a password is never visible without it.
 //
 // A repeated Idempotency-Key needs care when the caller has no session: every such caller shares
 // one scope, so the key alone cannot tell a retry from a stranger who learnt the key, name and
