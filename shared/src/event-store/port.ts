@@ -31,6 +31,11 @@ export interface RecordedEvent {
   time: string;
   data: JsonValue;
   metadata: EventMetadata;
+  /**
+   * Set when the personal fields of this event read as null because the person they are about was
+   * forgotten (their key destroyed: docs/privacy.md). Absent otherwise.
+   */
+  forgotten?: true;
 }
 
 export interface AppendResult {

@@ -10,7 +10,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** A sealed value as it is stored: unmistakable for anything a user typed, which is a string. */
-export interface Sealed {
+export type Sealed = {
   $sealed: {
     v: 1;
     /** Whose key seals it. */
@@ -19,7 +19,7 @@ export interface Sealed {
     iv: string;
     data: string;
   };
-}
+};
 
 const associatedData = (subject: string, field: string) => Buffer.from(`${subject}\0${field}`);
 

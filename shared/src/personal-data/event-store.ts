@@ -1,0 +1,87 @@
+// An event store that keeps personal data sealed at rest: it seals the personal fields of what
+// is appended (fields.ts says which) under the subject's key, and opens them on every read. Once
+// the subject is forgotten (its key destroyed) those fields read as null and the event says
+// `forgotten`: replays, rebuilds and subscribers go on, with nothing personal left to show.
+// Whatever adapter it wraps; the adapter itself only ever sees ciphertext.
+import type { KeyStore } from '../key-store/port.ts';
+import type { EventStore, RecordedEvent, Snapshot, StreamAppend } from '../event-store/port.ts';
+import { openFields, sealFields, sealedSubjects, hasPersonalFields, subjectOf } from './fields.ts';
+import { isSealed, seal, unseal, type Sealed } from './sealed.ts';
+
+/** A person's snapshot is sealed whole, as this one field. */
+const SNAPSHOT_FIELD = 'snapshot';
+
+export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore {
+  async function sealAppend(append: StreamAppend): Promise<StreamAppend> {
+    const subject = subjectOf(append.streamId);
+    if (subject === undefined || !append.events.some((e) => hasPersonalFields(e.type))) return append;
+    const key = await keys.keyFor(subject);
+    return { ...append, events: append.events.map((e) => ({ ...e, data: sealFields(e.type, e.data, subject, key) })) };
+  }
+
+  /** Opens the events' sealed fields with one lookup of all the keys they need. */
+  async function open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const subjects = new Set(events.flatMap((e) => sealedSubjects(e.type, e.data)));
+    if (subjects.size === 0) return events;
+    const states = await keys.lookup([...subjects]);
+    const keyOf = (subject: string) => {
+      const state = states.get(subject);
+      return state?.state === 'active' ? state.key : undefined;
+    };
+    return events.map((event) => {
+      const { data, erased } = openFields(event.type, event.data, keyOf);
+      return erased ? { ...event, data, forgotten: true } : data === event.data ? event : { ...event, data };
+    });
+  }
+
+  return {
+    async append(streamId, events, options) {
+      const sealed = await sealAppend({ streamId, events, expectedRevision: options.expectedRevision });
+      return store.append(streamId, sealed.events, options);
+    },
+    async appendInOrder(appends) {
+      return store.appendInOrder(await Promise.all(appends.map(sealAppend)));
+    },
+    async readStream(streamId, options) {
+      return open(await store.readStream(streamId, options));
+    },
+    async readCausedBy(streamId, causationId) {
+      return open(await store.readCausedBy(streamId, causationId));
+    },
+    async readAll(options) {
+      return open(await store.readAll(options));
+    },
+    async *subscribeToAll(options) {
+      for await (const event of store.subscribeToAll(options)) yield (await open([event]))[0]!;
+    },
+
+    async saveSnapshot(streamId, snapshot) {
+      const subject = subjectOf(streamId);
+      if (subject === undefined) return store.saveSnapshot(streamId, snapshot);
+      const state = (await keys.lookup([subject])).get(subject)!;
+      // A snapshot is a cache: none is kept of a person who was forgotten.
+      if (state.state !== 'active') return;
+      return store.saveSnapshot(streamId, { ...snapshot, state: seal(state.key, subject, SNAPSHOT_FIELD, snapshot.state) });
+    },
+    async readSnapshot(streamId, options) {
+      const snapshot = await store.readSnapshot(streamId, options);
+      if (!snapshot || !isSealed(snapshot.state)) return snapshot;
+      return openSnapshot(snapshot, snapshot.state);
+    },
+
+    head: () => store.head(),
+    close: () => store.close(),
+  };
+
+  /** The snapshot with its state opened; none (a cache miss: the events are folded) when it cannot be. */
+  async function openSnapshot(snapshot: Snapshot, sealed: Sealed): Promise<Snapshot | undefined> {
+    const subject = sealed.$sealed.subject;
+    const state = (await keys.lookup([subject])).get(subject)!;
+    if (state.state !== 'active') return undefined;
+    try {
+      return { ...snapshot, state: unseal(state.key, sealed, SNAPSHOT_FIELD) };
+    } catch {
+      return undefined;
+    }
+  }
+}
