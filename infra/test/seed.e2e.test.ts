@@ -31,7 +31,7 @@ function npmSeed(...args: string[]): Promise<{ code: number | null; output: stri
 
 async function stores() {
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
-  return { events: openEventStore(config).store, read: (await openReadStore(config)).store };
+  return { events: (await openEventStore(config)).store, read: (await openReadStore(config)).store };
 }
 
 describe('npm run seed', { timeout: 120_000 }, () => {

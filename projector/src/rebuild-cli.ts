@@ -8,7 +8,7 @@ import { rebuild } from './rebuild.ts';
 
 const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'rebuild' });
-const eventStore = openEventStore(config).store;
+const eventStore = (await openEventStore(config)).store;
 const readStore = (await openReadStore(config)).store;
 let lastReport = Number.NEGATIVE_INFINITY;
 try {

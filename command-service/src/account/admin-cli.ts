@@ -14,7 +14,7 @@ if ((action !== 'grant' && action !== 'revoke') || !email) {
   process.exit(2);
 }
 const config = loadConfig();
-const { store } = openEventStore(config);
+const { store } = await openEventStore(config);
 const auth = await openAuth(config);
 try {
   const user = await userByEmail(store, email);

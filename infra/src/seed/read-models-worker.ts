@@ -19,7 +19,7 @@ export type FromReadModels = { position: number } | { done: true };
 const port = parentPort!;
 const send = (message: FromReadModels) => port.postMessage(message);
 const config = loadConfig(workerData as Record<string, string | undefined>);
-const eventStore = openEventStore(config);
+const eventStore = await openEventStore(config);
 const readStore = await openReadStore(config, { bulkLoad: true });
 // Warnings and errors only (a failing batch is retried with backoff and logged), on stderr beside the progress bars.
 const log = createLogger({ level: 'warn', name: 'seed-read-models', destination: process.stderr });

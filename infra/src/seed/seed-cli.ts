@@ -33,7 +33,7 @@ if (!Number.isSafeInteger(seedNumber)) fail('--seed must be a whole number');
 // may lose its last commits (run it again), never the store.
 const environment = { SQLITE_SYNCHRONOUS: 'NORMAL', ...process.env };
 const config = loadConfig(environment);
-const eventStore = openEventStore(config);
+const eventStore = await openEventStore(config);
 const number = (n: number) => n.toLocaleString('en');
 const seconds = (since: number) => (performance.now() - since) / 1000;
 let readModels: ReturnType<typeof buildReadModels> | undefined;

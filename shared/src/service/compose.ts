@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import type { AuthOptions, OpenedAuth } from '../auth/open.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../event-bus/port.ts';
-import type { EventStore } from '../event-store/port.ts';
+import type { OpenedEventStore } from '../event-store/open.ts';
 import type { Logger } from '../log.ts';
 import type { ReadStore } from '../read-store/port.ts';
 
@@ -33,7 +33,8 @@ export interface Platform {
   config: Config;
   log: Logger;
   auth(): Promise<OpenedAuth>;
-  eventStore(): Promise<Opened<EventStore>>;
+  /** The event store, sealing personal data, with its key store. */
+  eventStore(): Promise<OpenedEventStore>;
   readStore(): Promise<Opened<ReadStore>>;
   /** Kafka when configured, else the in-process bus: where the publisher puts the public events. */
   eventBus(): Promise<Opened<EventBus>>;
