@@ -48,6 +48,16 @@ export function keyStoreContract(name: string, harness: () => Promise<KeyStoreHa
         for (const key of keys) expect(key).toEqual(keys[0]);
       }));
 
+    it('makes the keys of many subjects asked for at once, each its own, and keeps them', () =>
+      withStores(async (open) => {
+        const store = await open();
+        const subjects = Array.from({ length: 40 }, () => newId());
+        const keys = await Promise.all(subjects.map((s) => store.keyFor(s)));
+        expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(subjects.length);
+        const states = await (await open()).lookup(subjects);
+        subjects.forEach((s, i) => expect(states.get(s)).toEqual({ state: 'active', key: keys[i] }));
+      }));
+
     it('forgets a key for good, for every process, and never makes another for that subject', () =>
       withStores(async (open) => {
         const [one, two] = [await open(), await open()];
