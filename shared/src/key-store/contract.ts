@@ -55,7 +55,7 @@ export function keyStoreContract(name: string, harness: () => Promise<KeyStoreHa
         const keys = await Promise.all(subjects.map((s) => store.keyFor(s)));
         expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(subjects.length);
         const states = await (await open()).lookup(subjects);
-        subjects.forEach((s, i) => expect(states.get(s)).toEqual({ state: 'active', key: keys[i] }));
+        for (const [i, subject] of subjects.entries()) expect(states.get(subject)).toEqual({ state: 'active', key: keys[i] });
       }));
 
     it('forgets a key for good, for every process, and never makes another for that subject', () =>
