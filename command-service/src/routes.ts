@@ -1,6 +1,7 @@
 // Every write route of the command service, and sign-in (service.ts puts them in a process).
 import type Router from '@koa/router';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import type { AuthDeps } from './account/deps.ts';
 import { accountRoutes } from './account/routes.ts';
 import { oauthRoutes, type OAuthDeps } from './oauth/routes.ts';
@@ -10,6 +11,8 @@ import { userRoutes } from './user/routes.ts';
 
 export interface CommandServiceDeps {
   store: EventStore;
+  /** Where the keys that seal personal data are: deleting a user destroys theirs. */
+  keys: KeyStore;
   bodyLimit: number;
   now?: () => Date;
   auth: AuthDeps;

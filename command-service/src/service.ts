@@ -46,6 +46,7 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
       auth,
       routers: commandRoutes({
         store: events.store,
+        keys: events.keys,
         bodyLimit: config.BODY_LIMIT,
         auth: authDeps(config, auth, options.hasher),
         oauth: { sessions: auth.sessions.store, providers, publicOrigin: config.PUBLIC_ORIGIN },

@@ -32,6 +32,8 @@ export interface RouteInfo {
 
 export interface FullApp extends JsonClient {
   url: string;
+  /** Where the embedded stores keep their files. */
+  dataDir: string;
   auth: OpenedAuth;
   /** Every route the routers serve, for tests that must reach them all. */
   routes: RouteInfo[];
@@ -93,6 +95,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   );
   return {
     url,
+    dataDir: dir,
     auth,
     routes,
     admin,

@@ -19,7 +19,7 @@ describe('subscriber on the in-process bus', () => {
     const seen: string[] = [];
     const subscriber = createSubscriber({ bus: { bus: app.eventBus, group: 'mailer' }, log }).on(
       'user:created',
-      (event) => void seen.push(event.data.email),
+      (event) => void seen.push(event.data.email ?? '(forgotten)'),
     );
     await subscriber.start();
     const email = `in-process-${Date.now()}@example.com`;

@@ -67,7 +67,7 @@ if (!kcatAvailable()) {
     it('delivers a write to the handler, typed and checked', async () => {
       const seen: string[] = [];
       await subscriber({ groupId: 'reach' })
-        .on('user:created', (event) => void seen.push(event.data.email))
+        .on('user:created', (event) => void seen.push(event.data.email ?? '(forgotten)'))
         .start();
       const email = `reach-${Date.now()}@example.com`;
       await app.write('POST', '/users', { name: 'Reach', email });

@@ -29,14 +29,20 @@ export function startFlags(entry: string): string[] {
   return script.split(' ').slice(1, -1);
 }
 
-/** Runs `npm run admin -- grant <email>` (or revoke) against a data directory, as an operator would. */
-export async function grantAdmin(env: Record<string, string>, email: string, action: 'grant' | 'revoke' = 'grant'): Promise<void> {
+/** Runs `npm run admin -- <action> <who>` against a data directory, as an operator would: its exit code and what it printed. */
+export async function runAdmin(env: Record<string, string>, action: string, who: string): Promise<{ code: number | null; output: string }> {
   const cli = fileURLToPath(new URL('command-service/src/account/admin-cli.ts', ROOT));
-  const child = spawn(process.execPath, [cli, action, email], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, action, who], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
+}
+
+/** Runs `npm run admin -- grant <email>` (or revoke); throws if it fails. */
+export async function grantAdmin(env: Record<string, string>, email: string, action: 'grant' | 'revoke' = 'grant'): Promise<void> {
+  const { code, output } = await runAdmin(env, action, email);
   if (code !== 0) throw new Error(`admin ${action} failed (${code}): ${output}`);
 }
 

@@ -42,7 +42,9 @@ export async function applyBatch(writer: ReadModelWriter, events: RecordedEvent[
       'event arrived before the one it follows; the read model has lost data: rebuild it',
     );
   }
-  await writer.write(outcome.writes, { name: CHECKPOINT, position: events[events.length - 1]!.position });
+  // A deleted user is forgotten: the read store keeps no copy of what the deletion replaced.
+  const erasing = events.some((e) => e.type === 'user:deleted');
+  await writer.write(outcome.writes, { name: CHECKPOINT, position: events[events.length - 1]!.position }, { erasing });
 }
 
 export function startProjector({ eventStore, readStore, log }: { eventStore: EventStore; readStore: ReadStore; log: Logger }): Projector {

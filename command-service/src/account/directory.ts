@@ -6,7 +6,10 @@ import { load } from '../handle.ts';
 import type { UserState } from '@eventide/shared/models/user/state.ts';
 import { userAggregate } from '../user/decide.ts';
 
-export type ActiveUser = Extract<UserState, { status: 'active' }>;
+/** A user who is active and readable: a forgotten one's fields are null until their deletion is folded in. */
+export type ActiveUser = Extract<UserState, { status: 'active' }> & { name: string; email: string };
+
+const isActive = (state: UserState): state is ActiveUser => state.status === 'active' && state.name !== null && state.email !== null;
 
 export async function userByEmail(store: EventStore, email: string): Promise<ActiveUser | undefined> {
   const userId = await emailClaims(store).holderOf(email);
@@ -16,5 +19,5 @@ export async function userByEmail(store: EventStore, email: string): Promise<Act
 
 export async function activeUser(store: EventStore, userId: string): Promise<ActiveUser | undefined> {
   const { state } = await load(store, userAggregate, userId);
-  return state.status === 'active' ? state : undefined;
+  return isActive(state) ? state : undefined;
 }

@@ -14,8 +14,10 @@ export type BeforeNewAddress = (userId: string) => Promise<void>;
 function newAddress(events: UserEvent[], before: UserState): string | undefined {
   const event = events[0];
   const wanted = event?.type === 'user:created' ? event.data.email : event?.type === 'user:updated' ? event.data.changes.email : undefined;
-  if (wanted === undefined) return undefined;
-  return before.status === 'active' && normalizeEmail(before.email) === normalizeEmail(wanted) ? undefined : wanted;
+  if (wanted === undefined || wanted === null) return undefined;
+  return before.status === 'active' && before.email !== null && normalizeEmail(before.email) === normalizeEmail(wanted)
+    ? undefined
+    : wanted;
 }
 
 /**

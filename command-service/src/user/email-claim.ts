@@ -26,7 +26,7 @@ export function emailClaims(store: EventStore, now?: () => Date): EmailClaims {
       normalize: normalizeEmail,
       holderStream: (userId) => streamIdOf(userModel.model, userId),
       holder: userModel,
-      holds: (user, email) => user.status === 'active' && normalizeEmail(user.email) === email,
+      holds: (user, email) => user.status === 'active' && user.email !== null && normalizeEmail(user.email) === email,
       conflict: () =>
         problems.conflict('this email address is already in use by another user', [{ field: 'email', message: 'is already in use' }]),
     },

@@ -3,6 +3,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { known, userV1, userV2 } from '@eventide/shared/models/user/representation.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
@@ -22,6 +23,7 @@ import { userCommands, type BeforeNewAddress } from './commands.ts';
 
 export interface UserRoutesDeps {
   store: EventStore;
+  keys: KeyStore;
   bodyLimit: number;
   now?: () => Date;
   auth: AuthDeps;
@@ -29,7 +31,7 @@ export interface UserRoutesDeps {
 
 type Represent = (state: ReturnType<typeof known>) => unknown;
 
-export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Router {
+export function userRoutes({ store, keys, bodyLimit, now, auth }: UserRoutesDeps): Router {
   const router = new Router();
   const claims = emailClaims(store, now);
   const run = userCommands(store, now, claims);
@@ -93,6 +95,9 @@ export function userRoutes({ store, bodyLimit, now, auth }: UserRoutesDeps): Rou
   const remove = (represent: Represent) => async (ctx: Context) => {
     const userId = ownUserId(ctx);
     const result = await run(userId, { type: 'DeleteUser' }, commandOptions(ctx, null));
+    // Deleting is forgetting: with the key gone, what the events said of them reads as null
+    // everywhere (docs/privacy.md). Also on a repeat, so that a retry finishes what failed here.
+    await keys.forget(userId);
     // A deleted user is signed out everywhere.
     await auth.sessions.destroyUser(userId);
     if (sessionUser(ctx)?.id === userId) signOut(ctx);

@@ -15,7 +15,9 @@ export const userChanges = profile.partial().refine((c) => Object.keys(c).length
 
 export const userListQuery = z.strictObject({ page: page.optional(), limit: limit.optional() });
 
-export const userV2Body = z.strictObject({ userId: z.string(), name: z.string(), email: z.string(), ...timestamps });
-export const userV1Body = z.strictObject({ userId: z.string(), name: z.string(), email: z.string() });
+/** Null in the answer to a deletion: a deleted user keeps nothing personal (docs/privacy.md). */
+const personal = z.string().nullable();
+export const userV2Body = z.strictObject({ userId: z.string(), name: personal, email: personal, ...timestamps });
+export const userV1Body = z.strictObject({ userId: z.string(), name: personal, email: personal });
 export type UserV2 = z.infer<typeof userV2Body>;
 export type UserV1 = z.infer<typeof userV1Body>;

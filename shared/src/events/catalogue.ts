@@ -27,7 +27,8 @@ export type OrderStatus = z.infer<typeof orderStatus>;
 
 const id = z.string().min(1);
 
-const userFields = { name: z.string(), email: z.string() };
+/** Personal: null once the person was forgotten (docs/privacy.md), and the event then says `forgotten: true`. */
+const userFields = { name: z.string().nullable(), email: z.string().nullable() };
 const productFields = {
   name: z.string(),
   description: z.string(),
@@ -94,6 +95,8 @@ export interface EventEnvelope<N extends EventName = EventName> {
   time: string;
   data: PayloadOf<N>;
   metadata: EventMetadata;
+  /** Present when the personal fields of `data` are null because the person they are about was forgotten. */
+  forgotten?: true;
 }
 
 export type AnyEventEnvelope = { [N in EventName]: EventEnvelope<N> }[EventName];

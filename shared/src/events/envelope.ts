@@ -14,6 +14,7 @@ export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
     // Checked on the way out: only what the catalogue allows reaches the bus.
     data: parsePayload(event.type, event.data),
     metadata: { correlationId: event.metadata.correlationId, causationId: event.metadata.causationId, actor: event.metadata.actor },
+    ...(event.forgotten ? { forgotten: true } : {}),
   } as AnyEventEnvelope;
 }
 

@@ -59,9 +59,11 @@ export interface ReadModelWriter {
   getMany(collection: Collection, ids: string[]): Promise<Map<string, ReadDocument>>;
   /**
    * Applies the writes whose expected version matches (the rest are stale replays and are
-   * skipped), then moves the checkpoint; atomically where the engine allows.
+   * skipped), then moves the checkpoint; atomically where the engine allows. `erasing`: the writes
+   * forget someone, so the store leaves no copy of what they replace in its files, where it can
+   * (docs/privacy.md).
    */
-  write(writes: DocumentWrite[], checkpoint: { name: string; position: number }): Promise<void>;
+  write(writes: DocumentWrite[], checkpoint: { name: string; position: number }, options?: { erasing?: boolean }): Promise<void>;
   checkpoint(name: string): Promise<number>;
 }
 

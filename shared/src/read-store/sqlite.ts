@@ -48,6 +48,9 @@ function toDocument(row: Row): ReadDocument {
  */
 export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean } = {}): ReadStore {
   const db = openSqliteFile(path, 'NORMAL');
+  // What an update or a delete frees is zeroed where that costs no extra I/O; an erasure zeroes
+  // everything it frees and empties the write-ahead log (erase below).
+  db.exec('PRAGMA secure_delete = FAST');
   const atOpen = openSchema(db);
   // A bulk load that never reached close() (a killed seed) would leave its merging behind. One
   // still running when another store opens gets the defaults back too: slower, no less right.
@@ -138,6 +141,21 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     }
   }
 
+  /**
+   * Runs writes that forget someone so that no copy of what they replace stays in the files: every
+   * page they free is zeroed (FAST leaves whole freed pages as they were), and the write-ahead log,
+   * which still holds the pages as they were before, is checkpointed into the file and emptied.
+   */
+  function erase(writes: () => void): void {
+    db.exec('PRAGMA secure_delete = ON');
+    try {
+      writes();
+    } finally {
+      db.exec('PRAGMA secure_delete = FAST');
+    }
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  }
+
   function writer(generation: number): ReadModelWriter {
     const checkpoints = table('checkpoints', generation);
     const fts = table('products_fts', generation);
@@ -196,7 +214,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
       }
     }
 
-    function apply({ collection, doc, expectedVersion }: DocumentWrite, batch: BatchChanges): void {
+    function applyWrite({ collection, doc, expectedVersion }: DocumentWrite, batch: BatchChanges): void {
       const name = table(collection, generation);
       const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
       const oldName = collection === 'products' ? ", json_extract(body, '$.name') AS old_name" : '';
@@ -240,16 +258,19 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
         }
         return found;
       },
-      async write(writes, checkpoint) {
-        transaction(() => {
-          const batch: BatchChanges = { fullText: new Map(), counts: new Map(), words: new Map() };
-          for (const write of writes) apply(write, batch);
-          writeBatchChanges(batch);
-          prepare(
-            `INSERT INTO ${checkpoints} (name, position) VALUES (?, ?)
+      async write(writes, checkpoint, { erasing = false } = {}) {
+        const apply = () =>
+          transaction(() => {
+            const batch: BatchChanges = { fullText: new Map(), counts: new Map(), words: new Map() };
+            for (const write of writes) applyWrite(write, batch);
+            writeBatchChanges(batch);
+            prepare(
+              `INSERT INTO ${checkpoints} (name, position) VALUES (?, ?)
              ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)`,
-          ).run(checkpoint.name, checkpoint.position);
-        });
+            ).run(checkpoint.name, checkpoint.position);
+          });
+        if (erasing) erase(apply);
+        else apply();
       },
       async checkpoint(name) {
         const row = prepare(`SELECT position FROM ${checkpoints} WHERE name = ?`).get(name) as { position: number } | undefined;

@@ -29,7 +29,7 @@ describe('subscriber dispatch', () => {
   it('hands a typed, checked event to its handlers', async () => {
     const { dispatcher } = setup();
     const seen: string[] = [];
-    dispatcher.on('user:created', (event) => void seen.push(event.data.email));
+    dispatcher.on('user:created', (event) => void seen.push(event.data.email ?? '(forgotten)'));
     expect(await dispatcher.dispatch(envelope('e1'))).toMatchObject({ kind: 'handled', eventId: 'e1' });
     expect(seen).toEqual(['ann@example.com']);
   });

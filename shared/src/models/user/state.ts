@@ -6,17 +6,24 @@ export type UserEvent = DomainEvent<'user:created' | 'user:updated' | 'user:dele
 
 interface UserFields {
   userId: string;
-  name: string;
-  email: string;
   createdAt: string;
   updatedAt: string;
   version: number;
 }
 
+/**
+ * What is personal about a user. Null in an active state only while a forgotten user's events are
+ * replayed: their deletion follows, which removes both for good.
+ */
+interface Personal {
+  name: string | null;
+  email: string | null;
+}
+
 export type UserState =
   | { status: 'absent' }
-  | ({ status: 'active' } & UserFields)
-  | ({ status: 'deleted'; deletedAt: string } & UserFields);
+  | ({ status: 'active' } & UserFields & Personal)
+  | ({ status: 'deleted'; deletedAt: string; name: null; email: null } & UserFields);
 
 export const initialState: UserState = { status: 'absent' };
 
@@ -35,7 +42,16 @@ export function evolve(state: UserState, event: Recorded<UserEvent>): UserState 
       return { ...state, ...event.data.changes, updatedAt: event.time, version: event.revision };
     case 'user:deleted':
       if (state.status !== 'active') return state;
-      return { ...state, status: 'deleted', deletedAt: event.time, updatedAt: event.time, version: event.revision };
+      // A deleted user keeps nothing personal, in the write side's state and in the read model alike.
+      return {
+        ...state,
+        status: 'deleted',
+        name: null,
+        email: null,
+        deletedAt: event.time,
+        updatedAt: event.time,
+        version: event.revision,
+      };
   }
 }
 

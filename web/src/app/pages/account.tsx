@@ -166,15 +166,16 @@ export function AccountPage() {
 }
 
 function Profile(props: {
-  user: { userId: string; name: string; email: string; version: number };
+  /** A signed-in user is active, so both are set; the API types them nullable for deleted users. */
+  user: { userId: string; name: string | null; email: string | null; version: number };
   providers: string[];
   /** Without one yet, a password is set without the current one. */
   hasPassword: boolean;
   onChange: () => Promise<void>;
 }) {
   const [, navigate] = useLocation();
-  const [name, setName] = useState(props.user.name);
-  const [email, setEmail] = useState(props.user.email);
+  const [name, setName] = useState(props.user.name ?? '');
+  const [email, setEmail] = useState(props.user.email ?? '');
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const profile = useSubmit(async () => {
