@@ -3,6 +3,7 @@
 // the subject is forgotten (its key destroyed) those fields read as null and the event says
 // `forgotten`: replays, rebuilds and subscribers go on, with nothing personal left to show.
 // Whatever adapter it wraps; the adapter itself only ever sees ciphertext.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { KeyStore } from '../key-store/port.ts';
 import type { EventStore, RecordedEvent, Snapshot, StreamAppend } from '../event-store/port.ts';
 import { openFields, sealFields, sealedSubjects, hasPersonalFields, subjectOf } from './fields.ts';
@@ -15,7 +16,7 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
   async function sealAppend(append: StreamAppend): Promise<StreamAppend> {
     const subject = subjectOf(append.streamId);
     if (subject === undefined || !append.events.some((e) => hasPersonalFields(e.type))) return append;
-    const key = await keys.keyFor(subject);
+    const key = createSecretKey(await keys.keyFor(subject));
     return { ...append, events: append.events.map((e) => ({ ...e, data: sealFields(e.type, e.data, subject, key) })) };
   }
 
@@ -24,10 +25,10 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
     const subjects = new Set(events.flatMap((e) => sealedSubjects(e.type, e.data)));
     if (subjects.size === 0) return events;
     const states = await keys.lookup([...subjects]);
-    const keyOf = (subject: string) => {
-      const state = states.get(subject);
-      return state?.state === 'active' ? state.key : undefined;
-    };
+    // One key object per subject: a cipher made from one costs a fifth of one made from bytes.
+    const keyObjects = new Map<string, KeyObject>();
+    for (const [subject, state] of states) if (state.state === 'active') keyObjects.set(subject, createSecretKey(state.key));
+    const keyOf = (subject: string) => keyObjects.get(subject);
     return events.map((event) => {
       const { data, erased } = openFields(event.type, event.data, keyOf);
       return erased ? { ...event, data, forgotten: true } : data === event.data ? event : { ...event, data };

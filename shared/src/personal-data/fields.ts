@@ -1,6 +1,7 @@
 // Which events hold personal data, where in them, and about whom: the one list that sealing on
 // append and opening on read both follow (docs/privacy.md). A person's data lives in their own
 // streams (`user-<id>`, `account-<id>`), so the stream names the subject whose key seals it.
+import type { KeyObject } from 'node:crypto';
 import type { JsonValue } from '../event-store/port.ts';
 import { isSealed, seal, unseal } from './sealed.ts';
 
@@ -30,19 +31,39 @@ type JsonObject = { [key: string]: JsonValue };
 const isObject = (value: JsonValue | undefined): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Each present field of `paths` in (a copy of) `data`, replaced by what `change` makes of it. */
+/** The values at `paths` in `data`, where present. */
+function valuesAt(data: JsonValue, paths: ReadonlyArray<readonly string[]>): JsonValue[] {
+  const values: JsonValue[] = [];
+  for (const path of paths) {
+    let value: JsonValue | undefined = data;
+    for (const step of path) value = isObject(value) ? value[step] : undefined;
+    if (value !== undefined) values.push(value);
+  }
+  return values;
+}
+
+/** A copy of `data` with each present field of `paths` replaced by what `change` makes of it; only the objects on those paths are copied. */
 function mapFields(
   data: JsonValue,
   paths: ReadonlyArray<readonly string[]>,
   change: (value: JsonValue, field: string) => JsonValue,
 ): JsonValue {
   if (!isObject(data)) return data;
-  const copy = structuredClone(data);
+  const copy: JsonObject = { ...data };
   for (const path of paths) {
-    let parent: JsonValue | undefined = copy;
-    for (const step of path.slice(0, -1)) parent = isObject(parent) ? parent[step] : undefined;
+    let parent: JsonObject | undefined = copy;
+    for (const step of path.slice(0, -1)) {
+      const child: JsonValue | undefined = parent[step];
+      if (!isObject(child)) {
+        parent = undefined;
+        break;
+      }
+      const copied: JsonObject = { ...child };
+      parent[step] = copied;
+      parent = copied;
+    }
     const last = path[path.length - 1]!;
-    if (isObject(parent) && parent[last] !== undefined) parent[last] = change(parent[last]!, path.join('.'));
+    if (parent && parent[last] !== undefined) parent[last] = change(parent[last]!, path.join('.'));
   }
   return copy;
 }
@@ -50,7 +71,7 @@ function mapFields(
 export const hasPersonalFields = (type: string) => PERSONAL_FIELDS[type] !== undefined;
 
 /** The event's data with its personal fields sealed under the subject's key. */
-export function sealFields(type: string, data: JsonValue, subject: string, key: Buffer): JsonValue {
+export function sealFields(type: string, data: JsonValue, subject: string, key: KeyObject): JsonValue {
   const paths = PERSONAL_FIELDS[type];
   if (!paths) return data;
   return mapFields(data, paths, (value, field) => (isSealed(value) ? value : seal(key, subject, field, value)));
@@ -60,12 +81,7 @@ export function sealFields(type: string, data: JsonValue, subject: string, key: 
 export function sealedSubjects(type: string, data: JsonValue): string[] {
   const paths = PERSONAL_FIELDS[type];
   if (!paths) return [];
-  const subjects: string[] = [];
-  mapFields(data, paths, (value) => {
-    if (isSealed(value)) subjects.push(value.$sealed.subject);
-    return value;
-  });
-  return subjects;
+  return valuesAt(data, paths).flatMap((value) => (isSealed(value) ? [value.$sealed.subject] : []));
 }
 
 /**
@@ -75,7 +91,7 @@ export function sealedSubjects(type: string, data: JsonValue): string[] {
 export function openFields(
   type: string,
   data: JsonValue,
-  keyOf: (subject: string) => Buffer | undefined,
+  keyOf: (subject: string) => KeyObject | undefined,
 ): { data: JsonValue; erased: boolean } {
   const paths = PERSONAL_FIELDS[type];
   if (!paths) return { data, erased: false };

@@ -2,7 +2,7 @@
 // place of a name or an address. The subject and the field are bound in as associated data, so a
 // sealed value moved to another person or another field does not open. Without the key (the
 // subject was forgotten) nothing opens it, which is the point.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto';
 import type { JsonValue } from '../event-store/port.ts';
 
 const ALGORITHM = 'aes-256-gcm';
@@ -23,7 +23,8 @@ export type Sealed = {
 
 const associatedData = (subject: string, field: string) => Buffer.from(`${subject}\0${field}`);
 
-export function seal(key: Buffer, subject: string, field: string, value: JsonValue): Sealed {
+/** `key`: a KeyObject (createSecretKey) where one key seals or opens several values: from raw bytes each cipher costs 5 times as much. */
+export function seal(key: Buffer | KeyObject, subject: string, field: string, value: JsonValue): Sealed {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(associatedData(subject, field));
@@ -32,7 +33,7 @@ export function seal(key: Buffer, subject: string, field: string, value: JsonVal
 }
 
 /** The value, or a thrown error when the key, the subject, the field or a byte is not the one it was sealed with. */
-export function unseal(key: Buffer, sealed: Sealed, field: string): JsonValue {
+export function unseal(key: Buffer | KeyObject, sealed: Sealed, field: string): JsonValue {
   const { subject, iv, data } = sealed.$sealed;
   const bytes = Buffer.from(data, 'base64url');
   const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
