@@ -61,8 +61,10 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
       if (subject === undefined) return store.saveSnapshot(streamId, snapshot);
       const state = (await keys.lookup([subject])).get(subject)!;
       // A snapshot is a cache: none is kept of a person who was forgotten.
-      if (state.state !== 'active') return;
-      return store.saveSnapshot(streamId, { ...snapshot, state: seal(state.key, subject, SNAPSHOT_FIELD, snapshot.state) });
+      if (state.state === 'forgotten') return;
+      // A person whose events predate sealing gets their key here.
+      const key = state.state === 'active' ? state.key : await keys.keyFor(subject);
+      return store.saveSnapshot(streamId, { ...snapshot, state: seal(key, subject, SNAPSHOT_FIELD, snapshot.state) });
     },
     async readSnapshot(streamId, options) {
       const snapshot = await store.readSnapshot(streamId, options);
