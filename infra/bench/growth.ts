@@ -159,10 +159,14 @@ export async function benchGrowth(dataDir: string, sizes: number[], seconds: num
     const head = eventStoreHead(dataDir);
     await until(
       async () => {
-        const health = (await (await fetch(`${service.url}/health`)).json()) as { projectedTo: number; publishedTo: number };
-        return health.projectedTo >= head && health.publishedTo >= head;
+        const health = (await (await fetch(`${service.url}/health`)).json()) as {
+          projectedTo: number;
+          publishedTo: number;
+          forgottenTo: number;
+        };
+        return health.projectedTo >= head && health.publishedTo >= head && health.forgottenTo >= head;
       },
-      `the service to project and publish the ${head.toLocaleString('en')} seeded events`,
+      `the service to project, publish and check for deletions the ${head.toLocaleString('en')} seeded events`,
       15 * 60_000,
     );
     const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });

@@ -72,4 +72,17 @@ describe('deleting a user forgets them', () => {
     expect(await runAdmin(env, 'erase', newId())).toMatchObject({ code: 1, output: expect.stringContaining('is no user') });
     expect((await runAdmin(env, 'erase', email)).code).toBe(1);
   });
+
+  it('forgets a user whose deletion was recorded by a process that died before it destroyed the key', async () => {
+    const { userId } = await signUp(app.anonymous(), { name: 'Half Deleted' });
+    expect((await app.keys.lookup([userId])).get(userId)?.state).toBe('active');
+    // What DELETE writes, without the forgetting that follows it.
+    const metadata = { correlationId: newId(), causationId: newId(), actor: { type: 'system' as const, name: 'test' } };
+    await app.eventStore.append(`user-${userId}`, [{ id: newId(), type: 'user:deleted', data: { userId }, metadata }], {
+      expectedRevision: 'any',
+    });
+    await until(async () => (await app.keys.lookup([userId])).get(userId)?.state === 'forgotten', 'the forgetter destroyed the key');
+    const [created] = await app.eventStore.readStream(`user-${userId}`);
+    expect(created).toMatchObject({ forgotten: true, data: { name: null, email: null } });
+  });
 });

@@ -9,6 +9,7 @@ import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { createLogger, type Logger } from '@eventide/shared/log.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
@@ -40,6 +41,8 @@ export interface FullApp extends JsonClient {
   admin: SignedIn;
   anonymous(): JsonClient;
   eventStore: EventStore;
+  /** The keys that seal personal data in the events. */
+  keys: KeyStore;
   readStore: ReadStore;
   /** The in-process bus the projector publishes on (Kafka when KAFKA_BROKERS is in `env`). */
   eventBus: EventBus;
@@ -79,6 +82,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   const { store: eventStore, auth } = composition.services.command;
   const { projector } = composition.services.projector;
   const readStore = (await composition.platform.readStore()).store;
+  const { keys } = await composition.platform.eventStore();
   const eventBus = (await composition.platform.eventBus()).store;
   const { routers } = composition;
   const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
@@ -101,6 +105,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
     admin,
     anonymous: () => jsonClient(url, clientOptions),
     eventStore,
+    keys,
     readStore,
     eventBus,
     projector,

@@ -1,14 +1,16 @@
 // The projector as one part of a process (shared/src/service/compose.ts): it follows the event
-// store into the read models, and publishes the public events on the event bus (Kafka when
-// KAFKA_BROKERS is set, else the in-process bus). It serves no routes of its own, only what it
+// store into the read models, publishes the public events on the event bus (Kafka when
+// KAFKA_BROKERS is set, else the in-process bus), and forgets every deleted user (forgetter.ts). It serves no routes of its own, only what it
 // reports on GET /health.
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
 import { startProjector, type Projector } from './projector.ts';
+import { startForgetter, type Forgetter } from './forgetter.ts';
 import { startPublisher, type Publisher } from './publisher.ts';
 
 export interface ProjectorService extends Service {
   projector: Projector;
   publisher: Publisher;
+  forgetter: Forgetter;
 }
 
 export function projectorService(): ServiceFactory<ProjectorService> {
@@ -19,10 +21,12 @@ export function projectorService(): ServiceFactory<ProjectorService> {
     const projector = startProjector({ eventStore: events.store, readStore: read.store, log });
     const stopWatching = projector.onProgress(() => projected.notify());
     const publisher = startPublisher({ eventStore: events.store, checkpoints: read.store, bus: bus.store, log });
+    const forgetter = startForgetter({ eventStore: events.store, keys: events.keys, checkpoints: read.store, log });
     log.info({ bus: bus.description }, 'publishing the public events');
     return {
       projector,
       publisher,
+      forgetter,
       routers: [],
       health: () => ({
         eventStore: events.description,
@@ -30,10 +34,11 @@ export function projectorService(): ServiceFactory<ProjectorService> {
         eventBus: bus.description,
         projectedTo: projector.position(),
         publishedTo: publisher.position(),
+        forgottenTo: forgetter.position(),
       }),
       async close() {
         stopWatching();
-        await Promise.all([projector.stop(), publisher.stop()]);
+        await Promise.all([projector.stop(), publisher.stop(), forgetter.stop()]);
       },
     };
   };
