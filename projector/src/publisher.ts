@@ -8,25 +8,16 @@ import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import type { AnyEventEnvelope } from '@eventide/shared/events/catalogue.ts';
-import { batches } from './batches.ts';
-import { runResilient } from './resilient.ts';
+import { startFollower, type Checkpoints, type Follower } from './follower.ts';
+
+export type { Checkpoints } from './follower.ts';
+export type Publisher = Follower;
 
 export const PUBLISHER_CHECKPOINT = 'event-bus-publisher';
 
 /** Kafka keeps the name it always had; any other bus has its own. */
 export function publisherCheckpoint(bus: Pick<EventBus, 'kind'>): string {
   return bus.kind === 'kafka' ? PUBLISHER_CHECKPOINT : `${PUBLISHER_CHECKPOINT}:${bus.kind}`;
-}
-const BATCH = 500;
-
-export interface Checkpoints {
-  loadCheckpoint(name: string): Promise<number>;
-  saveCheckpoint(name: string, position: number): Promise<void>;
-}
-
-export interface Publisher {
-  position(): number;
-  stop(): Promise<void>;
 }
 
 export function startPublisher(options: {
@@ -36,30 +27,15 @@ export function startPublisher(options: {
   log: Logger;
 }): Publisher {
   const { eventStore, checkpoints, bus, log } = options;
-  const checkpoint = publisherCheckpoint(bus);
-  const controller = new AbortController();
-  let position = 0;
-
-  async function follow(): Promise<void> {
-    position = await checkpoints.loadCheckpoint(checkpoint);
-    const session = new AbortController();
-    const signal = AbortSignal.any([controller.signal, session.signal]);
-    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
+  return startFollower({
+    name: 'publisher',
+    checkpoint: publisherCheckpoint(bus),
+    eventStore,
+    checkpoints,
+    log,
+    async handle(batch) {
       const envelopes = batch.map(toEnvelope).filter((e): e is AnyEventEnvelope => e !== undefined);
       if (envelopes.length > 0) await bus.publish(envelopes);
-      const last = batch[batch.length - 1]!.position;
-      await checkpoints.saveCheckpoint(checkpoint, last);
-      position = last;
-    }
-  }
-
-  const running = runResilient('publisher', controller.signal, log, follow);
-
-  return {
-    position: () => position,
-    async stop() {
-      controller.abort();
-      await running;
     },
-  };
+  });
 }
