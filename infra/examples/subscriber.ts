@@ -9,8 +9,12 @@
 //   # then create something:
 //   curl -s -X POST localhost:3000/users -H 'content-type: application/json' -d '{"name":"Ann","email":"ann@example.com"}'
 //
-// With Kafka (KAFKA_BROKERS set for both), it joins the consumer group "example-printer".
+// With Kafka (KAFKA_BROKERS set for both), it joins the consumer group "example-printer", and
+// opens names and addresses, which travel sealed, with the services' key store (the same DATA_DIR
+// or MONGO_URL as theirs).
+import { loadConfig } from '@eventide/shared/config.ts';
 import { EVENT_NAMES } from '@eventide/shared/events/catalogue.ts';
+import { openKeyStore } from '@eventide/shared/key-store/open.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
 
@@ -22,9 +26,15 @@ if (!brokers && (!process.env.EVENTIDE_EMAIL || !process.env.EVENTIDE_PASSWORD))
 }
 const log = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'example-subscriber' });
 
+const keys = brokers ? (await openKeyStore(loadConfig())).store : undefined;
 const subscriber = createSubscriber(
-  brokers
-    ? { kafka: { brokers, groupId: 'example-printer', topicPrefix: process.env.KAFKA_TOPIC_PREFIX ?? 'eventide.' }, dedupe: true, log }
+  brokers && keys
+    ? {
+        kafka: { brokers, groupId: 'example-printer', topicPrefix: process.env.KAFKA_TOPIC_PREFIX ?? 'eventide.' },
+        keys,
+        dedupe: true,
+        log,
+      }
     : {
         // From now on: the events that happen while it runs, not the whole history first.
         http: { url, from: 'now', credentials: { email: process.env.EVENTIDE_EMAIL ?? '', password: process.env.EVENTIDE_PASSWORD ?? '' } },
@@ -40,5 +50,5 @@ for (const name of EVENT_NAMES) {
 await subscriber.start();
 console.log(brokers ? `subscribed to Kafka at ${brokers.join(',')}` : `subscribed to ${url}/events; waiting for events (Ctrl-C to stop)`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void subscriber.stop().then(() => process.exit(0)));
+  process.once(signal, () => void Promise.all([subscriber.stop(), keys?.close()]).then(() => process.exit(0)));
 }

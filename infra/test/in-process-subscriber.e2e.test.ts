@@ -17,7 +17,7 @@ afterAll(() => app?.close());
 describe('subscriber on the in-process bus', () => {
   it('delivers a write to the handler, typed and checked, and the publisher’s checkpoint follows', async () => {
     const seen: string[] = [];
-    const subscriber = createSubscriber({ bus: { bus: app.eventBus, group: 'mailer' }, log }).on(
+    const subscriber = createSubscriber({ bus: { bus: app.eventBus, group: 'mailer' }, keys: app.keys, log }).on(
       'user:created',
       (event) => void seen.push(event.data.email ?? '(forgotten)'),
     );

@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { startService } from './process.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
+import { openPayload } from '@eventide/shared/sdk/personal.ts';
+import { isSealed } from '@eventide/shared/personal-data/sealed.ts';
 
 const log = createLogger({ level: 'silent' });
 
@@ -106,12 +108,22 @@ if (!kcatAvailable()) {
         const envelope = toEnvelope(event)!;
         const message = messages.find((m) => m.headers['event-id'] === event.id);
         expect(message, event.type).toBeDefined();
-        expect(JSON.parse(message!.payload)).toEqual(envelope);
+        // What is personal travels sealed, and opens with the key store to what the event says.
+        const travelled = JSON.parse(message!.payload);
+        const opened = await openPayload(event.type, travelled.data, app.keys);
+        expect({ ...travelled, data: opened.data }).toEqual(envelope);
         expect(message!.key).toBe(entityIdOf(envelope));
         expect(message!.headers['event-type']).toBe(event.type);
         expect(message!.topic).toBe(topicOf(prefix, event.type.split(':')[0]!));
       }
       expect(messages.some((m) => m.payload.includes('email:claimed'))).toBe(false);
+      const users = messages.filter((m) => m.headers['event-type'] === 'user:created');
+      expect(users.length).toBeGreaterThan(0);
+      for (const m of users) {
+        const { data } = JSON.parse(m.payload);
+        expect(isSealed(data.name) && isSealed(data.email), m.payload).toBe(true);
+      }
+      for (const personal of ['Kafka 2', '@example.com']) expect(messages.filter((m) => m.payload.includes(personal))).toEqual([]);
       expect(await app.readStore.loadCheckpoint('event-bus-publisher')).toBe(head);
     });
 

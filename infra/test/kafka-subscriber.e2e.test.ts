@@ -44,6 +44,7 @@ if (!kcatAvailable()) {
       const s = createSubscriber({
         kafka: { brokers: kafka.brokers, groupId, topicPrefix: topicPrefix ?? prefix, sessionTimeout: 6000, heartbeatInterval: 300 },
         log,
+        keys: app.keys,
         retry: { attempts: 3, initialDelayMs: 10, maxDelayMs: 50 },
         ...settings,
       });
@@ -72,6 +73,34 @@ if (!kcatAvailable()) {
       const email = `reach-${Date.now()}@example.com`;
       await app.write('POST', '/users', { name: 'Reach', email });
       await until(() => seen.includes(email), 'the handler to see the new user');
+    });
+
+    it('opens a name and address only while the person has a key; nothing on Kafka reads in clear', async () => {
+      const email = `forget-${Date.now()}@example.com`;
+      const { userId } = (await app.write('POST', '/users', { name: 'Forgettable Person', email })).body;
+      const live: Array<{ email: string | null; withheld?: true }> = [];
+      await subscriber({ groupId: 'without-keys', keys: undefined })
+        .on(
+          'user:created',
+          (event) => void (event.data.userId === userId && live.push({ email: event.data.email, withheld: event.withheld })),
+        )
+        .start();
+      await until(() => live.length > 0, 'a subscriber without keys to see the user');
+      expect(live[0]).toEqual({ email: null, withheld: true });
+
+      expect((await app.write('DELETE', `/users/${userId}`)).status).toBe(200);
+      const later: Array<{ name: string | null; forgotten?: true }> = [];
+      await subscriber({ groupId: `after-forgetting-${Date.now()}` })
+        .on(
+          'user:created',
+          (event) => void (event.data.userId === userId && later.push({ name: event.data.name, forgotten: event.forgotten })),
+        )
+        .start();
+      await until(() => later.length > 0, 'a new group to replay the user from the beginning');
+      expect(later[0]).toEqual({ name: null, forgotten: true });
+      const onTopic = await kcatRead(kafka.brokers, topicOf(prefix, 'user'));
+      expect(onTopic.some((m) => m.key === userId)).toBe(true);
+      expect(onTopic.filter((m) => m.payload.includes(email) || m.payload.includes('Forgettable'))).toEqual([]);
     });
 
     it('delivers at least once, and exactly once with dedupe, when the publisher dies after the ack', async () => {

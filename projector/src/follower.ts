@@ -25,11 +25,13 @@ export function startFollower(options: {
   name: string;
   checkpoint: string;
   eventStore: EventStore;
+  /** Hand on personal fields sealed, as they are at rest (the publisher, the forgetter), not opened. */
+  keepSealed?: boolean;
   checkpoints: Checkpoints;
   log: Logger;
   handle(batch: RecordedEvent[]): Promise<void>;
 }): Follower {
-  const { name, checkpoint, eventStore, checkpoints, log, handle } = options;
+  const { name, checkpoint, eventStore, checkpoints, log, handle, keepSealed = false } = options;
   const controller = new AbortController();
   let position = 0;
 
@@ -37,7 +39,7 @@ export function startFollower(options: {
     position = await checkpoints.loadCheckpoint(checkpoint);
     const session = new AbortController();
     const signal = AbortSignal.any([controller.signal, session.signal]);
-    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
+    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal, keepSealed }), BATCH, () => session.abort())) {
       await handle(batch);
       const last = batch[batch.length - 1]!.position;
       await checkpoints.saveCheckpoint(checkpoint, last);

@@ -20,6 +20,8 @@ export function startForgetter(options: { eventStore: EventStore; keys: KeyStore
     checkpoints,
     log,
     checkpoint: FORGETTER_CHECKPOINT,
+    // A deletion holds nothing personal: no key lookup is needed to read it.
+    keepSealed: true,
     async handle(batch) {
       for (const event of batch) {
         if (event.type !== 'user:deleted') continue;

@@ -1,6 +1,8 @@
 // Publishes the nine public events to the event bus, following the event store from a
 // checkpoint of its own per kind of bus (kept apart from the read models, so a rebuild does not
 // republish, and a move from the in-process bus to Kafka publishes the whole log to Kafka).
+// Personal fields travel sealed, as they are at rest (docs/events.md): the subscriber SDK opens
+// them with the key store, and once the person is forgotten nobody can, whatever the bus retained.
 // At least once: the checkpoint moves only after the bus holds the batch, so a publisher killed
 // anywhere republishes at most the batch it was in; subscribers drop those duplicates by event id.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
@@ -31,6 +33,8 @@ export function startPublisher(options: {
     name: 'publisher',
     checkpoint: publisherCheckpoint(bus),
     eventStore,
+    // The bus carries personal fields sealed: what it keeps cannot be read once the person is forgotten.
+    keepSealed: true,
     checkpoints,
     log,
     async handle(batch) {

@@ -80,6 +80,12 @@ export interface SubscribeOptions {
   after?: number;
   /** Ends the subscription: the iterator returns without an error. */
   signal?: AbortSignal;
+  /**
+   * Deliver personal fields as they are at rest, sealed (docs/privacy.md), instead of opened: for
+   * followers that carry events on (the bus publisher) or need nothing personal (the forgetter).
+   * Only the sealing wrapper opens anything, so the adapters themselves always deliver them so.
+   */
+  keepSealed?: boolean;
 }
 
 export interface EventStore {

@@ -27,7 +27,10 @@ export type OrderStatus = z.infer<typeof orderStatus>;
 
 const id = z.string().min(1);
 
-/** Personal: null once the person was forgotten (docs/privacy.md), and the event then says `forgotten: true`. */
+/**
+ * Personal: null once the person was forgotten (docs/privacy.md), and the event then says
+ * `forgotten: true`. On the bus they travel sealed; the subscriber SDK opens them.
+ */
 const userFields = { name: z.string().nullable(), email: z.string().nullable() };
 const productFields = {
   name: z.string(),
@@ -97,6 +100,11 @@ export interface EventEnvelope<N extends EventName = EventName> {
   metadata: EventMetadata;
   /** Present when the personal fields of `data` are null because the person they are about was forgotten. */
   forgotten?: true;
+  /**
+   * Present when the personal fields of `data` are null because this subscriber was given no keys
+   * to open them with (docs/events.md): they are not gone, only not readable here.
+   */
+  withheld?: true;
 }
 
 export type AnyEventEnvelope = { [N in EventName]: EventEnvelope<N> }[EventName];

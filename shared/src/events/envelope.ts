@@ -1,9 +1,17 @@
 // The public envelope of a recorded event, or nothing for events that never leave the write side.
 import type { RecordedEvent } from '../event-store/port.ts';
+import { withSealedAsNull } from '../personal-data/fields.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type Model } from './catalogue.ts';
 
+/**
+ * An event read with its personal fields sealed (the publisher's) keeps them sealed: its payload
+ * is checked with them as null, and goes out as it was, for the subscriber SDK to open.
+ */
 export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
   if (!isEventName(event.type)) return undefined;
+  const masked = withSealedAsNull(event.type, event.data);
+  // Checked on the way out: only what the catalogue allows reaches the bus.
+  const checked = parsePayload(event.type, masked);
   return {
     id: event.id,
     type: event.type,
@@ -11,8 +19,7 @@ export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
     revision: event.revision,
     position: event.position,
     time: event.time,
-    // Checked on the way out: only what the catalogue allows reaches the bus.
-    data: parsePayload(event.type, event.data),
+    data: masked === event.data ? checked : event.data,
     metadata: { correlationId: event.metadata.correlationId, causationId: event.metadata.causationId, actor: event.metadata.actor },
     ...(event.forgotten ? { forgotten: true } : {}),
   } as AnyEventEnvelope;

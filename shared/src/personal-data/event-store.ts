@@ -53,6 +53,10 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
       return open(await store.readAll(options));
     },
     async *subscribeToAll(options) {
+      if (options?.keepSealed) {
+        yield* store.subscribeToAll(options);
+        return;
+      }
       for await (const event of store.subscribeToAll(options)) yield (await open([event]))[0]!;
     },
 

@@ -84,6 +84,13 @@ export function sealedSubjects(type: string, data: JsonValue): string[] {
   return valuesAt(data, paths).flatMap((value) => (isSealed(value) ? [value.$sealed.subject] : []));
 }
 
+/** The data with each sealed field as null: what a reader without keys may see of it. */
+export function withSealedAsNull(type: string, data: JsonValue): JsonValue {
+  const paths = PERSONAL_FIELDS[type];
+  if (!paths || !valuesAt(data, paths).some(isSealed)) return data;
+  return mapFields(data, paths, (value) => (isSealed(value) ? null : value));
+}
+
 /**
  * The data with its sealed fields opened by `keyOf` (the subject's key, or undefined when it is
  * gone), and whether any could not be: those read as null, never as ciphertext or an error.

@@ -1,9 +1,13 @@
 // What a subscriber does with one delivered event, whatever carried it: check it against the
-// catalogue, drop it if it was seen before (when asked), run the handlers with retries, and
-// hand it to the dead-letter sink when they keep failing. Only then is it acknowledged.
+// catalogue, drop it if it was seen before (when asked), open its sealed personal fields
+// (personal.ts), run the handlers with retries, and hand it to the dead-letter sink when they keep
+// failing. Only then is it acknowledged.
 import { backoffDelay, sleep } from '../backoff.ts';
 import type { DeadLetter } from '../event-bus/port.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '../events/catalogue.ts';
+import { withSealedAsNull } from '../personal-data/fields.ts';
+import type { JsonValue } from '../event-store/port.ts';
+import { openPayload, type KeyLookup } from './personal.ts';
 
 export type { DeadLetter };
 
@@ -47,8 +51,11 @@ export class Dispatcher {
   private readonly deadLetter: (letter: DeadLetter) => Promise<void>;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly observe: ((outcome: Outcome) => void) | undefined;
+  private readonly keys: KeyLookup | undefined;
 
   constructor(options: {
+    /** Opens personal fields that travel sealed; without it they read as null, marked `withheld`. */
+    keys?: KeyLookup | undefined;
     /** Sees every delivery's outcome: for metrics and logs. */
     observe?: (outcome: Outcome) => void;
     retry?: Partial<RetryPolicy> | undefined;
@@ -61,6 +68,7 @@ export class Dispatcher {
     this.deadLetter = options.deadLetter;
     this.sleep = options.sleep ?? sleep;
     this.observe = options.observe;
+    this.keys = options.keys;
   }
 
   on<N extends EventName>(name: N, handler: Handler<N>): void {
@@ -92,7 +100,9 @@ export class Dispatcher {
     if (this.seen?.has(envelope.id)) return { kind: 'duplicate', ...about };
     for (let attempt = 1; ; attempt++) {
       try {
-        for (const handler of handlers) await handler(envelope as EventEnvelope<EventName>);
+        // Inside the retries: a key store that is briefly unreachable is not a reason to give up.
+        const event = await this.open(envelope);
+        for (const handler of handlers) await handler(event as EventEnvelope<EventName>);
         this.seen?.add(envelope.id);
         return { kind: 'handled', ...about };
       } catch (error) {
@@ -107,11 +117,27 @@ export class Dispatcher {
     }
   }
 
+  /** The envelope as it travelled, its payload checked with any sealed field as null. */
   private parse(raw: string): AnyEventEnvelope {
     const value = JSON.parse(raw) as AnyEventEnvelope;
     if (typeof value !== 'object' || value === null || typeof value.id !== 'string' || !isEventName(String(value.type))) {
       throw new Error('missing id or a known type');
     }
-    return { ...value, data: parsePayload(value.type, value.data) } as AnyEventEnvelope;
+    const data = value.data as JsonValue;
+    const masked = withSealedAsNull(value.type, data);
+    const checked = parsePayload(value.type, masked);
+    return { ...value, data: masked === data ? checked : data } as AnyEventEnvelope;
+  }
+
+  /** The envelope its handlers see: personal fields opened, or null and marked forgotten or withheld. */
+  private async open(envelope: AnyEventEnvelope): Promise<AnyEventEnvelope> {
+    const opened = await openPayload(envelope.type, envelope.data as JsonValue, this.keys);
+    if (opened.data === envelope.data) return envelope;
+    return {
+      ...envelope,
+      data: parsePayload(envelope.type, opened.data),
+      ...(opened.forgotten ? { forgotten: true } : {}),
+      ...(opened.withheld ? { withheld: true } : {}),
+    } as AnyEventEnvelope;
   }
 }

@@ -1,5 +1,9 @@
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { KeyState } from '../key-store/port.ts';
+import { sealFields } from '../personal-data/fields.ts';
 import { Dispatcher, type DeadLetter } from './dispatch.ts';
+import type { KeyLookup } from './personal.ts';
 
 const envelope = (id: string, type = 'user:created', data: unknown = { userId: 'u1', name: 'Ann', email: 'ann@example.com' }) =>
   JSON.stringify({
@@ -13,10 +17,11 @@ const envelope = (id: string, type = 'user:created', data: unknown = { userId: '
     metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
   });
 
-function setup(options: { dedupe?: boolean; attempts?: number } = {}) {
+function setup(options: { dedupe?: boolean; attempts?: number; keys?: KeyLookup } = {}) {
   const letters: DeadLetter[] = [];
   const delays: number[] = [];
   const dispatcher = new Dispatcher({
+    keys: options.keys,
     dedupe: options.dedupe,
     retry: { attempts: options.attempts ?? 3, initialDelayMs: 100, maxDelayMs: 1000 },
     deadLetter: async (letter) => void letters.push(letter),
@@ -84,5 +89,61 @@ describe('subscriber dispatch', () => {
     dispatcher.on('user:created', () => {});
     expect((await dispatcher.dispatch(envelope('e3', 'user:deleted', { userId: 'u1' }))).kind).toBe('ignored');
     expect(() => dispatcher.on('user:exploded' as never, () => {})).toThrow(/nine event names/);
+  });
+});
+
+describe('subscriber dispatch of sealed personal fields', () => {
+  const key = randomBytes(32);
+  const sealedData = sealFields('user:created', { userId: 'u1', name: 'Ann', email: 'ann@example.com' }, 'u1', createSecretKey(key));
+  const sealed = envelope('s1', 'user:created', sealedData);
+  const keysIn = (state: KeyState): KeyLookup => ({ lookup: async (subjects) => new Map(subjects.map((s) => [s, state])) });
+
+  function seenBy(keys: KeyLookup | undefined) {
+    const { dispatcher, letters } = setup({ keys, attempts: 2 });
+    const seen: Array<{ data: unknown; forgotten?: true; withheld?: true }> = [];
+    dispatcher.on('user:created', ({ data, forgotten, withheld }) => void seen.push({ data, forgotten, withheld }));
+    return { dispatcher, letters, seen };
+  }
+
+  it('opens them with the key store given', async () => {
+    expect(JSON.stringify(sealedData)).not.toContain('ann@example.com');
+    const { dispatcher, seen } = seenBy(keysIn({ state: 'active', key }));
+    expect((await dispatcher.dispatch(sealed)).kind).toBe('handled');
+    expect(seen).toEqual([{ data: { userId: 'u1', name: 'Ann', email: 'ann@example.com' } }]);
+  });
+
+  it('reads them as null, marked forgotten, once the key is destroyed', async () => {
+    const { dispatcher, seen } = seenBy(keysIn({ state: 'forgotten', forgottenAt: '2026-11-24T00:00:00.000Z' }));
+    expect((await dispatcher.dispatch(sealed)).kind).toBe('handled');
+    expect(seen).toEqual([{ data: { userId: 'u1', name: null, email: null }, forgotten: true }]);
+  });
+
+  it('reads them as null, marked withheld and not forgotten, without keys', async () => {
+    const { dispatcher, seen } = seenBy(undefined);
+    expect((await dispatcher.dispatch(sealed)).kind).toBe('handled');
+    expect(seen).toEqual([{ data: { userId: 'u1', name: null, email: null }, withheld: true }]);
+  });
+
+  it('dead-letters, never calls forgotten, what a store without the key or a wrong key cannot open', async () => {
+    for (const keys of [keysIn({ state: 'unknown' }), keysIn({ state: 'active', key: randomBytes(32) })]) {
+      const { dispatcher, seen, letters } = seenBy(keys);
+      expect((await dispatcher.dispatch(sealed)).kind).toBe('dead-lettered');
+      expect(seen).toEqual([]);
+      expect(letters[0]!.raw).toBe(sealed);
+      expect(letters[0]!.reason).toMatch(/no key for u1|did not open/);
+    }
+  });
+
+  it('retries a key store that fails, then handles', async () => {
+    let calls = 0;
+    const flaky: KeyLookup = {
+      lookup: async (subjects) => {
+        if (++calls === 1) throw new Error('key store unreachable');
+        return new Map(subjects.map((s) => [s, { state: 'active', key } as KeyState]));
+      },
+    };
+    const { dispatcher, seen } = seenBy(flaky);
+    expect((await dispatcher.dispatch(sealed)).kind).toBe('handled');
+    expect(seen).toHaveLength(1);
   });
 });

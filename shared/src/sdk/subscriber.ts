@@ -1,6 +1,6 @@
 // The subscriber SDK for downstream services:
 //
-//   const subscriber = createSubscriber({ kafka: { brokers, groupId: 'mailer' }, dedupe: true });
+//   const subscriber = createSubscriber({ kafka: { brokers, groupId: 'mailer' }, keys, dedupe: true });
 //   // or, without Kafka: createSubscriber({ http: { url: 'http://localhost:3000' } })
 //   // or, in the process that publishes on the in-process bus: createSubscriber({ bus: { bus, group: 'mailer' } })
 //   subscriber.on('user:created', async (event) => sendWelcome(event.data.email));
@@ -8,13 +8,19 @@
 //
 // Payloads are typed and checked per name. Handlers run with retries and backoff; an event they
 // keep failing on goes to the dead letters and the rest keep flowing. Delivery is at least once;
-// `dedupe: true` drops redeliveries by event id.
+// `dedupe: true` drops redeliveries by event id. On a bus, a person's name and address travel
+// sealed: `keys` (the key store the services seal with, read only) opens them; without it they
+// read as null and the event says `withheld`; once the person is forgotten, `forgotten`.
 import type { EventName } from '../events/catalogue.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { Dispatcher, type Handler, type Outcome, type RetryPolicy } from './dispatch.ts';
 import { kafkaBus, type KafkaBusSettings } from '../event-bus/kafka.ts';
 import { busTransport, type BusTransportOptions, type Transport } from './bus-transport.ts';
 import { httpTransport, type HttpTransportOptions } from './http-transport.ts';
+import type { KeyLookup } from './personal.ts';
+import { hasPersonalFields } from '../personal-data/fields.ts';
+
+export type { KeyLookup } from './personal.ts';
 
 export interface KafkaSubscriberOptions extends Omit<KafkaBusSettings, 'clientId' | 'topicPrefix'> {
   groupId: string;
@@ -32,6 +38,12 @@ export type SubscriberOptions = (
   SubscriberSettings;
 
 export interface SubscriberSettings {
+  /**
+   * Where the keys that open personal fields are: the services' key store (openKeyStore(config)),
+   * of which only `lookup` is used. Needed on a bus (Kafka, in-process), where those fields travel
+   * sealed; over HTTP the service sends them opened.
+   */
+  keys?: KeyLookup;
   dedupe?: boolean;
   retry?: Partial<RetryPolicy>;
   log?: Logger;
@@ -53,6 +65,7 @@ export function createSubscriber(options: SubscriberOptions): Subscriber {
     retry: options.retry,
     dedupe: options.dedupe,
     observe: options.onDelivery,
+    keys: options.keys,
     deadLetter: (letter) => transport.deadLetter(letter),
   });
   let started = false;
@@ -64,6 +77,10 @@ export function createSubscriber(options: SubscriberOptions): Subscriber {
     },
     async start() {
       started = true;
+      const personal = dispatcher.names().filter(hasPersonalFields);
+      if (!options.http && !options.keys && personal.length > 0) {
+        log.warn({ handlers: personal }, 'subscriber: no keys given, so names and addresses in these events read as null (withheld)');
+      }
       await transport.start(dispatcher);
     },
     stop: () => transport.stop(),
