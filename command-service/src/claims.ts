@@ -1,6 +1,8 @@
 // Uniqueness across streams, enforced by the event store: each key (a normalised email, a
-// provider's subject) has a claim stream named by a hash of it, so the key itself is not in a
-// stream name. Every claim is appended at the revision it was read at, so of two racing claims
+// provider's subject) has a claim stream named by a keyed hash of it (the key store's blind index),
+// so the key is not in a stream name, and a guess of it cannot be checked against the names
+// without the key store's secret. Stores written before that named them by a plain SHA-256: those
+// names are still read (a claim there still binds), never written. Every claim is appended at the revision it was read at, so of two racing claims
 // the store accepts one and the other reads again.
 //
 // Claims are never released. Whether the last claim still binds is derived from its holder:
@@ -16,6 +18,7 @@ import { createHash } from 'node:crypto';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent, type StreamAppend } from '@eventide/shared/event-store/port.ts';
 import type { AppError } from '@eventide/shared/http/problem.ts';
+import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { derivedId } from '@eventide/shared/ids.ts';
 import { loadState, type Foldable, type LoadedState } from './load.ts';
 
@@ -49,7 +52,15 @@ export interface Claims {
   holderOf(key: string): Promise<string | undefined>;
 }
 
-export function claimStreamOf(kind: string, normalizedKey: string): string {
+/** What names claim streams: the key store's keyed hash. */
+export type ClaimNames = Pick<KeyStore, 'blindIndex'>;
+
+export function claimStreamOf(kind: string, normalizedKey: string, names: ClaimNames): string {
+  return `${kind}-${names.blindIndex(`claim:${kind}`, normalizedKey)}`;
+}
+
+/** Where a store written before keyed hashes has the key's claims. */
+export function legacyClaimStreamOf(kind: string, normalizedKey: string): string {
   return `${kind}-${createHash('sha256').update(normalizedKey).digest('hex')}`;
 }
 
@@ -62,8 +73,27 @@ function recordedAfter(last: LoadedState<unknown>, claim: RecordedEvent): boolea
 
 const holderIdOf = (claim: RecordedEvent | undefined) => (claim?.data as { userId?: string } | undefined)?.userId;
 
-export function uniqueClaims<Holder>(store: EventStore, rules: ClaimRules<Holder>, now: () => Date = () => new Date()): Claims {
+export function uniqueClaims<Holder>(
+  store: EventStore,
+  names: ClaimNames,
+  rules: ClaimRules<Holder>,
+  now: () => Date = () => new Date(),
+): Claims {
   const type = `${rules.kind}:claimed`;
+
+  /**
+   * The claim that decides who holds the key: the last in its stream, or, before any was made
+   * there, the last under the name a store written before keyed hashes gave it. Every claim in
+   * the keyed stream was planned after that one was found free or the claimant's own.
+   */
+  async function lastClaim(
+    key: string,
+  ): Promise<{ streamId: string; last: RecordedEvent | undefined; binding: RecordedEvent | undefined }> {
+    const streamId = claimStreamOf(rules.kind, key, names);
+    const last = (await store.readStream(streamId)).at(-1);
+    const binding = last ?? (await store.readStream(legacyClaimStreamOf(rules.kind, key))).at(-1);
+    return { streamId, last, binding };
+  }
 
   /** 'held', 'in-flight' or 'free', judged from the holder's own stream. */
   async function standing(key: string, claim: RecordedEvent): Promise<'held' | 'in-flight' | 'free'> {
@@ -76,11 +106,10 @@ export function uniqueClaims<Holder>(store: EventStore, rules: ClaimRules<Holder
 
   async function plan(rawKey: string, holderId: string, commandId: string, metadata: EventMetadata): Promise<StreamAppend | undefined> {
     const key = rules.normalize(rawKey);
-    const streamId = claimStreamOf(rules.kind, key);
+    const { streamId, last, binding } = await lastClaim(key);
     const claimId = derivedId('claim', commandId, streamId);
-    const last = (await store.readStream(streamId)).at(-1);
     if (last?.id === claimId) return undefined; // a retry of this very command
-    if (last && holderIdOf(last) !== holderId && (await standing(key, last)) !== 'free') throw rules.conflict();
+    if (binding && holderIdOf(binding) !== holderId && (await standing(key, binding)) !== 'free') throw rules.conflict();
     // Appended even when the holder has the claim already: a racing claim by someone
     // else must meet this one in the claim stream.
     return {
@@ -108,7 +137,7 @@ export function uniqueClaims<Holder>(store: EventStore, rules: ClaimRules<Holder
 
     async holderOf(rawKey) {
       const key = rules.normalize(rawKey);
-      const last = (await store.readStream(claimStreamOf(rules.kind, key))).at(-1);
+      const last = (await lastClaim(key)).binding;
       if (!last) return undefined;
       const holder = await loadState(store, rules.holder, rules.holderStream(holderIdOf(last)!));
       return rules.holds(holder.state, key) ? holderIdOf(last) : undefined;

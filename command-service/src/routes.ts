@@ -11,7 +11,7 @@ import { userRoutes } from './user/routes.ts';
 
 export interface CommandServiceDeps {
   store: EventStore;
-  /** Where the keys that seal personal data are: deleting a user destroys theirs. */
+  /** Where the keys that seal personal data are: deleting a user destroys theirs. Its keyed hash names claim streams. */
   keys: KeyStore;
   bodyLimit: number;
   now?: () => Date;
@@ -21,9 +21,9 @@ export interface CommandServiceDeps {
 
 export function commandRoutes(deps: CommandServiceDeps): Router[] {
   return [
-    accountRoutes(deps.store, deps.bodyLimit, deps.auth),
+    accountRoutes(deps.store, deps.keys, deps.bodyLimit, deps.auth),
     // After the account routes: /auth/{provider} must not take "session" or "sign-in" as a name.
-    oauthRoutes(deps.store, deps.oauth),
+    oauthRoutes(deps.store, deps.keys, deps.oauth),
     userRoutes(deps),
     productRoutes(deps),
     orderRoutes(deps),

@@ -21,7 +21,7 @@ const { store, keys } = await openEventStore(config);
 const auth = await openAuth(config);
 try {
   // A deleted user has no address any more: they are found by id.
-  const user = isUuid(who) && action === 'erase' ? { userId: who } : await userByEmail(store, who);
+  const user = isUuid(who) && action === 'erase' ? { userId: who } : await userByEmail(store, keys, who);
   if (!user) {
     console.error(
       `no active user has the email ${who}${action === 'erase' ? '; a deleted one is erased by user id' : '; sign up first (POST /users)'}`,

@@ -1,6 +1,7 @@
 // Finding a user's account by what they sign in with, strongly consistent: from the write side's
 // own claim streams, never from a read model that may lag.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ClaimNames } from '../claims.ts';
 import { emailClaims } from '../user/email-claim.ts';
 import { load } from '../handle.ts';
 import type { UserState } from '@eventide/shared/models/user/state.ts';
@@ -11,8 +12,8 @@ export type ActiveUser = Extract<UserState, { status: 'active' }> & { name: stri
 
 const isActive = (state: UserState): state is ActiveUser => state.status === 'active' && state.name !== null && state.email !== null;
 
-export async function userByEmail(store: EventStore, email: string): Promise<ActiveUser | undefined> {
-  const userId = await emailClaims(store).holderOf(email);
+export async function userByEmail(store: EventStore, names: ClaimNames, email: string): Promise<ActiveUser | undefined> {
+  const userId = await emailClaims(store, names).holderOf(email);
   if (!userId) return undefined;
   return activeUser(store, userId);
 }

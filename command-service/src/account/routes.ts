@@ -8,6 +8,7 @@ import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
 import { describeSession, requireUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
 import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ClaimNames } from '../claims.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { newId } from '@eventide/shared/ids.ts';
@@ -22,7 +23,7 @@ import { activeUser, userByEmail } from './directory.ts';
 
 const wrongCredentials = () => problems.unauthenticated('the email or the password is wrong');
 
-export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDeps): Router {
+export function accountRoutes(store: EventStore, names: ClaimNames, bodyLimit: number, auth: AuthDeps): Router {
   const router = new Router();
   const guard = signInGuard(auth.limiters, auth.signIn);
   const { hasher } = auth;
@@ -46,7 +47,7 @@ export function accountRoutes(store: EventStore, bodyLimit: number, auth: AuthDe
     const body = await readBody(ctx, signInBody, bodyLimit);
     // Counted before the password is checked: see sign-in-guard.ts.
     const attempt = await guard.attempt(normalizeEmail(body.email), ctx.ip);
-    const user = await userByEmail(store, body.email);
+    const user = await userByEmail(store, names, body.email);
     const loaded = user ? await loadAccount(store, user.userId) : undefined;
     const encoded = loaded?.account.passwordHash ?? (await decoyHash());
     const verdict = await hasher.verify(clientKey(ctx), body.password, encoded, abandonSignal(ctx));

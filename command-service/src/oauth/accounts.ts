@@ -14,6 +14,7 @@
 import type { Role } from '@eventide/shared/auth/session.ts';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ClaimNames } from '../claims.ts';
 import { AppError, problems } from '@eventide/shared/http/problem.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { loadAccount, type Identity } from '../account/account.ts';
@@ -34,9 +35,9 @@ export interface Resolution {
 const refusal = (status: number, type: string, detail: string) =>
   new AppError(status, { type, title: 'This sign-in cannot reach an account', detail });
 
-export function providerAccounts(store: EventStore) {
-  const claims = identityClaims(store);
-  const runUser = userCommands(store);
+export function providerAccounts(store: EventStore, names: ClaimNames) {
+  const claims = identityClaims(store, names);
+  const runUser = userCommands(store, names);
   const runAccount = accountCommands(store);
 
   /** Claims the identity for the user, then records it (and a verified matching address) in the account. */
@@ -77,7 +78,7 @@ export function providerAccounts(store: EventStore) {
         `${identity.provider} did not confirm an email address for this account; sign in another way and link ${identity.provider} from your account`,
       );
     }
-    const holder = await userByEmail(store, profile.email);
+    const holder = await userByEmail(store, names, profile.email);
     if (holder) {
       const { account } = await loadAccount(store, holder.userId);
       const verified = account.verifiedEmail === normalizeEmail(holder.email);

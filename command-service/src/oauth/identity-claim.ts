@@ -1,9 +1,9 @@
-// One user per provider identity: claims on `identity-<sha256 of provider and subject>` that bind
+// One user per provider identity: claims on `identity-<keyed hash of provider and subject>` that bind
 // while the holder's account lists the identity (claims.ts). Linking claims first, then records
 // the link in the account; unlinking is the account event alone.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
-import { uniqueClaims, type Claims } from '../claims.ts';
+import { uniqueClaims, type ClaimNames, type Claims } from '../claims.ts';
 import { accountModel, accountStream, hasIdentity, type Identity } from '../account/account.ts';
 
 export const identityKey = (identity: Identity) => `${identity.provider}\n${identity.subject}`;
@@ -13,9 +13,10 @@ function parseKey(key: string): Identity {
   return { provider: key.slice(0, cut), subject: key.slice(cut + 1) };
 }
 
-export function identityClaims(store: EventStore, now?: () => Date): Claims {
+export function identityClaims(store: EventStore, names: ClaimNames, now?: () => Date): Claims {
   return uniqueClaims(
     store,
+    names,
     {
       kind: 'identity',
       normalize: (key) => key,

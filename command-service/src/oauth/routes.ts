@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import { requireUser, signIn } from '@eventide/shared/auth/session.ts';
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ClaimNames } from '../claims.ts';
 import type { ProvidersBody } from '@eventide/shared/api/auth.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { metadataOf } from '../http/actor.ts';
@@ -23,9 +24,9 @@ export interface OAuthDeps {
 
 const single = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-export function oauthRoutes(store: EventStore, oauth: OAuthDeps): Router {
+export function oauthRoutes(store: EventStore, names: ClaimNames, oauth: OAuthDeps): Router {
   const router = new Router();
-  const accounts = providerAccounts(store);
+  const accounts = providerAccounts(store, names);
 
   function providerOf(ctx: Context): Provider {
     const name = String(ctx.params.provider);

@@ -5,6 +5,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { normalizeEmail, type UserEvent, type UserState } from '@eventide/shared/models/user/state.ts';
 import { handle, type CommandOptions, type Hooks } from '../handle.ts';
 import { userAggregate, type UserCommand } from './decide.ts';
+import type { ClaimNames } from '../claims.ts';
 import { emailClaims, type EmailClaims } from './email-claim.ts';
 
 /** Runs before a user's address changes to one that is new to them; may refuse by throwing. */
@@ -43,7 +44,7 @@ function emailHook(
 }
 
 /** Runs a user command with the email claim that must hold across streams. */
-export function userCommands(store: EventStore, now?: () => Date, claims: EmailClaims = emailClaims(store, now)) {
+export function userCommands(store: EventStore, names: ClaimNames, now?: () => Date, claims: EmailClaims = emailClaims(store, names, now)) {
   return (userId: string, command: UserCommand, options: CommandOptions, beforeNewAddress?: BeforeNewAddress) =>
     handle(store, userAggregate, userId, command, options, emailHook(claims, options.metadata, beforeNewAddress));
 }

@@ -7,11 +7,15 @@ import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { AppError } from '@eventide/shared/http/problem.ts';
 import { newId } from '@eventide/shared/ids.ts';
-import { CLAIM_GRACE_MS, claimStreamId, emailClaims, type EmailClaims } from './email-claim.ts';
+import type { KeyStore } from '@eventide/shared/key-store/port.ts';
+import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';
+import { legacyClaimStreamOf } from '../claims.ts';
+import { CLAIM_GRACE_MS, EMAIL_CLAIMED, claimStreamId, emailClaims, type EmailClaims } from './email-claim.ts';
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
 let dir: string;
 let store: EventStore;
+let keys: KeyStore;
 let clock: number;
 let claims: EmailClaims;
 
@@ -19,10 +23,12 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'eventide-claims-'));
   clock = Date.parse('2026-11-20T12:00:00Z');
   store = openSqliteEventStore({ path: join(dir, 'events.db'), clock: () => new Date(clock) });
-  claims = emailClaims(store, () => new Date(clock));
+  keys = openSqliteKeyStore(join(dir, 'keys.db'));
+  claims = emailClaims(store, keys, () => new Date(clock));
 });
 afterEach(async () => {
   await store.close();
+  await keys.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -102,6 +108,30 @@ describe('email claims', () => {
     const commandId = newId();
     await claims.claim('retry@example.com', userId, commandId, metadata);
     await claims.claim('retry@example.com', userId, commandId, metadata);
-    expect(await store.readStream(claimStreamId('retry@example.com'))).toHaveLength(1);
+    expect(await store.readStream(claimStreamId('retry@example.com', keys))).toHaveLength(1);
+  });
+
+  it('names its stream so that a guessed address cannot be checked without the key store', async () => {
+    await createUser('Guess.Me@example.com');
+    const streams = new Set((await store.readAll()).map((e) => e.streamId));
+    expect(streams).toContain(claimStreamId('guess.me@example.com', keys));
+    expect(streams).not.toContain(legacyClaimStreamOf('email', 'guess.me@example.com'));
+    const otherKeys = openSqliteKeyStore(join(dir, 'other-keys.db'));
+    expect(claimStreamId('guess.me@example.com', otherKeys)).not.toBe(claimStreamId('guess.me@example.com', keys));
+    await otherKeys.close();
+  });
+
+  it('still binds a claim that a store written before keyed names holds under its plain hash', async () => {
+    const userId = newId();
+    const legacy = legacyClaimStreamOf('email', 'legacy@example.com');
+    await store.append(legacy, [{ id: newId(), type: EMAIL_CLAIMED, data: { userId }, metadata }], { expectedRevision: 'no_stream' });
+    await userEvent(userId, 'user:created', { name: 'L', email: 'legacy@example.com' });
+    expect(await claims.holderOf('Legacy@example.com')).toBe(userId);
+    expect(await outcome(claims.claim('legacy@example.com', newId(), newId(), metadata))).toBe(409);
+    // Its holder may claim it again (under the new name), and once they move away it is free.
+    await claims.claim('legacy@example.com', userId, newId(), metadata);
+    await claims.claim('moved@example.com', userId, newId(), metadata);
+    await userEvent(userId, 'user:updated', { changes: { email: 'moved@example.com' } });
+    expect(await outcome(claims.claim('legacy@example.com', newId(), newId(), metadata))).toBe('claimed');
   });
 });

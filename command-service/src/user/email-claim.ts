@@ -1,9 +1,9 @@
-// One user per email: claims on `email-<sha256 of the normalised address>` (claims.ts says how
-// they bind without ever being released). A claim binds while its holder is active and holds
+// One user per email: claims on `email-<keyed hash of the normalised address>` (claims.ts says
+// how they are named, and how they bind without ever being released). A claim binds while its holder is active and holds
 // the address.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
-import { claimStreamOf, uniqueClaims, type Claims } from '../claims.ts';
+import { claimStreamOf, uniqueClaims, type ClaimNames, type Claims } from '../claims.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { normalizeEmail, userModel } from '@eventide/shared/models/user/state.ts';
 
@@ -12,15 +12,16 @@ export { CLAIM_GRACE_MS } from '../claims.ts';
 /** A private event: it never leaves the write side. */
 export const EMAIL_CLAIMED = 'email:claimed';
 
-export function claimStreamId(email: string): string {
-  return claimStreamOf('email', normalizeEmail(email));
+export function claimStreamId(email: string, names: ClaimNames): string {
+  return claimStreamOf('email', normalizeEmail(email), names);
 }
 
 export type EmailClaims = Claims;
 
-export function emailClaims(store: EventStore, now?: () => Date): EmailClaims {
+export function emailClaims(store: EventStore, names: ClaimNames, now?: () => Date): EmailClaims {
   return uniqueClaims(
     store,
+    names,
     {
       kind: 'email',
       normalize: normalizeEmail,

@@ -20,7 +20,7 @@ export async function eraseUser(
   const { state } = await load(deps.store, userAggregate, userId);
   if (state.status === 'absent') return 'unknown';
   if (state.status === 'active') {
-    await userCommands(deps.store)(
+    await userCommands(deps.store, deps.keys)(
       userId,
       { type: 'DeleteUser' },
       { metadata: { correlationId: newId(), actor: { type: 'system', name: by } } },

@@ -33,8 +33,8 @@ type Represent = (state: ReturnType<typeof known>) => unknown;
 
 export function userRoutes({ store, keys, bodyLimit, now, auth }: UserRoutesDeps): Router {
   const router = new Router();
-  const claims = emailClaims(store, now);
-  const run = userCommands(store, now, claims);
+  const claims = emailClaims(store, keys, now);
+  const run = userCommands(store, keys, now, claims);
   const signUp = signUps({ store, claims, run, hasher: auth.hasher, guard: signInGuard(auth.limiters, auth.signIn) });
   const limit = rateLimit(auth.limiters, { name: 'user-profile', points: auth.profilePerSecond, duration: 1 });
   // Each sign-up or change of address may answer that an address is taken (docs/auth.md,

@@ -68,6 +68,7 @@ try {
   let shown = 0;
   const done = await seed({
     eventStore: eventStore.store,
+    claimNames: eventStore.keys,
     events,
     seed: seedNumber,
     onProgress(p) {

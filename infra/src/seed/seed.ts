@@ -13,6 +13,7 @@ import { orderAggregate, type OrderCommand } from '@eventide/command-service/src
 import { productAggregate } from '@eventide/command-service/src/product/decide.ts';
 import { userAggregate } from '@eventide/command-service/src/user/decide.ts';
 import { emailClaims } from '@eventide/command-service/src/user/email-claim.ts';
+import type { ClaimNames } from '@eventide/command-service/src/claims.ts';
 import { AppError } from '@eventide/shared/http/problem.ts';
 import type { OrderState } from '@eventide/shared/models/order/state.ts';
 import { MIX, seedData } from './data.ts';
@@ -27,6 +28,8 @@ export interface SeedProgress {
 
 export interface SeedOptions {
   eventStore: EventStore;
+  /** Names the email claims' streams: the key store that seals the event store's personal data. */
+  claimNames: ClaimNames;
   /** About how many events to append (the last commands may go a few past it). */
   events: number;
   seed?: number;
@@ -45,13 +48,14 @@ const LIFE: Array<{ status: 'placed' | 'paid' | 'shipped' | 'delivered'; share: 
 
 export async function seed({
   eventStore,
+  claimNames,
   events: target,
   seed: seedNumber = 1,
   concurrency = 64,
   onProgress,
 }: SeedOptions): Promise<SeedProgress> {
   const data = seedData(seedNumber);
-  const claims = emailClaims(eventStore);
+  const claims = emailClaims(eventStore, claimNames);
   const progress: SeedProgress = { events: 0, target, users: 0, products: 0, orders: 0 };
   const correlationId = `seed-${newId()}`;
   const options = (): CommandOptions => ({
