@@ -57,3 +57,5 @@ export function documentReader(backend: ShareDB) {
       ),
   };
 }
+
+export type DocumentReader = ReturnType<typeof documentReader>;

@@ -9,10 +9,10 @@ export interface CollabService extends Service {
 }
 
 export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryMs'> = {}): ServiceFactory<CollabService> {
-  return async ({ config, log, auth: openAuth, readStore }) => {
+  return async ({ config, log, auth: openAuth, readStore, personalData }) => {
     const auth = await openAuth();
     const read = await readStore();
-    const collab = await openCollab(config, { auth, readStore: read.store, log, ...options });
+    const collab = await openCollab(config, { auth, readStore: read.store, log, personalData, ...options });
     return {
       collab,
       routers: collab.routers,

@@ -8,6 +8,8 @@ import type { Logger } from '@eventide/shared/log.ts';
 import { limiter } from '@eventide/shared/auth/rate-limit.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { documentReader } from './documents.ts';
+import { addCollabSections } from './personal-data.ts';
+import type { PersonalDataSections } from '@eventide/shared/personal-data/export.ts';
 import { documentLibrary, type UserDirectory } from './library.ts';
 import { collabRoutes } from './routes.ts';
 import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
@@ -34,9 +36,14 @@ export interface CollabWiring {
   clock?: () => number;
   /** How often open connections are pinged and their sessions checked (default: COLLAB_CHECK_EVERY_SECONDS). */
   checkEveryMs?: number;
+  /** Where the documents' part of a person's export is added. */
+  personalData?: PersonalDataSections;
 }
 
-export async function openCollab(config: Config, { auth, readStore, log, clock, checkEveryMs }: CollabWiring): Promise<Collab> {
+export async function openCollab(
+  config: Config,
+  { auth, readStore, log, clock, checkEveryMs, personalData }: CollabWiring,
+): Promise<Collab> {
   const store = await openCollabStore(config);
   const collab = createCollabBackend({
     store,
@@ -66,9 +73,9 @@ export async function openCollab(config: Config, { auth, readStore, log, clock, 
     duration: 3600,
     what: 'people looked up to share with',
   });
-  const routers = [
-    collabRoutes({ access: collab.access, reader: documentReader(collab.backend), editor: editorAssets(), library, limitLookups }),
-  ];
+  const reader = documentReader(collab.backend);
+  if (personalData) addCollabSections(personalData, { members: store.members, access: collab.access, reader });
+  const routers = [collabRoutes({ access: collab.access, reader, editor: editorAssets(), library, limitLookups })];
   let socket: CollabSocket | undefined;
   return {
     routers,

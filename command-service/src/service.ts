@@ -6,6 +6,7 @@ import type { Config } from '@eventide/shared/config.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
 import type { AuthDeps } from './account/deps.ts';
+import { addAccountSections } from './account/personal-data.ts';
 import { loadProviders } from './oauth/providers.ts';
 import { commandRoutes } from './routes.ts';
 
@@ -41,6 +42,7 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
     const providers = loadProviders(config.AUTH_PROVIDERS);
     const auth = await platform.auth();
     const events = await platform.eventStore();
+    addAccountSections(platform.personalData, events.store);
     return {
       store: events.store,
       auth,

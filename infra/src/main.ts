@@ -7,6 +7,7 @@ import { projectorService } from '@eventide/projector/src/service.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
+import { personalDataExportService } from '@eventide/shared/personal-data/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
 
 await runServices('eventide', {
@@ -14,6 +15,7 @@ await runServices('eventide', {
   projector: projectorService(),
   query: queryService(),
   collab: collabService(),
+  export: personalDataExportService(),
   docs: apiDocsService(),
   web: webAppService(),
 });

@@ -22,6 +22,7 @@ import type { Projector } from '@eventide/projector/src/projector.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
+import { personalDataExportService } from '@eventide/shared/personal-data/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 import { documentedReplies } from './documented.ts';
@@ -75,6 +76,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
       projector: projectorService(),
       query: queryService(),
       ...(options.collab ? { collab: collabService() } : {}),
+      export: personalDataExportService(),
       docs: apiDocsService(),
       web: webAppService(),
     },

@@ -1,16 +1,18 @@
 // The query service as one part of a process (shared/src/service/compose.ts): reads from the
 // read models that a projector keeps up to date, here or in another process.
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import { addQuerySections } from './personal-data.ts';
 import { queryRoutes } from './routes.ts';
 import { queryDeps } from './wire.ts';
 
 export function queryService(): ServiceFactory<Service> {
-  return async ({ config, auth: openAuth, eventStore, readStore, projected }) => {
+  return async ({ config, auth: openAuth, eventStore, readStore, projected, personalData }) => {
     const read = await readStore();
     // Sessions come from the same store the command service signs users in to.
     const auth = await openAuth();
     // The event store feeds GET /events (server-sent events) for subscribers without Kafka.
     const events = await eventStore();
+    addQuerySections(personalData, read.store, events.store);
     const deps = queryDeps(config, read.store, { subscribe: projected.subscribe, eventStore: events.store, limiters: auth.limiters });
     return {
       routers: queryRoutes(deps),

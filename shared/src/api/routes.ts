@@ -19,6 +19,7 @@ import { eventsQuery } from './events.ts';
 import { createOrderBody, orderChanges, orderListQuery, orderV1Body, orderV2Body, replaceOrderBody } from './orders.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './products.ts';
 import { searchBody, searchQuery } from './search.ts';
+import { personalDataExport } from './personal-data.ts';
 import { profile, signUpBody, userChanges, userListQuery, userV1Body, userV2Body } from './users.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -338,6 +339,23 @@ const auth: ApiRoute[] = [
   },
 ];
 
+const personalData: ApiRoute[] = [
+  {
+    operationId: 'exportPersonalData',
+    method: 'get',
+    path: '/users/{id}/export',
+    summary: 'Download everything the system holds about a user, as one JSON document (docs/privacy.md#export)',
+    tag: 'users',
+    access: 'owner',
+    answers: {
+      200: {
+        description: 'the export, as an attachment; `missing` names sections held by services in other processes',
+        body: personalDataExport,
+      },
+    },
+  },
+];
+
 const events: ApiRoute[] = [
   {
     operationId: 'streamEvents',
@@ -556,6 +574,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     v2: orderV2Body,
     v1: orderV1Body,
   }),
+  ...personalData,
   ...product,
   ...auth,
   ...events,

@@ -10,6 +10,7 @@ import type { EventBus } from '../event-bus/port.ts';
 import type { OpenedEventStore } from '../event-store/open.ts';
 import type { Logger } from '../log.ts';
 import type { ReadStore } from '../read-store/port.ts';
+import { personalDataSections, type PersonalDataSections } from '../personal-data/export.ts';
 
 export interface Service {
   routers: Router[];
@@ -40,6 +41,8 @@ export interface Platform {
   eventBus(): Promise<Opened<EventBus>>;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
   projected: ProgressSignal;
+  /** Where each service adds what it holds about a person, for their export (GET /users/{id}/export). */
+  personalData: PersonalDataSections;
 }
 
 export interface ProgressSignal {
@@ -105,6 +108,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     readStore: readStore.get,
     eventBus: eventBus.get,
     projected: progressSignal(),
+    personalData: personalDataSections(),
   };
   return {
     platform,

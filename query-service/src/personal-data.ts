@@ -1,0 +1,39 @@
+// The query side's part of a person's export (docs/privacy.md#export): their profile as the read
+// models hold it, the events of their own stream as they read now, and every order of theirs.
+import type { ExportSectionData } from '@eventide/shared/api/personal-data.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { orderV2 } from '@eventide/shared/models/order/representation.ts';
+import type { OrderState } from '@eventide/shared/models/order/state.ts';
+import { userV2 } from '@eventide/shared/models/user/representation.ts';
+import type { UserState } from '@eventide/shared/models/user/state.ts';
+import type { PersonalDataSections } from '@eventide/shared/personal-data/export.ts';
+import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+
+/** Orders are read in keyset pages of this many, so a long history costs pages, never a count. */
+const ORDER_PAGE = 200;
+
+export function addQuerySections(sections: PersonalDataSections, readStore: ReadStore, eventStore: EventStore): void {
+  sections.add('profile', async (userId) => {
+    const found = await readStore.get('users', userId);
+    return found && !found.deleted ? userV2(found.fields as unknown as Exclude<UserState, { status: 'absent' }>) : null;
+  });
+
+  sections.add('profileHistory', async (userId) =>
+    (await eventStore.readStream(`user-${userId}`)).map(({ type, revision, time, data }) => ({
+      type,
+      revision,
+      time,
+      data: data as Record<string, unknown>,
+    })),
+  );
+
+  sections.add('orders', async (userId) => {
+    const orders: ExportSectionData['orders'] = [];
+    for (let beforeSeq: number | null = null; ; ) {
+      const { items } = await readStore.list('orders', { filter: { userId }, limit: ORDER_PAGE, beforeSeq });
+      for (const item of items) orders.push(orderV2(item.fields as unknown as OrderState));
+      if (items.length < ORDER_PAGE) return orders;
+      beforeSeq = items[items.length - 1]!.seq;
+    }
+  });
+}
