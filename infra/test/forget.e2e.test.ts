@@ -73,6 +73,14 @@ describe('deleting a user forgets them', () => {
     expect((await runAdmin(env, 'erase', email)).code).toBe(1);
   });
 
+  it('runs seal-existing from the admin command line, finding nothing in clear in a store written sealed', async () => {
+    await signUp(app.anonymous(), { name: 'Sealed Already' });
+    const run = await runAdmin({ DATA_DIR: app.dataDir }, 'seal-existing');
+    expect(run).toMatchObject({ code: 0, output: expect.stringContaining('sealed 0 events of 0 people under their keys') });
+    const refused = await runAdmin({ DATA_DIR: app.dataDir, EVENTSTORE_URL: 'esdb://localhost:1?tls=false' }, 'seal-existing');
+    expect(refused).toMatchObject({ code: 2, output: expect.stringContaining('EventStoreDB keeps every event as written') });
+  });
+
   it('forgets a user whose deletion was recorded by a process that died before it destroyed the key', async () => {
     const { userId } = await signUp(app.anonymous(), { name: 'Half Deleted' });
     expect((await app.keys.lookup([userId])).get(userId)?.state).toBe('active');

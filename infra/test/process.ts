@@ -30,9 +30,16 @@ export function startFlags(entry: string): string[] {
 }
 
 /** Runs `npm run admin -- <action> <who>` against a data directory, as an operator would: its exit code and what it printed. */
-export async function runAdmin(env: Record<string, string>, action: string, who: string): Promise<{ code: number | null; output: string }> {
+export async function runAdmin(
+  env: Record<string, string>,
+  action: string,
+  who?: string,
+): Promise<{ code: number | null; output: string }> {
   const cli = fileURLToPath(new URL('command-service/src/account/admin-cli.ts', ROOT));
-  const child = spawn(process.execPath, [cli, action, who], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, action, ...(who === undefined ? [] : [who])], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -1,44 +1,90 @@
 // `npm run admin -- grant <email>`, `npm run admin -- revoke <email>`: who is an admin;
-// `npm run admin -- erase <email or user id>`: forget a user (docs/privacy.md). It writes to the
-// configured event store (the same DATA_DIR or EVENTSTORE_URL as the server, which may be running)
-// and ends the user's sessions, so a role change applies at their next sign-in.
+// `npm run admin -- erase <email or user id>`: forget a user (docs/privacy.md);
+// `npm run admin -- seal-existing`: seal what an embedded store written before sealing holds in
+// clear (docs/privacy.md#a-store-written-before-sealing). It writes to the configured event store
+// (the same DATA_DIR or EVENTSTORE_URL as the server, which may be running) and ends the user's
+// sessions, so a role change applies at their next sign-in.
+import { join } from 'node:path';
 import { openAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { openSqliteMaintenance } from '@eventide/shared/event-store/sqlite-maintenance.ts';
 import { isUuid } from '@eventide/shared/ids.ts';
 import { eraseUser } from '../user/erase.ts';
+import { sealExisting } from '../seal-existing.ts';
 import { userByEmail } from './directory.ts';
 import { setRole } from './roles.ts';
 
+const USAGE = 'usage: npm run admin -- grant <email> | revoke <email> | erase <email or user id> | seal-existing';
 const ACTIONS = ['grant', 'revoke', 'erase'] as const;
-const [action, who] = process.argv.slice(2) as [(typeof ACTIONS)[number] | undefined, string | undefined];
-if (!action || !ACTIONS.includes(action) || !who) {
-  console.error('usage: npm run admin -- grant <email> | revoke <email> | erase <email or user id>');
-  process.exit(2);
-}
+const [action, who] = process.argv.slice(2) as [string | undefined, string | undefined];
 const config = loadConfig();
-const { store, keys } = await openEventStore(config);
-const auth = await openAuth(config);
-try {
-  // A deleted user has no address any more: they are found by id.
-  const user = isUuid(who) && action === 'erase' ? { userId: who } : await userByEmail(store, keys, who);
-  if (!user) {
-    console.error(
-      `no active user has the email ${who}${action === 'erase' ? '; a deleted one is erased by user id' : '; sign up first (POST /users)'}`,
-    );
-    process.exitCode = 1;
-  } else if (action === 'erase') {
-    const outcome = await eraseUser({ store, keys, sessions: auth.sessions.store }, user.userId, 'admin-cli');
-    const said = { erased: 'is erased: deleted, signed out, key destroyed', 'already-erased': 'was erased already', unknown: 'is no user' };
-    console.log(`${user.userId} ${said[outcome]}`);
-    if (outcome === 'unknown') process.exitCode = 1;
-  } else {
-    const changed = await setRole(store, auth.sessions.store, user.userId, 'admin', action === 'grant', 'admin-cli');
-    console.log(
-      `${user.userId} (${who}) ${changed ? (action === 'grant' ? 'is now an admin' : 'is no longer an admin') : 'was already so'}`,
-    );
+
+if (action === 'seal-existing') await sealExistingStore();
+else if (action && (ACTIONS as readonly string[]).includes(action) && who) await manageUser(action as (typeof ACTIONS)[number], who);
+else {
+  console.error(USAGE);
+  process.exitCode = 2;
+}
+
+async function manageUser(action: (typeof ACTIONS)[number], who: string): Promise<void> {
+  const { store, keys } = await openEventStore(config);
+  const auth = await openAuth(config);
+  try {
+    // A deleted user has no address any more: they are found by id.
+    const user = isUuid(who) && action === 'erase' ? { userId: who } : await userByEmail(store, keys, who);
+    if (!user) {
+      console.error(
+        `no active user has the email ${who}${action === 'erase' ? '; a deleted one is erased by user id' : '; sign up first (POST /users)'}`,
+      );
+      process.exitCode = 1;
+    } else if (action === 'erase') {
+      const outcome = await eraseUser({ store, keys, sessions: auth.sessions.store }, user.userId, 'admin-cli');
+      const said = {
+        erased: 'is erased: deleted, signed out, key destroyed',
+        'already-erased': 'was erased already',
+        unknown: 'is no user',
+      };
+      console.log(`${user.userId} ${said[outcome]}`);
+      if (outcome === 'unknown') process.exitCode = 1;
+    } else {
+      const changed = await setRole(store, auth.sessions.store, user.userId, 'admin', action === 'grant', 'admin-cli');
+      console.log(
+        `${user.userId} (${who}) ${changed ? (action === 'grant' ? 'is now an admin' : 'is no longer an admin') : 'was already so'}`,
+      );
+    }
+  } finally {
+    await store.close();
+    await auth.close();
   }
-} finally {
-  await store.close();
-  await auth.close();
+}
+
+async function sealExistingStore(): Promise<void> {
+  if (config.EVENTSTORE_URL) {
+    console.error(
+      'seal-existing rewrites the embedded store only: EventStoreDB keeps every event as written, so events it holds in clear stay so (docs/privacy.md#a-store-written-before-sealing)',
+    );
+    process.exitCode = 2;
+    return;
+  }
+  // Opening the store creates what a store of an older version lacks (the snapshots table).
+  const { store, keys } = await openEventStore(config);
+  const maintenance = openSqliteMaintenance(join(config.dataDir, 'events.db'));
+  try {
+    const report = await sealExisting(maintenance, keys);
+    console.log(
+      [
+        `sealed ${report.sealed} events of ${report.people} people under their keys`,
+        `sealed ${report.forgotten} events of ${report.deletedPeople} deleted or forgotten people under no key: they read as forgotten`,
+        `gave ${report.renamedClaims} claim streams keyed names`,
+        `dropped ${report.droppedSnapshots} snapshots kept in clear`,
+        report.deletedPeople > 0
+          ? 'next: npm run rebuild, so that the read models drop what they kept of deleted people'
+          : 'the read models need nothing',
+      ].join('\n'),
+    );
+  } finally {
+    maintenance.close();
+    await store.close();
+  }
 }

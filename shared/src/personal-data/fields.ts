@@ -6,7 +6,7 @@ import type { JsonValue } from '../event-store/port.ts';
 import { isSealed, seal, unseal } from './sealed.ts';
 
 /** Streams whose events are about one person: the subject is the id after the prefix. */
-const PERSONAL_STREAMS = ['user-', 'account-'] as const;
+export const PERSONAL_STREAMS = ['user-', 'account-'] as const;
 
 /** The personal fields of each event type, as paths into its data. */
 export const PERSONAL_FIELDS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> = {
@@ -82,6 +82,12 @@ export function sealedSubjects(type: string, data: JsonValue): string[] {
   const paths = PERSONAL_FIELDS[type];
   if (!paths) return [];
   return valuesAt(data, paths).flatMap((value) => (isSealed(value) ? [value.$sealed.subject] : []));
+}
+
+/** Whether any personal field of the data holds a value in clear (written before sealing). */
+export function hasClearFields(type: string, data: JsonValue): boolean {
+  const paths = PERSONAL_FIELDS[type];
+  return paths !== undefined && valuesAt(data, paths).some((value) => value !== null && !isSealed(value));
 }
 
 /** The data with each sealed field as null: what a reader without keys may see of it. */
