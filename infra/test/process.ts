@@ -29,14 +29,9 @@ export function startFlags(entry: string): string[] {
   return script.split(' ').slice(1, -1);
 }
 
-/** Runs `npm run admin -- <action> <who>` against a data directory, as an operator would: its exit code and what it printed. */
-export async function runAdmin(
-  env: Record<string, string>,
-  action: string,
-  who?: string,
-): Promise<{ code: number | null; output: string }> {
-  const cli = fileURLToPath(new URL('command-service/src/account/admin-cli.ts', ROOT));
-  const child = spawn(process.execPath, [cli, action, ...(who === undefined ? [] : [who])], {
+/** Runs a command-line entry point of the repository (an npm script's file) as an operator would: its exit code and what it printed. */
+export async function runCli(file: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(file, ROOT)), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -45,6 +40,11 @@ export async function runAdmin(
   child.stderr!.on('data', (chunk) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, output };
+}
+
+/** Runs `npm run admin -- <action> <who>` against a data directory. */
+export function runAdmin(env: Record<string, string>, action: string, who?: string): Promise<{ code: number | null; output: string }> {
+  return runCli('command-service/src/account/admin-cli.ts', [action, ...(who === undefined ? [] : [who])], env);
 }
 
 /** Runs `npm run admin -- grant <email>` (or revoke); throws if it fails. */
