@@ -30,7 +30,12 @@ const prefix = `forget-${Date.now()}.`;
 beforeAll(async () => {
   kafka = withKafka ? await startMockKafka() : undefined;
   // Every log line the services write, at the most talkative level, to look for the person in.
-  const destination = new Writable({ write: (chunk, _encoding, done) => void ((logged += String(chunk)), done()) });
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logged += String(chunk);
+      done();
+    },
+  });
   app = await startFullApp({
     collab: true,
     log: createLogger({ level: 'trace', destination }),

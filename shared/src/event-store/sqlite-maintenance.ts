@@ -37,8 +37,10 @@ export function openSqliteMaintenance(path: string): SqliteMaintenance {
   db.exec('PRAGMA secure_delete = ON');
   const prepared = new Map<string, StatementSync>();
   const sql = (text: string) => {
-    let statement = prepared.get(text);
-    if (!statement) prepared.set(text, (statement = db.prepare(text)));
+    const known = prepared.get(text);
+    if (known) return known;
+    const statement = db.prepare(text);
+    prepared.set(text, statement);
     return statement;
   };
   return {
