@@ -4,7 +4,7 @@
 // made elsewhere), and signs out; orders; documents, shared and edited; at phone width, and with
 // the keyboard. Screenshots of each
 // page go to infra/test/artifacts/.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -116,6 +116,31 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
+  });
+
+  it('downloads the person’s data, then deletes the account, which forgets them', async () => {
+    const page = await open('/#/sign-up');
+    await page.getByLabel('Name').fill('Dora Leaving');
+    await page.getByLabel('Email').fill('dora@example.com');
+    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: 'Dora Leaving' }).click();
+    await page.getByRole('heading', { name: 'Your data' }).waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download your data' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^personal-data-[0-9a-f-]+\.json$/);
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(exported.profileHistory[0].data).toMatchObject({ name: 'Dora Leaving', email: 'dora@example.com' });
+    expect(exported.signIn.password).toBe(true);
+
+    const remove = page.getByRole('button', { name: 'Delete my account' });
+    expect(await remove.isDisabled()).toBe(true);
+    await page.getByLabel('I understand that this cannot be undone').check();
+    await screenshot(page, 'account-delete');
+    await remove.click();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    const again = jsonClient(service.url);
+    expect((await again.request('POST', '/auth/sign-in', { email: 'dora@example.com', password: 'a long passphrase' })).status).toBe(401);
   });
 
   it('orders: adds a product, changes the quantity, places, pays and cancels, and meets a stale version', async () => {

@@ -19,11 +19,13 @@ import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from 
 import type { createProductBody, productBody, productChanges } from '../api/products.ts';
 import type { searchBody } from '../api/search.ts';
 import type { signUpBody, userChanges, userListQuery, userV2Body } from '../api/users.ts';
+import type { personalDataExport } from '../api/personal-data.ts';
 import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
 
 type In<S extends z.ZodType> = z.input<S>;
 type Out<S extends z.ZodType> = z.output<S>;
 export type User = Out<typeof userV2Body>;
+export type PersonalDataExport = Out<typeof personalDataExport>;
 export type Product = Out<typeof productBody>;
 export type Order = Out<typeof orderV2Body>;
 export type Session = Out<typeof sessionBody>;
@@ -47,6 +49,7 @@ export const OPERATIONS = {
   listUsers: ['get', '/users'],
   changeUser: ['patch', '/users/{id}'],
   deleteUser: ['delete', '/users/{id}'],
+  exportPersonalData: ['get', '/users/{id}/export'],
   createProduct: ['post', '/products'],
   getProduct: ['get', '/products/{id}'],
   listProducts: ['get', '/products'],
@@ -173,6 +176,9 @@ export function createApiClient(clientOptions: ClientOptions) {
       change: (id: string, body: In<typeof userChanges>, options?: WriteOptions) =>
         call<User>('changeUser', { params: { id }, body, options }),
       delete: (id: string, options?: WriteOptions) => call<User>('deleteUser', { params: { id }, options }),
+      /** Everything held about the user (docs/privacy.md#export); a page offers it as a download at `exportUrl`. */
+      export: (id: string) => data(call<PersonalDataExport>('exportPersonalData', { params: { id } })),
+      exportUrl: (id: string) => `${clientOptions.baseUrl}/users/${encodeURIComponent(id)}/export`,
     },
     products: {
       create: (body: In<typeof createProductBody>, options?: WriteOptions) => call<Product>('createProduct', { body, options }),

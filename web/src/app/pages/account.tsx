@@ -281,6 +281,44 @@ function Profile(props: {
           Sign out
         </button>
       </form>
+      <YourData userId={props.user.userId} onDeleted={props.onChange} />
     </section>
+  );
+}
+
+/** The person's own data: a copy of all of it, and deleting the account, which forgets them. */
+function YourData({ userId, onDeleted }: { userId: string; onDeleted: () => Promise<void> }) {
+  const [, navigate] = useLocation();
+  const [understood, setUnderstood] = useState(false);
+  const remove = useSubmit(async () => {
+    await api.users.delete(userId);
+    await onDeleted();
+    navigate('/');
+  });
+  return (
+    <>
+      <h2 id="data-title">Your data</h2>
+      <p>Everything we hold about you (profile, sign-in methods, orders, documents) as one JSON file.</p>
+      <p>
+        <a class="button secondary" href={api.users.exportUrl(userId)} download={`personal-data-${userId}.json`}>
+          Download your data
+        </a>
+      </p>
+      <form onSubmit={remove.submit} aria-busy={remove.busy} aria-labelledby="delete-title" class="danger-zone">
+        <h2 id="delete-title">Delete account</h2>
+        <p>
+          Your name and email are destroyed for good, everywhere we keep them, and you are signed out. Your orders and the documents you own
+          stay, without your name. This cannot be undone.
+        </p>
+        <label class="check">
+          <input type="checkbox" name="understood" required checked={understood} onChange={(e) => setUnderstood(e.currentTarget.checked)} />
+          I understand that this cannot be undone
+        </label>
+        <ProblemMessage problem={remove.problem} />
+        <button type="submit" class="danger" disabled={remove.busy || !understood}>
+          {remove.busy ? 'Deleting…' : 'Delete my account'}
+        </button>
+      </form>
+    </>
   );
 }
