@@ -1,13 +1,16 @@
 // What sealing personal data costs (docs/privacy.md): the embedded event store with the sealing
 // wrapper and its key store against the same store without them, in the same run, on the same
 // disk and settings. Sign-ups: each is a new person, so each needs a new key (made durable before
-// the event that uses it). Replay: reading a log of user events back, as a rebuild does.
+// the event that uses it). Replay: reading a log of user events back, as a rebuild does; and the
+// rebuild itself (the projector's replay into fresh read models), of a sealed log and a plain one.
 import { join } from 'node:path';
 import type { EventStore, NewEvent } from '@eventide/shared/event-store/port.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';
 import { sealingEventStore } from '@eventide/shared/personal-data/event-store.ts';
+import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
+import { rebuild } from '@eventide/projector/src/rebuild.ts';
 
 const metadata = { correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' as const } };
 
@@ -98,5 +101,23 @@ export async function benchPersonalData(dir: string, scale: number): Promise<Per
   await signUps(writer, users * 25, 32);
   await writer.close();
   await both('replay of a log of user events', (sealed) => run(open(dir, name, 'NORMAL', sealed), replay));
+  // The projector's replay: the sealed log through the sealing store, against the same users
+  // written plain and replayed through the store alone, each into fresh read models.
+  const plainName = 'pd-replay-plain';
+  const plainWriter = open(dir, plainName, 'NORMAL', false);
+  await signUps(plainWriter, users * 25, 32);
+  await plainWriter.close();
+  let readModels = 0;
+  await both('projection replay (rebuild) of a log of user events', (sealed) =>
+    run(open(dir, sealed ? name : plainName, 'NORMAL', sealed), async (o) => {
+      const readStore = openSqliteReadStore(join(dir, `pd-read-${readModels++}.db`));
+      try {
+        const done = await rebuild({ eventStore: o.store, readStore });
+        return done.eventsPerSecond;
+      } finally {
+        await readStore.close();
+      }
+    }),
+  );
   return rows;
 }
