@@ -58,6 +58,16 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
     return page;
   }
 
+  /** A new page, signed up (and so signed in) through the sign-up form with the password 'a long passphrase'. */
+  async function signUpInBrowser(name: string, email: string): Promise<Page> {
+    const page = await open('/#/sign-up');
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    return page;
+  }
+
   it('lists products, loading the next page as the list scrolls, and opens one', async () => {
     // Short enough that the end of the first page is out of view.
     const page = await open('/', { width: 1100, height: 400 });
@@ -119,11 +129,7 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
   });
 
   it('downloads the person’s data, then deletes the account, which forgets them', async () => {
-    const page = await open('/#/sign-up');
-    await page.getByLabel('Name').fill('Dora Leaving');
-    await page.getByLabel('Email').fill('dora@example.com');
-    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    const page = await signUpInBrowser('Dora Leaving', 'dora@example.com');
     await page.getByRole('link', { name: 'Dora Leaving' }).click();
     await page.getByRole('heading', { name: 'Your data' }).waitFor();
 
@@ -144,11 +150,7 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
   });
 
   it('orders: adds a product, changes the quantity, places, pays and cancels, and meets a stale version', async () => {
-    const page = await open('/#/sign-up');
-    await page.getByLabel('Name').fill('Bob');
-    await page.getByLabel('Email').fill('bob@example.com');
-    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    const page = await signUpInBrowser('Bob', 'bob@example.com');
     await page.getByRole('link', { name: 'Orders' }).waitFor();
     await page.getByRole('link', { name: 'Electric kettle' }).click();
     await page.getByLabel('Quantity').fill('2');
@@ -195,11 +197,7 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
       });
       expect(seen.status).toBe(200);
     }
-    const page = await open('/#/sign-up');
-    await page.getByLabel('Name').fill('Eve');
-    await page.getByLabel('Email').fill('eve@example.com');
-    await page.getByLabel('Password (at least 8 characters)').fill('a long passphrase');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    const page = await signUpInBrowser('Eve', 'eve@example.com');
     await page.getByRole('link', { name: 'Documents' }).click();
     await page.getByText('No documents yet.').waitFor();
     await page.getByLabel('Title of a new document').fill('Trip plans');
