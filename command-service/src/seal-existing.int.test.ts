@@ -14,7 +14,7 @@ import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';
 import { sealingEventStore } from '@eventide/shared/personal-data/event-store.ts';
 import { legacyClaimStreamOf } from './claims.ts';
 import { sealExisting } from './seal-existing.ts';
-import { EMAIL_CLAIMED, emailClaims } from './user/email-claim.ts';
+import { EMAIL_CLAIMED, claimStreamId, emailClaims } from './user/email-claim.ts';
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
 const event = (type: string, data: Record<string, unknown>): NewEvent => ({ id: newId(), type, data: data as never, metadata });
@@ -29,6 +29,9 @@ const alive = {
   hash: 'scrypt$clear-hash',
 };
 const gone = { id: newId(), name: 'Clearwater Gone', email: 'clear.gone@example.test' };
+/** Written by the version between sealing and keyed claim names: sealed events, plain-hash claims. */
+const between = { id: newId(), email: 'between@example.test' };
+const betweenGone = { id: newId(), email: 'between.gone@example.test' };
 
 /** A store as the code before sealing wrote it: every personal field in clear, claims by plain hash. */
 async function writeOldStore(): Promise<void> {
@@ -56,6 +59,15 @@ async function writeOldStore(): Promise<void> {
     { expectedRevision: 'no_stream' },
   );
   await old.append(`product-${newId()}`, [event('product:created', { name: 'Untouched kettle' })], { expectedRevision: 'no_stream' });
+  const sealing = sealingEventStore(old, keys);
+  for (const person of [between, betweenGone]) {
+    await claim(person.email, person.id);
+    await sealing.append(`user-${person.id}`, [event('user:created', { userId: person.id, name: 'B', email: person.email })], {
+      expectedRevision: 'no_stream',
+    });
+  }
+  await sealing.append(`user-${betweenGone.id}`, [event('user:deleted', { userId: betweenGone.id })], { expectedRevision: 0 });
+  await keys.forget(betweenGone.id);
   await old.close();
 }
 
@@ -63,8 +75,8 @@ const filesHolding = (text: string) => readdirSync(dir).filter((name) => readFil
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'eventide-seal-existing-'));
-  await writeOldStore();
   keys = openSqliteKeyStore(join(dir, 'keys.db'));
+  await writeOldStore();
 });
 afterEach(async () => {
   await keys.close();
@@ -87,7 +99,15 @@ describe('seal-existing', () => {
     const server = openSqliteEventStore({ path: join(dir, 'events.db') });
     try {
       await server.readAll();
-      expect(await run()).toEqual({ sealed: 3, forgotten: 1, people: 1, deletedPeople: 1, renamedClaims: 2, droppedSnapshots: 1 });
+      expect(await run()).toEqual({
+        sealed: 3,
+        forgotten: 1,
+        people: 1,
+        deletedPeople: 1,
+        renamedClaims: 2,
+        retiredClaims: 2,
+        droppedSnapshots: 1,
+      });
       for (const text of [alive.name, alive.renamed, alive.email, alive.hash, gone.name, gone.email]) {
         expect(filesHolding(text)).toEqual([]);
       }
@@ -113,7 +133,12 @@ describe('seal-existing', () => {
       const claims = emailClaims(store, keys);
       expect(await claims.holderOf(alive.email)).toBe(alive.id);
       expect(await claims.holderOf(gone.email)).toBeUndefined();
-      expect(await store.readStream(legacyClaimStreamOf('email', alive.email))).toEqual([]);
+      expect(await claims.holderOf(between.email)).toBe(between.id);
+      // No claim stream is left under a name that a guessed address would give.
+      for (const email of [alive.email, gone.email, between.email, betweenGone.email]) {
+        expect(await store.readStream(legacyClaimStreamOf('email', email)), email).toEqual([]);
+      }
+      expect(await store.readStream(claimStreamId(gone.email, keys))).toEqual([]);
     } finally {
       await store.close();
     }
@@ -121,6 +146,14 @@ describe('seal-existing', () => {
 
   it('finds nothing left to do the second time', async () => {
     await run();
-    expect(await run()).toEqual({ sealed: 0, forgotten: 0, people: 0, deletedPeople: 0, renamedClaims: 0, droppedSnapshots: 0 });
+    expect(await run()).toEqual({
+      sealed: 0,
+      forgotten: 0,
+      people: 0,
+      deletedPeople: 0,
+      renamedClaims: 0,
+      retiredClaims: 0,
+      droppedSnapshots: 0,
+    });
   });
 });

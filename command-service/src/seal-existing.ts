@@ -5,16 +5,26 @@
 // - deleted, or forgotten already: their clear fields are sealed under a key that is thrown away
 //   at once, so they read as forgotten (null, `forgotten: true`) like any forgotten person's,
 //   and their key, if any, is destroyed;
-// - the email and provider claims named by a plain SHA-256 of the address get keyed names
-//   (claims.ts), or a retired keyed name where a claim under the new name exists already;
+// - the email claims of deleted people bind nothing: whatever their name, they are retired under a
+//   random one, so that no guess of a forgotten address can be checked against a stream name;
+// - the other email and provider claims named by a plain SHA-256 get keyed names (claims.ts), or a
+//   retired keyed name where a claim under the new name exists already;
 // - snapshots of personal streams kept in clear are dropped (a cache: they are made again, sealed).
 // Event ids, positions and types never change. Running it again finds nothing left to do.
-import { createSecretKey, randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { JsonValue } from '@eventide/shared/event-store/port.ts';
 import type { SqliteMaintenance, StoredEvent } from '@eventide/shared/event-store/sqlite-maintenance.ts';
 import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
-import { PERSONAL_FIELDS, PERSONAL_STREAMS, hasClearFields, sealFields, subjectOf } from '@eventide/shared/personal-data/fields.ts';
+import {
+  PERSONAL_FIELDS,
+  PERSONAL_STREAMS,
+  hasClearFields,
+  openFields,
+  sealFields,
+  sealedSubjects,
+  subjectOf,
+} from '@eventide/shared/personal-data/fields.ts';
 import { isSealed } from '@eventide/shared/personal-data/sealed.ts';
 import { claimStreamOf, legacyClaimStreamOf } from './claims.ts';
 import { identityKey } from './oauth/identity-claim.ts';
@@ -27,7 +37,10 @@ export interface SealReport {
   /** People whose fields were sealed, and deleted people now forgotten. */
   people: number;
   deletedPeople: number;
+  /** Claims with plain-hash names that got keyed ones. */
   renamedClaims: number;
+  /** Email claims of deleted people, renamed to random names. */
+  retiredClaims: number;
   droppedSnapshots: number;
 }
 
@@ -47,15 +60,37 @@ function claimedBy(event: StoredEvent): Array<['email' | 'identity', string]> {
   return [];
 }
 
+/**
+ * The events of a page with their sealed fields opened where the person's key is there: what
+ * they claimed, when a version between sealing and keyed claim names wrote their claims.
+ */
+async function opened(events: StoredEvent[], keys: KeyStore): Promise<StoredEvent[]> {
+  const subjects = [...new Set(events.flatMap((e) => sealedSubjects(e.type, e.data)))];
+  if (subjects.length === 0) return events;
+  const keyObjects = new Map<string, KeyObject>();
+  for (const [subject, state] of await keys.lookup(subjects))
+    if (state.state === 'active') keyObjects.set(subject, createSecretKey(state.key));
+  return events.map((e) => ({ ...e, data: openFields(e.type, e.data, (s) => keyObjects.get(s)).data }));
+}
+
 export async function sealExisting(store: SqliteMaintenance, keys: KeyStore): Promise<SealReport> {
-  const report: SealReport = { sealed: 0, forgotten: 0, people: 0, deletedPeople: 0, renamedClaims: 0, droppedSnapshots: 0 };
+  const report: SealReport = {
+    sealed: 0,
+    forgotten: 0,
+    people: 0,
+    deletedPeople: 0,
+    renamedClaims: 0,
+    retiredClaims: 0,
+    droppedSnapshots: 0,
+  };
   const claims = new Map<string, ['email' | 'identity', string]>();
   const seen = new Set<string>();
 
   for (const page of store.eventsOfTypes(Object.keys(PERSONAL_FIELDS))) {
-    const clear = page.filter((e) => subjectOf(e.streamId) !== undefined && hasClearFields(e.type, e.data));
+    const personal = page.filter((e) => subjectOf(e.streamId) !== undefined);
+    for (const event of await opened(personal, keys)) for (const claim of claimedBy(event)) claims.set(claim.join('\n'), claim);
+    const clear = personal.filter((e) => hasClearFields(e.type, e.data));
     if (clear.length === 0) continue;
-    for (const event of clear) for (const claim of claimedBy(event)) claims.set(claim.join('\n'), claim);
 
     const subjects = [...new Set(clear.map((e) => subjectOf(e.streamId)!))];
     const states = await keys.lookup(subjects);
@@ -83,6 +118,16 @@ export async function sealExisting(store: SqliteMaintenance, keys: KeyStore): Pr
         else report.forgotten++;
       }
     });
+  }
+
+  // An address binds only while its holder is active (user/email-claim.ts): a deleted holder's
+  // claim binds nothing, so renaming it changes no decision.
+  for (const { streamId, data } of store.lastEventOfEachStream('email-')) {
+    if (streamId.startsWith('email-retired-')) continue;
+    const holder = (data as { userId?: unknown } | null)?.userId;
+    if (typeof holder !== 'string' || !store.streamHas(`user-${holder}`, 'user:deleted')) continue;
+    store.transaction(() => store.renameStream(streamId, `email-retired-${randomUUID()}`));
+    report.retiredClaims++;
   }
 
   for (const [kind, key] of claims.values()) {

@@ -76,7 +76,7 @@ async function sealExistingStore(): Promise<void> {
       [
         `sealed ${report.sealed} events of ${report.people} people under their keys`,
         `sealed ${report.forgotten} events of ${report.deletedPeople} deleted or forgotten people under no key: they read as forgotten`,
-        `gave ${report.renamedClaims} claim streams keyed names`,
+        `gave ${report.renamedClaims} claim streams keyed names, and ${report.retiredClaims} of deleted people random ones`,
         `dropped ${report.droppedSnapshots} snapshots kept in clear`,
         report.deletedPeople > 0
           ? 'next: npm run rebuild, so that the read models drop what they kept of deleted people'

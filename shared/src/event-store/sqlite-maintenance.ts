@@ -18,6 +18,8 @@ export interface StoredEvent {
 export interface SqliteMaintenance {
   /** The events of these types, in log order, a page at a time. */
   eventsOfTypes(types: readonly string[], page?: number): Iterable<StoredEvent[]>;
+  /** Each stream whose name starts with `prefix`, with the data of its last event. */
+  lastEventOfEachStream(prefix: string): Array<{ streamId: string; data: JsonValue }>;
   /** Whether the stream holds an event of this type. */
   streamHas(streamId: string, type: string): boolean;
   streamExists(streamId: string): boolean;
@@ -55,6 +57,15 @@ export function openSqliteMaintenance(path: string): SqliteMaintenance {
         after = rows[rows.length - 1]!.position;
         yield rows.map((r) => ({ position: r.position, streamId: r.stream_id, type: r.type, data: JSON.parse(r.data) as JsonValue }));
       }
+    },
+    lastEventOfEachStream(prefix) {
+      // A range on the (stream_id, revision) index, not a scan: names from `prefix` up to the next prefix.
+      const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+      const rows = sql(
+        `SELECT stream_id, data FROM events AS e WHERE stream_id >= ? AND stream_id < ?
+           AND revision = (SELECT MAX(revision) FROM events WHERE stream_id = e.stream_id)`,
+      ).all(prefix, end) as Array<{ stream_id: string; data: string }>;
+      return rows.map((r) => ({ streamId: r.stream_id, data: JSON.parse(r.data) as JsonValue }));
     },
     streamHas: (streamId, type) => sql('SELECT 1 FROM events WHERE stream_id = ? AND type = ? LIMIT 1').get(streamId, type) !== undefined,
     streamExists: (streamId) => sql('SELECT 1 FROM events WHERE stream_id = ? LIMIT 1').get(streamId) !== undefined,
