@@ -2,8 +2,8 @@
 // provider's subject) has a claim stream named by a keyed hash of it (the key store's blind index),
 // so the key is not in a stream name, and a guess of it cannot be checked against the names
 // without the key store's secret. Stores written before that named them by a plain SHA-256: those
-// names are still read (a claim there still binds), never written. Every claim is appended at the revision it was read at, so of two racing claims
-// the store accepts one and the other reads again.
+// names are still read (a claim there still binds), never written. Every claim is appended at the
+// revision it was read at, so of two racing claims the store accepts one and the other reads again.
 //
 // Claims are never released. Whether the last claim still binds is derived from its holder:
 // - once the holder's stream has an event after the claim, the command that made the claim
