@@ -84,6 +84,12 @@ describe('GET /users/{id}/export', () => {
     expect(refused.headers.get('content-type')).toMatch(/problem\+json/);
     expect((await app.anonymous().request('GET', `/users/${userId}/export`)).status).toBe(401);
     expect((await app.request('GET', `/users/${userId}/export`)).status).toBe(200);
+    // An admin naming something that is no user id (it would go into the file name) gets 404.
+    for (const id of ['%D9%B2', 'x%22%3B%20filename%3D%22evil.html', newId().replace(/-/g, '')]) {
+      const reply = await app.request('GET', `/users/${id}/export`);
+      expect(reply.status, id).toBe(404);
+      expect(reply.headers.get('content-disposition'), id).toBeNull();
+    }
   });
 
   it('answers 429 once a person has asked for their allowance of exports this hour', async () => {

@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import { rateLimit } from '../auth/rate-limit.ts';
 import { isAdmin, requireUser } from '../auth/session.ts';
 import { problems } from '../http/problem.ts';
+import { isUuid } from '../ids.ts';
 import type { Service, ServiceFactory } from '../service/compose.ts';
 
 /** An export reads every section: a few an hour are plenty for a person, and cheap for the service. */
@@ -19,8 +20,9 @@ export function personalDataExportService(): ServiceFactory<Service> {
       async (ctx, next) => {
         const user = requireUser(ctx);
         const id = String(ctx.params.id).toLowerCase();
-        // Another person's export is as absent as a stranger's profile.
-        if (!isAdmin(user) && id !== user.id) throw problems.notFound(`user ${JSON.stringify(id.slice(0, 64))}`);
+        // Another person's export is as absent as a stranger's profile; an id that is no user id
+        // is no user's (and so never reaches the file name in the answer's header).
+        if ((!isAdmin(user) && id !== user.id) || !isUuid(id)) throw problems.notFound(`user ${JSON.stringify(id.slice(0, 64))}`);
         await next();
       },
       rateLimit(
