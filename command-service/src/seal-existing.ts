@@ -11,7 +11,7 @@
 //   retired keyed name where a claim under the new name exists already;
 // - snapshots of personal streams kept in clear are dropped (a cache: they are made again, sealed).
 // Event ids, positions and types never change. Running it again finds nothing left to do.
-import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import type { JsonValue } from '@eventide/shared/event-store/port.ts';
 import type { SqliteMaintenance, StoredEvent } from '@eventide/shared/event-store/sqlite-maintenance.ts';
 import type { KeyStore } from '@eventide/shared/key-store/port.ts';
@@ -25,7 +25,7 @@ import {
   sealedSubjects,
   subjectOf,
 } from '@eventide/shared/personal-data/fields.ts';
-import { isSealed } from '@eventide/shared/personal-data/sealed.ts';
+import { activeKeyObjects, isSealed } from '@eventide/shared/personal-data/sealed.ts';
 import { claimStreamOf, legacyClaimStreamOf } from './claims.ts';
 import { identityKey } from './oauth/identity-claim.ts';
 
@@ -67,9 +67,7 @@ function claimedBy(event: StoredEvent): Array<['email' | 'identity', string]> {
 async function opened(events: StoredEvent[], keys: KeyStore): Promise<StoredEvent[]> {
   const subjects = [...new Set(events.flatMap((e) => sealedSubjects(e.type, e.data)))];
   if (subjects.length === 0) return events;
-  const keyObjects = new Map<string, KeyObject>();
-  for (const [subject, state] of await keys.lookup(subjects))
-    if (state.state === 'active') keyObjects.set(subject, createSecretKey(state.key));
+  const keyObjects = activeKeyObjects(await keys.lookup(subjects));
   return events.map((e) => ({ ...e, data: openFields(e.type, e.data, (s) => keyObjects.get(s)).data }));
 }
 

@@ -3,11 +3,11 @@
 // the subject is forgotten (its key destroyed) those fields read as null and the event says
 // `forgotten`: replays, rebuilds and subscribers go on, with nothing personal left to show.
 // Whatever adapter it wraps; the adapter itself only ever sees ciphertext.
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey } from 'node:crypto';
 import type { KeyStore } from '../key-store/port.ts';
 import type { EventStore, RecordedEvent, Snapshot, StreamAppend } from '../event-store/port.ts';
 import { openFields, sealFields, sealedSubjects, hasPersonalFields, subjectOf } from './fields.ts';
-import { isSealed, seal, unseal, type Sealed } from './sealed.ts';
+import { activeKeyObjects, isSealed, seal, unseal, type Sealed } from './sealed.ts';
 
 /** A person's snapshot is sealed whole, as this one field. */
 const SNAPSHOT_FIELD = 'snapshot';
@@ -24,10 +24,7 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
   async function open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const subjects = new Set(events.flatMap((e) => sealedSubjects(e.type, e.data)));
     if (subjects.size === 0) return events;
-    const states = await keys.lookup([...subjects]);
-    // One key object per subject: a cipher made from one costs a fifth of one made from bytes.
-    const keyObjects = new Map<string, KeyObject>();
-    for (const [subject, state] of states) if (state.state === 'active') keyObjects.set(subject, createSecretKey(state.key));
+    const keyObjects = activeKeyObjects(await keys.lookup([...subjects]));
     const keyOf = (subject: string) => keyObjects.get(subject);
     return events.map((event) => {
       const { data, erased } = openFields(event.type, event.data, keyOf);

@@ -4,10 +4,10 @@
 // for good); `withheld` (this subscriber was given no keys: the fields are null here, not gone).
 // Anything else (no such key in the store given, a value that does not open) is an error, so the
 // event is retried and then dead-lettered rather than handled as if the person had been forgotten.
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { JsonValue } from '../event-store/port.ts';
 import type { KeyStore } from '../key-store/port.ts';
 import { openFields, sealedSubjects, withSealedAsNull } from '../personal-data/fields.ts';
+import { activeKeyObjects } from '../personal-data/sealed.ts';
 
 /** What the SDK needs of a key store: a read of keys, never a write. */
 export type KeyLookup = Pick<KeyStore, 'lookup'>;
@@ -23,14 +23,14 @@ export async function openPayload(type: string, data: JsonValue, keys: KeyLookup
   if (subjects.length === 0) return { data };
   if (!keys) return { data: withSealedAsNull(type, data), withheld: true };
   const states = await keys.lookup(subjects);
-  const keyObjects = new Map<string, KeyObject>();
   let anyForgotten = false;
   for (const subject of subjects) {
-    const state = states.get(subject);
-    if (state?.state === 'active') keyObjects.set(subject, createSecretKey(state.key));
-    else if (state?.state === 'forgotten') anyForgotten = true;
-    else throw new Error(`no key for ${subject} in the key store given: give the subscriber the store the publisher seals with`);
+    const state = states.get(subject)?.state;
+    if (state === 'forgotten') anyForgotten = true;
+    else if (state !== 'active')
+      throw new Error(`no key for ${subject} in the key store given: give the subscriber the store the publisher seals with`);
   }
+  const keyObjects = activeKeyObjects(states);
   const opened = openFields(type, data, (subject) => keyObjects.get(subject));
   if (!opened.erased) return { data: opened.data };
   if (!anyForgotten) throw new Error('a sealed field did not open with its key: altered, or sealed under another key');
