@@ -1,7 +1,17 @@
 // The public envelope of a recorded event, or nothing for events that never leave the write side.
-import type { RecordedEvent } from '../event-store/port.ts';
+import type { JsonValue, RecordedEvent } from '../event-store/port.ts';
 import { withSealedAsNull } from '../personal-data/fields.ts';
-import { isEventName, parsePayload, type AnyEventEnvelope, type Model } from './catalogue.ts';
+import { isEventName, parsePayload, type AnyEventEnvelope, type EventName, type Model, type PayloadOf } from './catalogue.ts';
+
+/**
+ * The payload checked against its name's schema with any sealed field as null, and as it was when
+ * it holds sealed fields (they stay sealed, for whoever has the key to open them).
+ */
+export function checkedPayload<N extends EventName>(type: N, data: JsonValue): PayloadOf<N> {
+  const masked = withSealedAsNull(type, data);
+  const checked = parsePayload(type, masked);
+  return masked === data ? checked : (data as PayloadOf<N>);
+}
 
 /**
  * An event read with its personal fields sealed (the publisher's) keeps them sealed: its payload
@@ -9,9 +19,6 @@ import { isEventName, parsePayload, type AnyEventEnvelope, type Model } from './
  */
 export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
   if (!isEventName(event.type)) return undefined;
-  const masked = withSealedAsNull(event.type, event.data);
-  // Checked on the way out: only what the catalogue allows reaches the bus.
-  const checked = parsePayload(event.type, masked);
   return {
     id: event.id,
     type: event.type,
@@ -19,7 +26,8 @@ export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
     revision: event.revision,
     position: event.position,
     time: event.time,
-    data: masked === event.data ? checked : event.data,
+    // Checked on the way out: only what the catalogue allows reaches the bus.
+    data: checkedPayload(event.type, event.data),
     metadata: { correlationId: event.metadata.correlationId, causationId: event.metadata.causationId, actor: event.metadata.actor },
     ...(event.forgotten ? { forgotten: true } : {}),
   } as AnyEventEnvelope;

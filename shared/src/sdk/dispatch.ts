@@ -5,7 +5,7 @@
 import { backoffDelay, sleep } from '../backoff.ts';
 import type { DeadLetter } from '../event-bus/port.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '../events/catalogue.ts';
-import { withSealedAsNull } from '../personal-data/fields.ts';
+import { checkedPayload } from '../events/envelope.ts';
 import type { JsonValue } from '../event-store/port.ts';
 import { openPayload, type KeyLookup } from './personal.ts';
 
@@ -123,10 +123,7 @@ export class Dispatcher {
     if (typeof value !== 'object' || value === null || typeof value.id !== 'string' || !isEventName(String(value.type))) {
       throw new Error('missing id or a known type');
     }
-    const data = value.data as JsonValue;
-    const masked = withSealedAsNull(value.type, data);
-    const checked = parsePayload(value.type, masked);
-    return { ...value, data: masked === data ? checked : data } as AnyEventEnvelope;
+    return { ...value, data: checkedPayload(value.type, value.data as JsonValue) } as AnyEventEnvelope;
   }
 
   /** The envelope its handlers see: personal fields opened, or null and marked forgotten or withheld. */
