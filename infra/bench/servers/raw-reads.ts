@@ -2,13 +2,15 @@
 // on the same read.db (the generation it serves), and nothing else: no query validation, no
 // consistency check, no rate limit, no cursor signing, no representation, no ranking, no search
 // vocabulary (its query is the words as typed, which is ours for any word that needs no
-// completion or correction). Each route
+// completion or correction; a last word longer than the prefix index stands, as in ours, for
+// the words it starts, read from the same table). Each route
 // answers the rows' stored JSON, as ours answers its own rendering of them.
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
 import { ftsQuery, literalQuery, SEARCH_CANDIDATES } from '@eventide/shared/read-store/search-terms.ts';
+import { INDEXED_PREFIX_LENGTHS, wordsStarting } from '@eventide/shared/read-store/sqlite-schema.ts';
 
 const db = new DatabaseSync(join(process.env.DATA_DIR!, 'read.db'), { readOnly: true });
 const generation = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
@@ -35,6 +37,16 @@ function bySeqs(count: number) {
   }
   return statement;
 }
+const expansionStatements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
+const prepared = (text: string) => {
+  let statement = expansionStatements.get(text);
+  if (!statement) {
+    statement = db.prepare(text);
+    expansionStatements.set(text, statement);
+  }
+  return statement;
+};
+const longestIndexedPrefix = Math.max(...INDEXED_PREFIX_LENGTHS);
 const bodies = (rows: unknown[]) => (rows as Array<{ body: string }>).map((r) => JSON.parse(r.body));
 
 const app = new Koa();
@@ -51,7 +63,13 @@ app.use((ctx) => {
     if (row) ctx.body = JSON.parse(row.body);
     else ctx.status = 404;
   } else if (path === '/search') {
-    const match = ftsQuery(literalQuery(String(ctx.query.q ?? '')));
+    const match = ftsQuery(
+      literalQuery(String(ctx.query.q ?? '')).map((word) =>
+        word.prefix && [...word.term].length > longestIndexedPrefix
+          ? { ...word, expansions: wordsStarting(prepared, generation, word.term) }
+          : word,
+      ),
+    );
     const seqsOf = (statement: typeof sql.texts) => (statement.all(match) as Array<{ rowid: number }>).map((row) => Number(row.rowid));
     const seqs = new Set(seqsOf(sql.texts));
     // As ours: the names' index only when the full index has more matches than it read.

@@ -222,6 +222,31 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect(await ids('x')).toEqual([]);
       }));
 
+    it('completes a last word from the words of descriptions too, and forgets the words no product holds any more', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const jacket = product('j', 'Rain jacket', 'Waterproof shell');
+        const bottle = product('b', 'Bottle', 'Keeps water cold');
+        await writer.write(inserts([jacket, bottle]), cp(1));
+        const ids = async (q: string) => (await searchIds(store)(q)).sort();
+        expect(await ids('wate')).toEqual(['b', 'j']);
+        expect(await ids('waterp')).toEqual(['j']);
+        expect(await ids('rain shel')).toEqual(['j']);
+        await writer.write(
+          [
+            {
+              collection: 'products',
+              doc: { ...jacket, version: 1, fields: { ...jacket.fields, description: 'Windproof shell' } },
+              expectedVersion: 0,
+            },
+          ],
+          cp(2),
+        );
+        expect(await ids('waterp')).toEqual([]);
+        expect(await ids('wate')).toEqual(['b']);
+        expect(await ids('windp')).toEqual(['j']);
+      }));
+
     it('forgives a typo in a word of five letters or more, ranks it below exact matches, and follows renames', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());

@@ -35,6 +35,12 @@ export const isPrefix = (terms: string[], index: number) => index === terms.leng
 
 /** Words of a product name that each query word may also stand for, found in the names' vocabulary. */
 export const PREFIX_EXPANSIONS = 5;
+/**
+ * The most words a last word typed stands for, where the store names them rather than its engine
+ * (the SQLite store, past its prefix index): the commonest this many words it starts. Each is one
+ * more list to read, so a query's cost stays bounded however many words a prefix starts.
+ */
+export const MAX_PREFIX_WORDS = 32;
 export const TYPO_EXPANSIONS = 3;
 /** Shorter words are not forgiven a typo: one letter changed in four makes another word too often. */
 export const MIN_TYPO_LENGTH = 5;
@@ -49,6 +55,11 @@ export interface QueryWord {
   term: string;
   /** The last word (of MIN_PREFIX letters or more) matches the start of any word, in the engine's own index. */
   prefix: boolean;
+  /**
+   * For a prefix: the words of the index it starts, when the engine is not to gather them itself
+   * (the SQLite store's, past the lengths FTS5 keeps a prefix index for: sqlite.ts).
+   */
+  expansions?: string[];
   completions: string[];
   typos: string[];
 }
@@ -138,9 +149,13 @@ export const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`;
 /** An FTS5 MATCH expression: every query word, or one of the words it stands for, must appear. */
 export function ftsQuery(query: QueryWord[]): string {
   return query
-    .map(({ term, prefix, completions, typos }) => {
+    .map(({ term, prefix, expansions, completions, typos }) => {
+      const typed = !prefix ? [term] : (expansions ?? []);
       // A word may be both a completion and a typo away (granit: granite); once is enough.
-      const alternatives = [`${quoted(term)}${prefix ? '*' : ''}`, ...[...new Set([...completions, ...typos])].map(quoted)];
+      const alternatives = [...new Set([...typed, ...completions, ...typos])].map(quoted);
+      if (prefix && expansions === undefined) alternatives.unshift(`${quoted(term)}*`);
+      // A prefix that starts no word, with nothing else to stand for: the word itself, which matches nothing.
+      if (alternatives.length === 0) alternatives.push(quoted(term));
       return alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(' OR ')})`;
     })
     .join(' AND ');

@@ -3,7 +3,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { COLLECTIONS, FILTERABLE } from './port.ts';
 import { countKeysOf } from './live-counts.ts';
-import { deletionVariants } from './search-terms.ts';
+import { deletionVariants, MAX_PREFIX_WORDS } from './search-terms.ts';
 
 export const column = (field: string) => `f_${field}`;
 /** Indexed expression for userByEmail; lower() folds ASCII letters only. */
@@ -17,9 +17,18 @@ export const GENERATION_TABLES = [
   'products_names_fts',
   'products_name_terms',
   'products_name_variants',
+  'products_terms',
   'checkpoints',
   'counts',
 ] as const;
+
+/**
+ * The prefix lengths FTS5 keeps an index of: a prefix this short reads one list of its own. A
+ * longer one would make FTS5 gather the lists of every word it starts, whatever the LIMIT (5 ms
+ * for `plastic*` at 1M events), so the store names those words itself (sqlite.ts, search).
+ */
+export const INDEXED_PREFIX_LENGTHS = [2, 3];
+const FTS_OPTIONS = `tokenize = 'unicode61 remove_diacritics 2', prefix = '${INDEXED_PREFIX_LENGTHS.join(' ')}'`;
 
 export function schema(generation: number): string {
   const tables = COLLECTIONS.map((collection) => {
@@ -36,10 +45,11 @@ export function schema(generation: number): string {
   });
   return `${tables.join('\n')}
     CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_fts', generation)}
-      USING fts5(name, description, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+      USING fts5(name, description, ${FTS_OPTIONS});
     ${NAMES_TABLE(generation)}
     ${TERMS_TABLE(generation)}
     ${VARIANTS_TABLE(generation)}
+    ${ALL_TERMS_TABLE(generation)}
     CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
     ${COUNTS_TABLE(generation)}`;
 }
@@ -49,11 +59,27 @@ export function schema(generation: number): string {
  * index instead of filtering every match of the full index by column.
  */
 const NAMES_TABLE = (generation: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS ${table('products_names_fts', generation)}
-      USING fts5(name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');`;
+      USING fts5(name, ${FTS_OPTIONS});`;
 
 /** The words of live product names and how many names hold each: what query words are completed and corrected from. */
 const TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_name_terms', generation)} (
       term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;`;
+
+/**
+ * Every word of live products' names and descriptions and how many products hold each: what a
+ * last word typed is completed from (completionsOf in sqlite.ts), instead of FTS5 gathering every
+ * word it starts.
+ */
+const ALL_TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_terms', generation)} (
+      term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;`;
+
+/** The commonest words of live products that start with `prefix`, at most MAX_PREFIX_WORDS. */
+export function wordsStarting(prepare: (sql: string) => StatementSync, generation: number, prefix: string): string[] {
+  const rows = prepare(
+    `SELECT term FROM ${table('products_terms', generation)} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${MAX_PREFIX_WORDS}`,
+  ).all(prefix, `${prefix}\u{10FFFF}`) as Array<{ term: string }>;
+  return rows.map((r) => r.term);
+}
 
 /** Each vocabulary word under itself and under each string one letter shorter: how typos are found (deletionVariants). */
 const VARIANTS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_name_variants', generation)} (
@@ -125,18 +151,16 @@ export function openSchema(db: DatabaseSync): number {
     const named = exists('products_names_fts');
     const termed = exists('products_name_terms');
     const varied = exists('products_name_variants');
+    const allTermed = exists('products_terms');
     db.exec(schema(atOpen));
     if (!counted) countExisting(db, atOpen);
     if (!named) {
       db.exec(`INSERT INTO ${table('products_names_fts', atOpen)} (rowid, name)
         SELECT seq, json_extract(body, '$.name') FROM ${table('products', atOpen)} WHERE deleted = 0`);
     }
-    if (!termed) {
-      // The names' own index knows its words and how many names hold each.
-      db.exec(`CREATE VIRTUAL TABLE temp.name_words USING fts5vocab(main, '${table('products_names_fts', atOpen)}', 'row');
-        INSERT INTO ${table('products_name_terms', atOpen)} (term, docs) SELECT term, doc FROM temp.name_words;
-        DROP TABLE temp.name_words;`);
-    }
+    // Each full-text index knows its words and how many products hold each.
+    if (!termed) fillTermsFrom(db, table('products_names_fts', atOpen), table('products_name_terms', atOpen));
+    if (!allTermed) fillTermsFrom(db, table('products_fts', atOpen), table('products_terms', atOpen));
     if (!varied) {
       const { add } = variantsOf(db, atOpen);
       for (const { term } of db.prepare(`SELECT term FROM ${table('products_name_terms', atOpen)}`).all() as Array<{ term: string }>)
@@ -148,6 +172,12 @@ export function openSchema(db: DatabaseSync): number {
     throw error;
   }
   return atOpen;
+}
+
+function fillTermsFrom(db: DatabaseSync, fts: string, terms: string): void {
+  db.exec(`CREATE VIRTUAL TABLE temp.index_words USING fts5vocab(main, '${fts}', 'row');
+    INSERT INTO ${terms} (term, docs) SELECT term, doc FROM temp.index_words;
+    DROP TABLE temp.index_words;`);
 }
 
 /** A generation's full-text indexes. */
@@ -176,19 +206,37 @@ export const ftsMerging = {
   bulk(db: DatabaseSync, generation: number) {
     for (const name of FTS_TABLES) setMerging(db, table(name, generation), BULK_MERGING);
   },
+  /** Whether a bulk load is filling this generation: its writes leave the vocabulary of both fields to `settle`. */
+  isBulk(db: DatabaseSync, generation: number): boolean {
+    return isBulkMerging(db, table('products_fts', generation));
+  },
   settle(db: DatabaseSync, generation: number) {
     for (const name of FTS_TABLES) {
       const fts = table(name, generation);
       db.exec(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`);
       setMerging(db, fts, FTS5_DEFAULT_MERGING);
     }
+    refillAllTerms(db, generation);
   },
   /** Puts back the defaults a bulk load that never finished left behind, without the costly final merge: later writes merge. */
   restore(db: DatabaseSync, generation: number) {
-    for (const name of FTS_TABLES) {
-      const fts = table(name, generation);
-      const automerge = db.prepare(`SELECT v FROM ${fts}_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
-      if (automerge?.v === BULK_MERGING.automerge) setMerging(db, fts, FTS5_DEFAULT_MERGING);
-    }
+    if (!FTS_TABLES.some((name) => isBulkMerging(db, table(name, generation)))) return;
+    for (const name of FTS_TABLES) setMerging(db, table(name, generation), FTS5_DEFAULT_MERGING);
+    refillAllTerms(db, generation);
   },
 };
+
+function isBulkMerging(db: DatabaseSync, fts: string): boolean {
+  const automerge = db.prepare(`SELECT v FROM ${fts}_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
+  return automerge?.v === BULK_MERGING.automerge;
+}
+
+/**
+ * The vocabulary of both fields, counted from the full index at once. Counting each batch's words
+ * as they were written made a seed of 300k events 45% slower (34.5 s → 50.1 s, 2026-11-24); from the
+ * index, 1M events take about a second.
+ */
+function refillAllTerms(db: DatabaseSync, generation: number): void {
+  db.exec(`DELETE FROM ${table('products_terms', generation)}`);
+  fillTermsFrom(db, table('products_fts', generation), table('products_terms', generation));
+}

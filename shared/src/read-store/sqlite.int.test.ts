@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreContract } from './contract.ts';
 import { openSqliteReadStore } from './sqlite.ts';
-import { SEARCH_CANDIDATES } from './search-terms.ts';
+import { MAX_PREFIX_WORDS, SEARCH_CANDIDATES } from './search-terms.ts';
 
 readStoreContract('embedded SQLite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
@@ -108,6 +108,47 @@ describe('embedded SQLite read store: search work per query', () => {
   });
 });
 
+describe('embedded SQLite read store: a last word longer than the prefix index', () => {
+  it(`stands for the ${MAX_PREFIX_WORDS} commonest words it starts, so its cost is bounded however many there are`, async () => {
+    const store = openSqliteReadStore(':memory:');
+    try {
+      const writer = store.writer(await store.activeGeneration());
+      // Words zorb00 … zorbNN, word i held by i + 1 products (the rarest, zorb00, by one only),
+      // the rarest written last: were every word gathered, the rarest would be the newest matches.
+      const count = MAX_PREFIX_WORDS + 3;
+      const writes = [];
+      let seq = 1;
+      for (let i = count - 1; i >= 0; i--) {
+        const word = `zorb${String(i).padStart(2, '0')}`;
+        for (let copy = 0; copy <= i; copy++) {
+          writes.push({
+            collection: 'products' as const,
+            doc: {
+              id: `${word}-${copy}`,
+              version: 0,
+              seq: seq++,
+              deleted: false,
+              fields: { productId: `${word}-${copy}`, name: 'Gadget', description: word },
+            },
+            expectedVersion: null,
+          });
+        }
+      }
+      await writer.write(writes, { name: 'test', position: 1 });
+      const words = async (q: string) => new Set((await store.search(q, 1000)).map((h) => String(h.doc.fields.description)));
+      const found = await words('zorb');
+      expect(found.size).toBeGreaterThan(0);
+      // The three rarest words are left out; each of the commonest could be among the candidates.
+      for (const rare of ['zorb00', 'zorb01', 'zorb02']) expect(found.has(rare)).toBe(false);
+      // Typed further, a word left out is found again.
+      expect(await words('zorb00')).toEqual(new Set(['zorb00']));
+      expect(await words('zorb0')).toContain('zorb00');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('embedded SQLite read store: a rebuild promoted by another process', () => {
   it('serves the promoted generation to a store that had been reading the old one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
@@ -146,7 +187,8 @@ describe('embedded SQLite read store: the vocabulary of names', () => {
   it.each([
     ['the vocabulary', ['products_name_terms', 'products_name_variants']],
     ['the typo variants', ['products_name_variants']],
-  ])('is filled from the names index when a store written before %s is opened', async (_, missing) => {
+    ['the vocabulary of names and descriptions', ['products_terms']],
+  ])('is filled from the full-text indexes when a store written before %s is opened', async (_, missing) => {
     const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
     const path = join(dir, 'read.db');
     try {
@@ -157,7 +199,7 @@ describe('embedded SQLite read store: the vocabulary of names', () => {
         version: 0,
         seq,
         deleted: false,
-        fields: { productId: id, name, description: '' },
+        fields: { productId: id, name, description: name === 'Teapot' ? '' : 'Boils water' },
       });
       await first.writer(generation).write(
         [product('k', 1, 'Electric kettle'), product('t', 2, 'Teapot')].map((doc) => ({
@@ -176,6 +218,8 @@ describe('embedded SQLite read store: the vocabulary of names', () => {
       try {
         expect((await reopened.search('ketle', 10)).map((h) => h.doc.id)).toEqual(['k']);
         expect((await reopened.search('elec kettle', 10)).map((h) => h.doc.id)).toEqual(['k']);
+        expect((await reopened.search('teapot wate', 10)).map((h) => h.doc.id)).toEqual([]);
+        expect((await reopened.search('boils wate', 10)).map((h) => h.doc.id)).toEqual(['k']);
       } finally {
         await reopened.close();
       }
@@ -230,6 +274,8 @@ describe('embedded SQLite read store: full-text merging during a bulk load', () 
       await store.promote(fresh);
       for (const fts of mergingOf(path, fresh)) expect(fts).toEqual({ ...DEFAULTS, segments: 1 });
       expect((await store.search('kettle', 50)).length).toBe(40);
+      // The words of descriptions were counted once, at the promotion: a last word beyond the prefix index finds them.
+      expect((await store.search('copp', 50)).length).toBe(40);
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -245,6 +291,9 @@ describe('embedded SQLite read store: full-text merging during a bulk load', () 
     for (const fts of mergingOf(path, generation)) expect(fts).toEqual({ automerge: 0, crisismerge: 256, segments: 30 });
     await bulk.close();
     for (const fts of mergingOf(path, generation)) expect(fts).toEqual({ ...DEFAULTS, segments: 1 });
+    const served = openSqliteReadStore(path);
+    expect((await served.search('copp', 50)).length).toBe(30);
+    await served.close();
 
     // A seed killed before it closed its store leaves the bulk settings on the served generation.
     const killed = openSqliteReadStore(path, { bulkLoad: true });
@@ -252,6 +301,15 @@ describe('embedded SQLite read store: full-text merging during a bulk load', () 
     try {
       for (const fts of mergingOf(path, generation)) expect(fts).toMatchObject(DEFAULTS);
       expect((await next.search('kettle', 50)).length).toBe(30);
+      expect((await next.search('copp', 50)).length).toBe(30);
+      // The bulk load is over for the store that was left with it too: what it writes now is counted as it is written.
+      await killed
+        .writer(generation)
+        .write([{ ...product(31), doc: { ...product(31).doc, fields: { name: 'Jug', description: 'Brass' } } }], {
+          name: 'read-models',
+          position: 31,
+        });
+      expect((await next.search('bras', 50)).length).toBe(1);
     } finally {
       await next.close();
       // Closing it now settles it as well.

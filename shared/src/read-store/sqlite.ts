@@ -16,7 +16,7 @@ import {
   ftsQuery,
   isOneEditApart,
   planQuery,
-  quoted,
+  type QueryWord,
   rankByRelevance,
   SEARCH_CANDIDATES,
   searchTerms,
@@ -25,7 +25,18 @@ import {
 } from './search-terms.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
-import { column, EMAIL_KEY, ftsMerging, GENERATION_TABLES, openSchema, schema, table, variantsOf } from './sqlite-schema.ts';
+import {
+  column,
+  EMAIL_KEY,
+  ftsMerging,
+  GENERATION_TABLES,
+  INDEXED_PREFIX_LENGTHS,
+  openSchema,
+  schema,
+  table,
+  variantsOf,
+  wordsStarting,
+} from './sqlite-schema.ts';
 
 interface Row {
   id: string;
@@ -37,6 +48,17 @@ interface Row {
 
 /** What a document is read with. The filter columns serve WHERE only: reading them as well doubled the time of a search's row fetch. */
 const ROW = 'id, version, seq, deleted, body';
+
+interface ProductText {
+  name: string;
+  description: string;
+}
+/** What the full index holds of a product: the words of both its fields. */
+const allText = ({ name, description }: ProductText) => `${name} ${description}`;
+
+function addDeltas(sums: Map<string, number>, deltas: Array<[string, number]>): void {
+  for (const [term, delta] of deltas) sums.set(term, (sums.get(term) ?? 0) + delta);
+}
 
 function toDocument(row: Row): ReadDocument {
   return { id: row.id, version: Number(row.version), seq: Number(row.seq), deleted: row.deleted === 1, fields: JSON.parse(row.body) };
@@ -93,7 +115,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
   function vocabularyOf(generation: number): Vocabulary {
     const terms = table('products_name_terms', generation);
     const variants = table('products_name_variants', generation);
-    const fts = table('products_fts', generation);
+    const allTerms = table('products_terms', generation);
     return {
       async occurs(term, prefix) {
         // A word of some name answers from the vocabulary's own index, a few microseconds; the
@@ -102,9 +124,11 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
           ? prepare(`SELECT 1 FROM ${terms} WHERE term >= ? AND term < ? LIMIT 1`).get(term, `${term}\u{10FFFF}`)
           : prepare(`SELECT 1 FROM ${terms} WHERE term = ?`).get(term);
         if (named !== undefined) return true;
-        // The whole word first: a prefix query gathers every word it starts before it answers.
-        const probe = prepare(`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`);
-        return probe.get(quoted(term)) !== undefined || (prefix && probe.get(`${quoted(term)}*`) !== undefined);
+        // Else a word of some description: the vocabulary of both fields answers as fast.
+        const held = prefix
+          ? prepare(`SELECT 1 FROM ${allTerms} WHERE term >= ? AND term < ? LIMIT 1`).get(term, `${term}\u{10FFFF}`)
+          : prepare(`SELECT 1 FROM ${allTerms} WHERE term = ?`).get(term);
+        return held !== undefined;
       },
       async startingWith(prefix, limit) {
         const rows = prepare(`SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?`).all(
@@ -127,6 +151,12 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
           .slice(0, limit);
       },
     };
+  }
+
+  /** A prefix longer than the index keeps, as the words of the index it starts (INDEXED_PREFIX_LENGTHS). */
+  function withExpansions(word: QueryWord, generation: number): QueryWord {
+    if (!word.prefix || [...word.term].length <= Math.max(...INDEXED_PREFIX_LENGTHS)) return word;
+    return { ...word, expansions: wordsStarting(prepare, generation, word.term) };
   }
 
   function transaction<T>(body: () => T): T {
@@ -162,6 +192,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     const counts = table('counts', generation);
     const names = table('products_names_fts', generation);
     const terms = table('products_name_terms', generation);
+    const allTerms = table('products_terms', generation);
     const termVariants = variantsOf(db, generation);
 
     /**
@@ -173,15 +204,18 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
      *   at commit. In order, a batch that changes products measured 1.7x faster, and two changes
      *   of one product in a batch become one.
      * - Count and vocabulary deltas, summed: a thousand new products in twenty categories make
-     *   twenty count updates, not two thousand, and their names' words one update each.
+     *   twenty count updates, not two thousand, and their words one update each (`words` for the
+     *   names' vocabulary, `allWords` for names and descriptions).
      */
     interface BatchChanges {
-      fullText: Map<number, { replaces: boolean; text: { name: string; description: string } | undefined }>;
+      fullText: Map<number, { replaces: boolean; text: ProductText | undefined }>;
       counts: Map<string, { collection: Collection; key: readonly [string, string]; delta: number }>;
       words: Map<string, number>;
+      /** Undefined while a bulk load fills this generation, which counts the words of both fields once it ends (ftsMerging.settle). */
+      allWords: Map<string, number> | undefined;
     }
 
-    function writeBatchChanges({ fullText, counts: countDeltas, words }: BatchChanges): void {
+    function writeBatchChanges({ fullText, counts: countDeltas, words, allWords }: BatchChanges): void {
       for (const [rowid, { replaces, text }] of [...fullText].sort(([a], [b]) => a - b)) {
         if (replaces) {
           prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(rowid);
@@ -199,27 +233,44 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
            ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`,
         ).run(collection, key[0], key[1], delta);
       }
-      for (const [term, delta] of words) {
+      countWords(terms, words, termVariants);
+      for (const [term, delta] of allWords ?? []) {
+        if (delta === 0) continue;
+        // No variants to keep here, so one upsert a word: most of a seed's words are already known.
+        prepare(`INSERT INTO ${allTerms} (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs`).run(
+          term,
+          delta,
+        );
+        if (delta < 0) prepare(`DELETE FROM ${allTerms} WHERE term = ? AND docs <= 0`).run(term);
+      }
+    }
+
+    /** Adds each word's delta to its count in `counts`; a word no product holds any more leaves it. */
+    function countWords(counts: string, deltas: Map<string, number>, variants: ReturnType<typeof variantsOf>): void {
+      for (const [term, delta] of deltas) {
         if (delta === 0) continue;
         // Read, then write: an upsert with RETURNING measured 55 µs a word in a rebuild, ten times this.
-        const held = prepare(`SELECT docs FROM ${terms} WHERE term = ?`).get(term) as { docs: number } | undefined;
+        const held = prepare(`SELECT docs FROM ${counts} WHERE term = ?`).get(term) as { docs: number } | undefined;
         const docs = (held?.docs ?? 0) + delta;
         if (docs <= 0) {
-          prepare(`DELETE FROM ${terms} WHERE term = ?`).run(term);
-          termVariants.remove(term);
+          prepare(`DELETE FROM ${counts} WHERE term = ?`).run(term);
+          variants.remove(term);
         } else if (held === undefined) {
-          prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?)`).run(term, docs);
-          termVariants.add(term);
-        } else prepare(`UPDATE ${terms} SET docs = ? WHERE term = ?`).run(docs, term);
+          prepare(`INSERT INTO ${counts} (term, docs) VALUES (?, ?)`).run(term, docs);
+          variants.add(term);
+        } else prepare(`UPDATE ${counts} SET docs = ? WHERE term = ?`).run(docs, term);
       }
     }
 
     function applyWrite({ collection, doc, expectedVersion }: DocumentWrite, batch: BatchChanges): void {
       const name = table(collection, generation);
       const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
-      const oldName = collection === 'products' ? ", json_extract(body, '$.name') AS old_name" : '';
-      const stored = prepare(`SELECT version, deleted${filterColumns}${oldName} FROM ${name} WHERE id = ?`).get(doc.id) as
-        | ({ version: number; deleted: number; old_name?: string | null } & Record<string, string | null>)
+      const oldText =
+        collection === 'products'
+          ? ", json_extract(body, '$.name') AS old_name, json_extract(body, '$.description') AS old_description"
+          : '';
+      const stored = prepare(`SELECT version, deleted${filterColumns}${oldText} FROM ${name} WHERE id = ?`).get(doc.id) as
+        | ({ version: number; deleted: number; old_name?: string | null; old_description?: string | null } & Record<string, string | null>)
         | undefined;
       const applies = expectedVersion === null ? stored === undefined : stored?.version === expectedVersion;
       if (!applies) return;
@@ -236,14 +287,18 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
       ).run(doc.id, doc.version, doc.seq, doc.deleted ? 1 : 0, JSON.stringify(doc.fields));
       if (collection === 'products') {
+        const after = doc.deleted ? undefined : { name: String(doc.fields.name ?? ''), description: String(doc.fields.description ?? '') };
         batch.fullText.set(doc.seq, {
           // A new product has nothing in the indexes to replace.
           replaces: batch.fullText.get(doc.seq)?.replaces ?? stored !== undefined,
-          text: doc.deleted ? undefined : { name: String(doc.fields.name ?? ''), description: String(doc.fields.description ?? '') },
+          text: after,
         });
-        const before = stored && stored.deleted === 0 ? String(stored.old_name ?? '') : undefined;
-        const after = doc.deleted ? undefined : String(doc.fields.name ?? '');
-        for (const [term, delta] of vocabularyChanges(before, after)) batch.words.set(term, (batch.words.get(term) ?? 0) + delta);
+        const before =
+          stored && stored.deleted === 0
+            ? { name: String(stored.old_name ?? ''), description: String(stored.old_description ?? '') }
+            : undefined;
+        addDeltas(batch.words, vocabularyChanges(before?.name, after?.name));
+        if (batch.allWords) addDeltas(batch.allWords, vocabularyChanges(before && allText(before), after && allText(after)));
       }
     }
 
@@ -261,7 +316,9 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
       async write(writes, checkpoint, { erasing = false } = {}) {
         const apply = () =>
           transaction(() => {
-            const batch: BatchChanges = { fullText: new Map(), counts: new Map(), words: new Map() };
+            // Asked in the batch's transaction: a store opened meanwhile may have ended the bulk load (ftsMerging.restore).
+            const allWords = ftsMerging.isBulk(db, generation) ? undefined : new Map<string, number>();
+            const batch: BatchChanges = { fullText: new Map(), counts: new Map(), words: new Map(), allWords };
             for (const write of writes) applyWrite(write, batch);
             writeBatchChanges(batch);
             prepare(
@@ -384,7 +441,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     async search(text, limit) {
       if (searchTerms(text).length === 0) return [];
       return onActive(async (g) => {
-        const query = await planQuery(text, vocabularyOf(g));
+        const query = (await planQuery(text, vocabularyOf(g))).map((word) => withExpansions(word, g));
         const match = ftsQuery(query);
         // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
         // however many products match; ranking all of them was what made common words slow.
