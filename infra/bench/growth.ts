@@ -1,8 +1,8 @@
 // How the routes hold up as the data grows: one store seeded with `npm run seed` to each size in
 // turn (appending), and at each size every read route of ours against the raw floor running the
 // same SELECTs on the same read.db (servers/raw-reads.ts), plus POST /users. Search is measured
-// on words picked from the index itself so that they match no product, about 10, about 10,000
-// and about 90% of them.
+// with the same words at every size, taken from the seed's own word distribution: one no product
+// holds, the rarest, one in about 1% of products (about 10,000 at 1M events) and one in about 90%.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -14,6 +14,7 @@ import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
 import { p } from './read-side.ts';
 import { SEARCH_MAX_WORDS } from '@eventide/shared/api/search-limits.ts';
+import { descriptionWordWithShare } from '../src/seed/data.ts';
 
 export interface RouteResult {
   route: string;
@@ -65,7 +66,7 @@ async function seedTo(dataDir: string, events: number, step: number): Promise<nu
 interface Sample {
   products: number;
   ids: string[];
-  /** Search words by how many products they match. */
+  /** The search words (SEARCH_WORDS), with how many products hold each at this size. */
   words: Array<{ q: string; matches: number; label: string }>;
   /** The longest query accepted: the most common name words, as many as a query may have. */
   commonWords: string;
@@ -81,27 +82,28 @@ function eventStoreHead(dataDir: string): number {
   }
 }
 
-/** Product ids to look up and search words with known match counts, read from the served generation. */
+/** The same words at every size, so that each search row compares one query as the store grows. */
+const SEARCH_WORDS = [
+  { q: 'qqxzv', label: 'no match' },
+  { q: descriptionWordWithShare(0), label: 'the rarest word' },
+  { q: descriptionWordWithShare(0.0117), label: 'a word in ~1%' },
+  { q: descriptionWordWithShare(0.9), label: 'a word in ~90%' },
+];
+
+/** Product ids to look up and how many products hold each search word, read from the served generation. */
 function sample(dataDir: string): Sample {
   const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
   try {
     const g = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
     const products = Number((db.prepare(`SELECT COUNT(*) AS n FROM products_g${g} WHERE deleted = 0`).get() as { n: number }).n);
     const ids = (db.prepare(`SELECT id FROM products_g${g} ORDER BY random() LIMIT 1000`).all() as Array<{ id: string }>).map((r) => r.id);
-    db.exec(`CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'products_fts_g${g}', 'row')`);
-    const closest = db.prepare(
-      // Letters only, 3 or more (fewer is a 400). A query's last word also matches as a prefix, so
-      // `matches` counts the products with the whole word: the query matches at least those.
-      "SELECT term, doc FROM temp.vocab WHERE length(term) >= 3 AND term NOT GLOB '*[^a-z]*' ORDER BY abs(doc - ?) LIMIT 1",
-    );
-    const pick = (target: number, label: string) => {
-      const row = closest.get(target) as { term: string; doc: number };
-      return { q: row.term, matches: Number(row.doc), label };
-    };
+    // A query's last word also matches as a prefix, so `matches` counts the products with the whole
+    // word: the query matches at least those.
+    const held = db.prepare(`SELECT docs FROM products_terms_g${g} WHERE term = ?`);
     return {
       products,
       ids,
-      words: [{ q: 'qqxzv', matches: 0, label: 'no match' }, pick(10, '~10'), pick(10_000, '~10k'), pick(0.9 * products, '~90%')],
+      words: SEARCH_WORDS.map((word) => ({ ...word, matches: Number((held.get(word.q) as { docs: number } | undefined)?.docs ?? 0) })),
       commonWords: (
         db.prepare(`SELECT term FROM products_name_terms_g${g} ORDER BY docs DESC LIMIT ${SEARCH_MAX_WORDS}`).all() as Array<{
           term: string;

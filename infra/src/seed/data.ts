@@ -22,6 +22,26 @@ const ZIPF = (() => {
   return cumulative.map((c) => c / sum);
 })();
 
+/** A description's sentences, and each sentence's words: how many, at least and at most (uniform). */
+const SENTENCES = { min: 1, max: 4 };
+const SENTENCE_WORDS = { min: 6, max: 16 };
+
+/**
+ * The description word whose share of the seeded products is closest to `share` (the rarest, for
+ * a share below what any word reaches): from the Zipf weights and the mean description length, so
+ * the same word at every store size, which lets a benchmark compare one query across sizes.
+ */
+export function descriptionWordWithShare(share: number): string {
+  const meanWords = ((SENTENCES.min + SENTENCES.max) / 2) * ((SENTENCE_WORDS.min + SENTENCE_WORDS.max) / 2);
+  let best = { rank: 0, distance: Number.POSITIVE_INFINITY };
+  for (let rank = 0; rank < VOCABULARY.length; rank++) {
+    const weight = ZIPF[rank]! - (rank === 0 ? 0 : ZIPF[rank - 1]!);
+    const distance = Math.abs(1 - (1 - weight) ** meanWords - share);
+    if (distance <= best.distance) best = { rank, distance };
+  }
+  return VOCABULARY[best.rank]!;
+}
+
 const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP', 'JPY'] as const;
 
 export function seedData(seed: number) {
@@ -41,7 +61,7 @@ export function seedData(seed: number) {
   }
 
   function sentence(): string {
-    const words = Array.from({ length: faker.number.int({ min: 6, max: 16 }) }, zipfWord);
+    const words = Array.from({ length: faker.number.int(SENTENCE_WORDS) }, zipfWord);
     const text = words.join(' ');
     return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
   }
@@ -69,7 +89,7 @@ export function seedData(seed: number) {
     product() {
       return createProductBody.parse({
         name: faker.commerce.productName(),
-        description: Array.from({ length: faker.number.int({ min: 1, max: 4 }) }, sentence).join(' '),
+        description: Array.from({ length: faker.number.int(SENTENCES) }, sentence).join(' '),
         price: price(),
         sku: faker.string.alphanumeric({ length: 10, casing: 'upper' }),
         category: faker.commerce.department(),
