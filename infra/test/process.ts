@@ -24,9 +24,10 @@ const START_SCRIPTS: Record<string, string> = JSON.parse(readFileSync(new URL('p
  */
 export function startFlags(entry: string): string[] {
   const relative = entry.slice(fileURLToPath(ROOT).length);
-  const script = Object.values(START_SCRIPTS).find((command) => command.endsWith(` ${relative}`) && command.startsWith('node '));
+  // `exec`: the shell npm runs a script in becomes node, so that npm's signals reach the server (npm-signals.e2e.test.ts).
+  const script = Object.values(START_SCRIPTS).find((command) => command.endsWith(` ${relative}`) && command.startsWith('exec node '));
   if (!script) throw new Error(`no start script in package.json runs ${relative}`);
-  return script.split(' ').slice(1, -1);
+  return script.split(' ').slice(2, -1);
 }
 
 /** Runs a command-line entry point of the repository (an npm script's file) as an operator would: its exit code and what it printed. */
@@ -61,7 +62,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
