@@ -2,6 +2,7 @@
 // the HTTP app, its WebSocket on the server once it listens. Users sign in through the command
 // service; the session store (and so the cookie) is the platform's.
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import { answering } from '@eventide/shared/service/readiness.ts';
 import { openCollab, type Collab, type CollabWiring } from './wire.ts';
 
 export interface CollabService extends Service {
@@ -17,6 +18,7 @@ export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryM
       collab,
       routers: collab.routers,
       health: () => ({ collab: collab.description, auth: auth.description, readStore: read.description }),
+      probes: () => [answering('collabStore', () => collab.probe())],
       attach: (server) => void collab.attach(server),
       disconnect: () => collab.disconnect(),
       close: () => collab.close(),

@@ -25,6 +25,8 @@ export interface Collab {
   attach(server: Server): CollabSocket;
   /** Closes the WebSockets (1001), so that an HTTP drain need not wait for them. */
   disconnect(): Promise<void>;
+  /** Reads from the document store (GET /health/ready): rejects when it does not answer. */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,9 @@ export async function openCollab(
     },
     async disconnect() {
       await socket?.close();
+    },
+    async probe() {
+      await store.members.documentsOf('readiness-probe', 1);
     },
     async close() {
       await socket?.close();

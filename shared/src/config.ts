@@ -8,6 +8,8 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** GET /health/ready fails while the read models are more than this many events behind the event store. */
+  READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(10_000),
   /** EventStoreDB connection string, e.g. esdb://localhost:2113?tls=false; unset: embedded SQLite. */
   EVENTSTORE_URL: z.string().min(1).optional(),
   /** FULL survives power loss (default); NORMAL only a process crash, for a faster disk-bound append. */

@@ -27,6 +27,8 @@ export interface OpenedAuth extends HttpAuth {
   /** Ended sessions and withdrawn access, from every process sharing the store. */
   revocations: RevocationFeed;
   description: string;
+  /** Reads from the session store (GET /health/ready): rejects when it does not answer. */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,9 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
     trustProxyHops: config.TRUST_PROXY_HOPS,
     revocations,
     description,
+    async probe() {
+      await raw.get('readiness-probe');
+    },
     async close() {
       await revocations.close();
       await store.close();

@@ -4,7 +4,7 @@
 // stay in order. Subscribing: a consumer group over the topics of the wanted names; a message's
 // offset is committed after `deliver` resolved, so a crash delivers it again, never skips it.
 // Partitions are consumed one message at a time, so one entity's events arrive in order.
-import { Kafka, Partitioners, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { backoffDelay } from '../backoff.ts';
 import type { EventName, Model } from '../events/catalogue.ts';
 import { entityIdOf, modelOf } from '../events/envelope.ts';
@@ -38,6 +38,8 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
   const deadLetterTopic = settings.deadLetterTopic ?? ((topic: string) => `${topic}.dead-letter`);
   const subscriptions = new Set<Subscription>();
   let producer: Promise<Producer> | undefined;
+  /** For readiness probes only, connected on the first (ping). */
+  let admin: Promise<Admin> | undefined;
 
   /** One producer for the bus, connected on first use (a bus that only subscribes may never publish). */
   function connectedProducer(): Promise<Producer> {
@@ -178,11 +180,38 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
 
     subscribe,
 
+    async ping() {
+      admin ??= (async () => {
+        // A client of its own without retries: a probe answers now, and the next one connects afresh.
+        const prober = new Kafka({
+          clientId: `${settings.clientId}-probe`,
+          brokers: settings.brokers,
+          retry: { retries: 0 },
+          connectionTimeout: 1_000,
+          logCreator: kafkaLogCreator(log),
+        });
+        const created = prober.admin();
+        await created.connect();
+        return created;
+      })();
+      try {
+        return (await (await admin).describeCluster()).brokers.length;
+      } catch (error) {
+        // Connect afresh on the next probe: a broker that was down may be back.
+        const failed = admin;
+        admin = undefined;
+        await (await failed.catch(() => undefined))?.disconnect().catch(() => undefined);
+        throw error;
+      }
+    },
+
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));
       const opened = producer;
       producer = undefined;
-      await (await opened?.catch(() => undefined))?.disconnect();
+      const probing = admin;
+      admin = undefined;
+      await Promise.all([(await opened?.catch(() => undefined))?.disconnect(), (await probing?.catch(() => undefined))?.disconnect()]);
     },
   };
 }

@@ -58,6 +58,11 @@ export interface EventBus {
   publish(envelopes: readonly AnyEventEnvelope[]): Promise<void>;
   /** Joins a group; resolves once this member receives. */
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /**
+   * Whether the bus's servers answer now (GET /health/ready): resolves with how many brokers it
+   * sees, rejects when they do not answer. A bus in this process's memory has none to ask.
+   */
+  ping?(): Promise<number>;
   /** Stops every subscription of this bus and lets go of its connections. */
   close(): Promise<void>;
 }

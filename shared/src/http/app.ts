@@ -1,5 +1,6 @@
 // The one Koa stack every service uses: correlation id and access log, problem+json errors,
-// sessions and the Origin check, then the service's routers, 405 with Allow, and GET /health.
+// sessions and the Origin check, then the service's routers, 405 with Allow, GET /health and
+// the liveness and readiness probes (/health/live, /health/ready).
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { HttpAuth } from '../auth/open.ts';
@@ -8,17 +9,23 @@ import { installSessions } from '../auth/session.ts';
 import type { Logger } from '../log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
+import type { Readiness } from '../service/readiness.ts';
+
+/** The media type of the health check response format (draft-inadarei-api-health-check). */
+const HEALTH_JSON = 'application/health+json';
 
 export interface HttpAppOptions {
   log: Logger;
   routers: Router[];
   /** Extra facts for GET /health, such as which adapters are in use. */
   health?: () => Record<string, unknown>;
+  /** GET /health/ready: whether every store this process uses answers (service/readiness.ts). */
+  ready?: () => Promise<Readiness>;
   /** Sessions, the Origin check and the proxy policy; without it every request is anonymous. */
   auth?: HttpAuth;
 }
 
-export function createHttpApp({ log, routers, health, auth }: HttpAppOptions): Koa {
+export function createHttpApp({ log, routers, health, ready, auth }: HttpAppOptions): Koa {
   const app = new Koa();
   if (auth) {
     // X-Forwarded-For and -Proto count only when proxies are declared, and then only their hops.
@@ -37,6 +44,19 @@ export function createHttpApp({ log, routers, health, auth }: HttpAppOptions): K
   const root = new Router();
   root.get('/health', (ctx) => {
     ctx.body = { status: 'ok', ...(health?.() ?? {}) };
+  });
+  // Liveness: the process answers. Nothing else is asked, so a slow store never gets it restarted.
+  root.get('/health/live', (ctx) => {
+    ctx.type = HEALTH_JSON;
+    ctx.body = JSON.stringify({ status: 'pass' });
+  });
+  // Readiness: every store this process uses answers, and the read models are not too far behind.
+  root.get('/health/ready', async (ctx) => {
+    const answer = ready ? await ready() : { status: 'pass', checks: {} };
+    ctx.status = answer.status === 'pass' ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = HEALTH_JSON;
+    ctx.body = JSON.stringify(answer);
   });
   // One router over all, so that 405 lists the methods of every service on a path.
   for (const router of routers) root.use(router.routes());

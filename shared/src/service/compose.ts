@@ -11,11 +11,14 @@ import type { OpenedEventStore } from '../event-store/open.ts';
 import type { Logger } from '../log.ts';
 import type { ReadStore } from '../read-store/port.ts';
 import { personalDataSections, type PersonalDataSections } from '../personal-data/export.ts';
+import { adapterProbes, readiness, type Probe, type Readiness } from './readiness.ts';
 
 export interface Service {
   routers: Router[];
   /** What GET /health says of this service (which adapters, how far it got). */
   health(): Record<string, unknown>;
+  /** What GET /health/ready asks of this service's own stores, beside the platform's adapters. */
+  probes?(): Probe[];
   /** Called once the HTTP server listens, for what attaches to it (the collab WebSocket). */
   attach?(server: Server): void;
   /** Ends long-lived connections, so that the HTTP drain at shutdown need not wait for them. */
@@ -63,6 +66,8 @@ export interface Composition<Services extends Record<string, Service>> {
   services: Services;
   routers: Router[];
   health(): Record<string, unknown>;
+  /** GET /health/ready: every adapter this process opened, and every service's own stores. */
+  ready(): Promise<Readiness>;
   /** Sessions and the Origin check for the HTTP app, when a service opened them. */
   auth: OpenedAuth | undefined;
   attach(server: Server): void;
@@ -94,6 +99,22 @@ function once<T>(open: () => T): { get(): T; opened(): T | undefined } {
   };
 }
 
+/**
+ * How long one round of readiness probes answers every GET /health/ready: however often it is
+ * asked (it needs no session), the stores are probed at most once in this time.
+ */
+const READY_REUSE_MS = 1_000;
+
+/** `work`'s promise, shared by every call made within `ms` of the call that started it. */
+function sharedFor<T>(ms: number, work: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; result: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ms) last = { at: now, result: work() };
+    return last.result;
+  };
+}
+
 export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOptions) {
   // Imported when first asked for: a process loads only the adapters its services use.
   const auth = once(async () => (await import('../auth/open.ts')).openAuth(config, authOptions));
@@ -112,6 +133,12 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
   };
   return {
     platform,
+    /** A probe of each adapter a service asked for (readiness.ts). */
+    probes: async () =>
+      adapterProbes(
+        { events: await eventStore.opened(), read: await readStore.opened(), bus: await eventBus.opened(), sessions: await auth.opened() },
+        config.READY_MAX_LAG_EVENTS,
+      ),
     openedAuth: () => auth.opened(),
     /** Closes what was opened, followers' stores after their services stopped. */
     async close() {
@@ -153,6 +180,7 @@ export async function compose<Factories extends Record<string, ServiceFactory>>(
     services: services as { [K in keyof Factories]: Awaited<ReturnType<Factories[K]>> },
     routers: started.flatMap((s) => s.routers),
     health: () => Object.assign({}, ...started.map((s) => s.health())),
+    ready: sharedFor(READY_REUSE_MS, async () => readiness([...(await opened.probes()), ...started.flatMap((s) => s.probes?.() ?? [])])),
     auth: await opened.openedAuth(),
     attach(server) {
       for (const service of started) service.attach?.(server);
