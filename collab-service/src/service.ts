@@ -10,10 +10,10 @@ export interface CollabService extends Service {
 }
 
 export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryMs'> = {}): ServiceFactory<CollabService> {
-  return async ({ config, log, auth: openAuth, readStore, personalData }) => {
+  return async ({ config, log, auth: openAuth, readStore, personalData, metrics }) => {
     const auth = await openAuth();
     const read = await readStore();
-    const collab = await openCollab(config, { auth, readStore: read.store, log, personalData, ...options });
+    const collab = await openCollab(config, { auth, readStore: read.store, log, personalData, metrics, ...options });
     return {
       collab,
       routers: collab.routers,

@@ -15,6 +15,7 @@ import { collabRoutes } from './routes.ts';
 import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
 import { openCollabStore } from './store/open.ts';
+import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
 import { editorAssets } from './web/assets.ts';
 
 export interface Collab {
@@ -40,11 +41,13 @@ export interface CollabWiring {
   checkEveryMs?: number;
   /** Where the documents' part of a person's export is added. */
   personalData?: PersonalDataSections;
+  /** Where the open connections and the applied operations are counted. */
+  metrics?: Metrics;
 }
 
 export async function openCollab(
   config: Config,
-  { auth, readStore, log, clock, checkEveryMs, personalData }: CollabWiring,
+  { auth, readStore, log, clock, checkEveryMs, personalData, metrics }: CollabWiring,
 ): Promise<Collab> {
   const store = await openCollabStore(config);
   const collab = createCollabBackend({
@@ -79,6 +82,17 @@ export async function openCollab(
   if (personalData) addCollabSections(personalData, { members: store.members, access: collab.access, reader });
   const routers = [collabRoutes({ access: collab.access, reader, editor: editorAssets(), library, limitLookups })];
   let socket: CollabSocket | undefined;
+  if (metrics) {
+    metrics.gaugeOnScrape(
+      'collab_websocket_connections',
+      'Open WebSocket connections to collaborative editing',
+      () => socket?.connections ?? 0,
+    );
+    collab.backend.use('afterWrite', (_context, next) => {
+      metrics.collabOps.inc();
+      next();
+    });
+  }
   return {
     routers,
     collab,

@@ -14,7 +14,7 @@ export interface ProjectorService extends Service {
 }
 
 export function projectorService(): ServiceFactory<ProjectorService> {
-  return async ({ log, eventStore, readStore, eventBus, projected }) => {
+  return async ({ log, eventStore, readStore, eventBus, projected, metrics }) => {
     const events = await eventStore();
     const read = await readStore();
     const bus = await eventBus();
@@ -23,6 +23,17 @@ export function projectorService(): ServiceFactory<ProjectorService> {
     const publisher = startPublisher({ eventStore: events.store, checkpoints: read.store, bus: bus.store, log });
     const forgetter = startForgetter({ eventStore: events.store, keys: events.keys, checkpoints: read.store, log });
     log.info({ bus: bus.description }, 'publishing the public events');
+    const behind = async (position: number) => Math.max(0, (await events.store.head()) - position);
+    metrics.gaugeOnScrape('projector_lag_events', 'Events in the log the read models have not projected yet', () =>
+      behind(projector.position()),
+    );
+    metrics.gaugeOnScrape('projector_lag_seconds', 'Age of the oldest event the read models have not projected yet', async () => {
+      const [oldest] = await events.store.readAll({ after: projector.position(), limit: 1 });
+      return oldest ? Math.max(0, (Date.now() - Date.parse(oldest.time)) / 1000) : 0;
+    });
+    metrics.gaugeOnScrape('publisher_lag_events', 'Events in the log not yet published on the event bus', () =>
+      behind(publisher.position()),
+    );
     return {
       projector,
       publisher,

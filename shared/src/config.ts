@@ -8,6 +8,10 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Serves GET /metrics (Prometheus) on this port of its own; unset: no metrics server. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Where the metrics port listens: loopback unless the scraper is elsewhere. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** GET /health/ready fails while the read models are more than this many events behind the event store. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(10_000),
   /** EventStoreDB connection string, e.g. esdb://localhost:2113?tls=false; unset: embedded SQLite. */

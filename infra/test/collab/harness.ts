@@ -18,6 +18,7 @@ import { collabService } from '@eventide/collab-service/src/service.ts';
 import type { Collab } from '@eventide/collab-service/src/wire.ts';
 import { connectEditor, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
+import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
 
 export interface User extends SignedIn {
   http: JsonClient;
@@ -29,6 +30,8 @@ export interface CollabApp {
   auth: OpenedAuth;
   collab: Collab;
   eventStore: EventStore;
+  /** The process's metrics registry, as GET /metrics would serve it. */
+  metrics: Metrics;
   dir: string;
   newUser(): Promise<User>;
   newAdmin(): Promise<User>;
@@ -58,6 +61,7 @@ export async function startCollabApp(
   return {
     url,
     auth,
+    metrics: composition.platform.metrics,
     collab,
     eventStore,
     dir,

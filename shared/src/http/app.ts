@@ -10,6 +10,8 @@ import type { Logger } from '../log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
 import type { Readiness } from '../service/readiness.ts';
+import { httpMetrics } from '../metrics/http.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** The media type of the health check response format (draft-inadarei-api-health-check). */
 const HEALTH_JSON = 'application/health+json';
@@ -21,11 +23,13 @@ export interface HttpAppOptions {
   health?: () => Record<string, unknown>;
   /** GET /health/ready: whether every store this process uses answers (service/readiness.ts). */
   ready?: () => Promise<Readiness>;
+  /** Where every request is timed by its route template. */
+  metrics?: Metrics;
   /** Sessions, the Origin check and the proxy policy; without it every request is anonymous. */
   auth?: HttpAuth;
 }
 
-export function createHttpApp({ log, routers, health, ready, auth }: HttpAppOptions): Koa {
+export function createHttpApp({ log, routers, health, ready, metrics, auth }: HttpAppOptions): Koa {
   const app = new Koa();
   if (auth) {
     // X-Forwarded-For and -Proto count only when proxies are declared, and then only their hops.
@@ -35,6 +39,8 @@ export function createHttpApp({ log, routers, health, ready, auth }: HttpAppOpti
   // Koa would print unhandled errors itself; ours are all answered and logged by problemDetails.
   app.silent = true;
   app.use(requestContext(log));
+  // Outside problemDetails, so that a request answered with a problem counts with its status.
+  if (metrics) app.use(httpMetrics(metrics.httpRequestSeconds));
   app.use(problemDetails(log));
   if (auth) {
     installSessions(app, auth.sessions);

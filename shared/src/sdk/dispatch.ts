@@ -26,6 +26,8 @@ export interface Outcome {
   kind: 'handled' | 'duplicate' | 'dead-lettered' | 'ignored';
   eventId?: string | undefined;
   eventType?: string | undefined;
+  /** When the event was recorded in the event store (ISO 8601): how far behind this delivery is. */
+  time?: string | undefined;
 }
 
 /** Remembers the ids of the most recent events, to drop redeliveries. */
@@ -95,7 +97,7 @@ export class Dispatcher {
       return { kind: 'dead-lettered' };
     }
     const handlers = this.handlers.get(envelope.type);
-    const about = { eventId: envelope.id, eventType: envelope.type };
+    const about = { eventId: envelope.id, eventType: envelope.type, time: envelope.time };
     if (!handlers) return { kind: 'ignored', ...about };
     if (this.seen?.has(envelope.id)) return { kind: 'duplicate', ...about };
     for (let attempt = 1; ; attempt++) {

@@ -21,6 +21,7 @@ import type { KeyLookup } from './personal.ts';
 import { hasPersonalFields } from '../personal-data/fields.ts';
 
 export type { KeyLookup } from './personal.ts';
+export { subscriberMetrics } from './metrics.ts';
 
 export interface KafkaSubscriberOptions extends Omit<KafkaBusSettings, 'clientId' | 'topicPrefix'> {
   groupId: string;

@@ -12,6 +12,9 @@ import type { Logger } from '../log.ts';
 import type { ReadStore } from '../read-store/port.ts';
 import { personalDataSections, type PersonalDataSections } from '../personal-data/export.ts';
 import { adapterProbes, readiness, type Probe, type Readiness } from './readiness.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
+import { meteredEventStore } from '../metrics/event-store.ts';
+import { meteredLimiters } from '../metrics/limiters.ts';
 
 export interface Service {
   routers: Router[];
@@ -46,6 +49,8 @@ export interface Platform {
   projected: ProgressSignal;
   /** Where each service adds what it holds about a person, for their export (GET /users/{id}/export). */
   personalData: PersonalDataSections;
+  /** This process's metrics (GET /metrics on METRICS_PORT): services add their own gauges. */
+  metrics: Metrics;
 }
 
 export interface ProgressSignal {
@@ -117,8 +122,15 @@ function sharedFor<T>(ms: number, work: () => Promise<T>): () => Promise<T> {
 
 export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOptions) {
   // Imported when first asked for: a process loads only the adapters its services use.
-  const auth = once(async () => (await import('../auth/open.ts')).openAuth(config, authOptions));
-  const eventStore = once(async () => (await import('../event-store/open.ts')).openEventStore(config));
+  const metrics = createMetrics();
+  const auth = once(async () => {
+    const opened = await (await import('../auth/open.ts')).openAuth(config, authOptions);
+    return { ...opened, limiters: meteredLimiters(opened.limiters, metrics.rateLimitRefusals) };
+  });
+  const eventStore = once(async () => {
+    const opened = await (await import('../event-store/open.ts')).openEventStore(config);
+    return { ...opened, store: meteredEventStore(opened.store, metrics.appendSeconds) };
+  });
   const readStore = once(async () => (await import('../read-store/open.ts')).openReadStore(config));
   const eventBus = once(async () => (await import('../event-bus/open.ts')).openEventBus(config, log));
   const platform: Platform = {
@@ -130,6 +142,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     eventBus: eventBus.get,
     projected: progressSignal(),
     personalData: personalDataSections(),
+    metrics,
   };
   return {
     platform,

@@ -6,9 +6,9 @@ import type { Logger } from '../log.ts';
 import type { Composition, Service } from './compose.ts';
 
 export function httpAppOf(
-  composition: Pick<Composition<Record<string, Service>>, 'routers' | 'health' | 'ready' | 'auth'>,
+  composition: Pick<Composition<Record<string, Service>>, 'routers' | 'health' | 'ready' | 'auth' | 'platform'>,
   log: Logger,
 ): Koa {
-  const { routers, health, ready, auth } = composition;
-  return createHttpApp({ log, routers, health, ready, ...(auth ? { auth } : {}) });
+  const { routers, health, ready, auth, platform } = composition;
+  return createHttpApp({ log, routers, health, ready, metrics: platform.metrics, ...(auth ? { auth } : {}) });
 }

@@ -6,6 +6,7 @@ import { serve } from '../http/serve.ts';
 import { createLogger } from '../log.ts';
 import { compose, type ServiceFactory } from './compose.ts';
 import { httpAppOf } from './http.ts';
+import { serveMetrics } from '../metrics/serve-metrics.ts';
 
 function exitOnConfigError(error: unknown): never {
   if (!(error instanceof ConfigError)) throw error;
@@ -24,6 +25,14 @@ export async function runServices(name: string, factories: Record<string, Servic
   const composition = await compose({ config, log }, factories).catch(exitOnConfigError);
   log.info({ ...composition.health(), dataDir: config.dataDir }, 'starting');
   const app = httpAppOf(composition, log);
-  const server = await serve({ app, config, log, beforeDrain: composition.disconnect, onClose: composition.close });
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await serveMetrics(composition.platform.metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, log });
+  const close = async () => {
+    await metrics?.close();
+    await composition.close();
+  };
+  const server = await serve({ app, config, log, beforeDrain: composition.disconnect, onClose: close });
   composition.attach(server);
 }

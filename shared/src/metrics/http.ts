@@ -1,0 +1,16 @@
+// Times every request by its route template: the path a router matched (`/products/:id`), so that
+// ids never become label values; a path no route matched counts as `unmatched`.
+import type { Middleware } from 'koa';
+import type { Histogram } from 'prom-client';
+
+export function httpMetrics(requestSeconds: Histogram<'method' | 'route' | 'status'>): Middleware {
+  return async (ctx, next) => {
+    const end = requestSeconds.startTimer();
+    try {
+      await next();
+    } finally {
+      const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+      end({ method: ctx.method, route: route === undefined ? 'unmatched' : String(route), status: String(ctx.status) });
+    }
+  };
+}
