@@ -204,18 +204,18 @@ try {
     '',
     `**POST /users ÷ the group-committed floor: ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ÷ the floor committing each insert: ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}**`,
     '',
-    'Where the difference goes (a CPU profile at FULL with 32 connections, 2026-11-23): node:sqlite commits on the event',
-    "loop's thread, so each group commit's fsync and the requests' own work take turns. A third of the busy time is the",
-    "event store: the commit with its fsync (15%), the reads before deciding (the claim stream, the user's snapshot and",
-    'stream), the revision and idempotency checks; the rest is spread over HTTP, the session, the rate limit, validation,',
-    'logging and the projector, none of it above 3%. Writing the claim and the user in one commit instead of two',
-    '(2026-11-23) took this ratio from 0.34 to 0.45-0.52; the run after sealing personal data (docs/privacy.md) recorded 0.34,',
-    "but the new user's key commit to keys.db is not the cause: on 2026-11-24, in back-to-back 5 s runs, POST /users made 852",
-    'requests/s with keys.db at synchronous=FULL and 812/s with it at OFF (the floor 4,243 and 4,252), and the code from before',
-    "this day's changes 698/s: between runs this machine varies by half. The command service alone, with the projector in another",
-    'process, measured the same as all services in one process. A writer thread, to serve the next batch during the',
-    'fsync, was tried on 2026-11-20 and measured slower here (the note in shared/src/event-store/sqlite.ts): what is left to',
-    'cut is the work each request does between commits.',
+    'Where the difference goes (a CPU profile at FULL with 32 connections, 2026-11-24, the event loop 96% busy): a fifth of',
+    'the busy time is the event store (its commits with their fsync, the reads before deciding: the claim stream, the',
+    "user's snapshot and stream, the revision and idempotency checks); a quarter is sealing personal data (docs/privacy.md):",
+    "the new user's key made and committed to keys.db, key objects, the AES-GCM of two fields, the keyed hash that names",
+    'the claim; the rest is spread over HTTP, the session, the rate limit, validation, logging and the projector, none of it',
+    'above 3%. The floor does none of that work: it commits what it is given. Writing the claim and the user in one commit',
+    'instead of two (2026-11-23) took this ratio from 0.34 to 0.45-0.52; since sealing, runs have recorded 0.16 to 0.34,',
+    'this machine varying by half between runs. The key commit is not the cost: back-to-back runs with keys.db at',
+    'synchronous=OFF made as many requests as at FULL (852 and 812/s). The command service alone, with the projector in',
+    'another process, measured the same as all services in one process. A writer thread, to serve the next batch during',
+    'the fsync, was tried on 2026-11-20 and measured slower here (the note in shared/src/event-store/sqlite.ts). Reaching',
+    '0.8 would mean cutting three quarters of the work each request does between commits, sealing included.',
     '',
     '## Personal data: what sealing costs',
     '',
@@ -269,13 +269,29 @@ try {
       ),
       '',
     ]),
-    `### Each route at ${fmt(last.events)} events ÷ itself at ${fmt(first.events)} (the target is 0.8 or more)`,
+    `### Each route at ${fmt(last.events)} events ÷ itself at each smaller size (the target is 0.8 or more against ${fmt(first.events)})`,
     '',
-    '| route | throughput ratio | p99 at the largest size (ms) |',
-    '|---|---:|---:|',
+    `| route | ${growth
+      .slice(0, -1)
+      .map((g) => `÷ at ${fmt(g.events)}`)
+      .join(' | ')} | p99 at the largest size (ms) |`,
+    `|---|${growth
+      .slice(0, -1)
+      .map(() => '---:|')
+      .join('')}---:|`,
     ...last.routes.map(
-      (r, i) => `| ${r.route} | ${ratio(r.ours.requestsPerSecond, first.routes[i]!.ours.requestsPerSecond)} | ${r.ours.p99} |`,
+      (r, i) =>
+        `| ${r.route} | ${growth
+          .slice(0, -1)
+          .map((g) => ratio(r.ours.requestsPerSecond, g.routes[i]!.ours.requestsPerSecond))
+          .join(' | ')} | ${r.ours.p99} |`,
     ),
+    '',
+    'A search ranks at most the newest 50 products whose names match and the newest 50 that match anywhere',
+    "(docs/api.md#search), so a query's cost grows with its matches until it has that many and not after: the same",
+    'word that a small store holds a handful of times costs more once the store holds it a hundred times, then no more',
+    'however many more it holds. The column against the middle size shows that part: the words with 100 matches or more',
+    'at both sizes.',
     '',
     '## Commands on a long stream',
     '',
