@@ -1,6 +1,6 @@
 // `npm run bench`: measures side by side in one run, prints ratios, and records them in
 // docs/benchmarks.md. BENCH_SCALE (default 1) scales the work, BENCH_SECONDS the HTTP runs.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { benchWeb } from './web.ts';
 import { benchSearchQuality } from './search-quality.ts';
 import { benchLongStreams } from './long-streams.ts';
 import { benchGrowth } from './growth.ts';
+import { LOAD_HEADING, withLoadSection } from '../load/report.ts';
 import { benchEmmett, type PeerRate } from './emmett.ts';
 
 /** The machine's load when the run began: the figures mean less on a busy machine. */
@@ -429,7 +430,10 @@ try {
     '',
   ];
   const out = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
-  writeFileSync(out, lines.join('\n'));
+  // The load run (`npm run load -- --record`) is kept as it was: this bench does not repeat it.
+  const previous = existsSync(out) ? readFileSync(out, 'utf8') : '';
+  const kept = previous.includes(LOAD_HEADING) ? previous.slice(previous.indexOf(LOAD_HEADING)).split(/\n(?=## )/)[0]! : undefined;
+  writeFileSync(out, kept ? withLoadSection(lines.join('\n'), kept) : lines.join('\n'));
   console.log(`recorded in ${out}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ export const ENTRY = {
   all: fileURLToPath(new URL('infra/src/main.ts', ROOT)),
   projector: fileURLToPath(new URL('projector/src/main.ts', ROOT)),
   command: fileURLToPath(new URL('command-service/src/main.ts', ROOT)),
+  query: fileURLToPath(new URL('query-service/src/main.ts', ROOT)),
   collab: fileURLToPath(new URL('collab-service/src/main.ts', ROOT)),
 } as const;
 
