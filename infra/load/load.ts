@@ -32,6 +32,16 @@ const MIX = [
   { kind: 'search', share: 0.1 },
 ] as const;
 
+/** The kind of request a uniform draw in [0, 1) falls on, by the shares of MIX. */
+function kindAt(draw: number): (typeof MIX)[number]['kind'] {
+  let below = 0;
+  for (const { kind, share } of MIX) {
+    below += share;
+    if (draw < below) return kind;
+  }
+  return 'read';
+}
+
 export interface RouteStats {
   route: string;
   count: number;
@@ -206,9 +216,7 @@ export async function runLoad(options: LoadOptions = DEFAULT_LOAD, log: (line: s
       const now = performance.now();
       while (sent < ((now - started) / 1000) * options.rate) {
         const due = started + (sent / options.rate) * 1000;
-        let r = data.random();
-        const kind = MIX.find((m) => (r -= m.share) < 0)?.kind ?? 'read';
-        track(one(kind, due));
+        track(one(kindAt(data.random()), due));
         sent++;
       }
       while (typed < ((now - started) / 1000) * opsRate) {
