@@ -114,6 +114,7 @@ if (!kcatAvailable()) {
         expect({ ...travelled, data: opened.data }).toEqual(envelope);
         expect(message!.key).toBe(entityIdOf(envelope));
         expect(message!.headers['event-type']).toBe(event.type);
+        expect(message!.headers['correlation-id']).toBe(event.metadata.correlationId);
         expect(message!.topic).toBe(topicOf(prefix, event.type.split(':')[0]!));
       }
       expect(messages.some((m) => m.payload.includes('email:claimed'))).toBe(false);

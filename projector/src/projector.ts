@@ -9,6 +9,7 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from '@eventide/shared/read-store/port.ts';
+import { logTrail } from '@eventide/shared/events/trail.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { batches } from './batches.ts';
 import { runResilient } from './resilient.ts';
@@ -61,6 +62,7 @@ export function startProjector({ eventStore, readStore, log }: { eventStore: Eve
       if ((await readStore.activeGeneration()) !== generation) return 'switched';
       try {
         await applyBatch(writer, batch, log);
+        logTrail(log, 'event projected', batch);
       } catch (error) {
         // A rebuild may have promoted a new generation and dropped this one under us.
         if ((await readStore.activeGeneration()) !== generation) return 'switched';

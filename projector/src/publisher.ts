@@ -10,6 +10,7 @@ import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import type { AnyEventEnvelope } from '@eventide/shared/events/catalogue.ts';
+import { logTrail } from '@eventide/shared/events/trail.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
 
 export type { Checkpoints } from './follower.ts';
@@ -40,6 +41,7 @@ export function startPublisher(options: {
     async handle(batch) {
       const envelopes = batch.map(toEnvelope).filter((e): e is AnyEventEnvelope => e !== undefined);
       if (envelopes.length > 0) await bus.publish(envelopes);
+      logTrail(log, 'event published', envelopes, { bus: bus.kind });
     },
   });
 }

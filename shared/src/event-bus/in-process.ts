@@ -74,7 +74,10 @@ class Group {
         return;
       } catch (err) {
         const delay = backoffDelay(++failures);
-        this.log.warn({ err, eventId: envelope.id, retryInMs: Math.round(delay) }, 'in-process bus: delivery failed; delivering again');
+        this.log.warn(
+          { err, eventId: envelope.id, correlationId: envelope.metadata.correlationId, retryInMs: Math.round(delay) },
+          'in-process bus: delivery failed; delivering again',
+        );
         await sleep(delay);
       }
     }
@@ -137,6 +140,7 @@ export function inProcessBus(options: InProcessBusOptions): EventBus {
               group: subscribeOptions.group,
               eventId: letter.eventId,
               eventType: letter.eventType,
+              correlationId: letter.correlationId,
               attempts: letter.attempts,
               reason: letter.reason,
             },

@@ -14,6 +14,8 @@ import type { EventBus, SubscribeOptions, Subscription } from './port.ts';
 
 export const HEADER_EVENT_TYPE = 'event-type';
 export const HEADER_EVENT_ID = 'event-id';
+/** The correlation id of the request that caused the event: a consumer's logs can carry it without parsing the value. */
+export const HEADER_CORRELATION_ID = 'correlation-id';
 
 export interface KafkaBusSettings {
   brokers: string[];
@@ -144,7 +146,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
           ],
         });
         log.warn(
-          { eventId: letter.eventId, eventType: letter.eventType, attempts: letter.attempts },
+          { eventId: letter.eventId, eventType: letter.eventType, correlationId: letter.correlationId, attempts: letter.attempts },
           'event sent to the dead-letter topic',
         );
       },
@@ -170,7 +172,11 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
         messages.push({
           key: entityIdOf(envelope),
           value: JSON.stringify(envelope),
-          headers: { [HEADER_EVENT_TYPE]: envelope.type, [HEADER_EVENT_ID]: envelope.id },
+          headers: {
+            [HEADER_EVENT_TYPE]: envelope.type,
+            [HEADER_EVENT_ID]: envelope.id,
+            [HEADER_CORRELATION_ID]: envelope.metadata.correlationId,
+          },
         });
         byTopic.set(topic, messages);
       }

@@ -21,6 +21,8 @@ export interface DeadLetter {
   raw: string;
   eventId?: string | undefined;
   eventType?: string | undefined;
+  /** The correlation id of the request that caused the event, for the logs. */
+  correlationId?: string | undefined;
   reason: string;
   attempts: number;
   origin: Origin;

@@ -28,6 +28,8 @@ export interface Outcome {
   eventType?: string | undefined;
   /** When the event was recorded in the event store (ISO 8601): how far behind this delivery is. */
   time?: string | undefined;
+  /** The correlation id of the request that caused the event, from its metadata. */
+  correlationId?: string | undefined;
 }
 
 /** Remembers the ids of the most recent events, to drop redeliveries. */
@@ -97,7 +99,7 @@ export class Dispatcher {
       return { kind: 'dead-lettered' };
     }
     const handlers = this.handlers.get(envelope.type);
-    const about = { eventId: envelope.id, eventType: envelope.type, time: envelope.time };
+    const about = { eventId: envelope.id, eventType: envelope.type, time: envelope.time, correlationId: envelope.metadata?.correlationId };
     if (!handlers) return { kind: 'ignored', ...about };
     if (this.seen?.has(envelope.id)) return { kind: 'duplicate', ...about };
     for (let attempt = 1; ; attempt++) {
@@ -110,7 +112,8 @@ export class Dispatcher {
       } catch (error) {
         if (attempt >= this.retry.attempts) {
           const reason = String((error as Error)?.stack ?? error);
-          await this.deadLetter({ raw, eventId: envelope.id, eventType: envelope.type, reason, attempts: attempt, origin });
+          const { eventId, eventType, correlationId } = about;
+          await this.deadLetter({ raw, eventId, eventType, correlationId, reason, attempts: attempt, origin });
           this.seen?.add(envelope.id);
           return { kind: 'dead-lettered', ...about };
         }

@@ -119,7 +119,13 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
     async deadLetter(letter) {
       if (options.onDeadLetter) return void (await options.onDeadLetter(letter));
       log.error(
-        { eventId: letter.eventId, eventType: letter.eventType, attempts: letter.attempts, reason: letter.reason },
+        {
+          eventId: letter.eventId,
+          eventType: letter.eventType,
+          correlationId: letter.correlationId,
+          attempts: letter.attempts,
+          reason: letter.reason,
+        },
         'subscriber: handler kept failing; event dropped',
       );
     },

@@ -65,7 +65,14 @@ export function createSubscriber(options: SubscriberOptions): Subscriber {
   const dispatcher = new Dispatcher({
     retry: options.retry,
     dedupe: options.dedupe,
-    observe: options.onDelivery,
+    observe: (outcome) => {
+      // The end of an event's trail (events/trail.ts): which request caused what this group did.
+      if (log.isLevelEnabled('debug')) {
+        const { kind, eventId, eventType, correlationId } = outcome;
+        log.debug({ correlationId, eventId, eventType, outcome: kind }, 'event delivered');
+      }
+      options.onDelivery?.(outcome);
+    },
     keys: options.keys,
     deadLetter: (letter) => transport.deadLetter(letter),
   });

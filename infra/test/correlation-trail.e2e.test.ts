@@ -1,0 +1,49 @@
+// A correlation id followed through the logs: the request's access line, then with LOG_LEVEL=debug
+// one line per stage its events pass (projected, published, delivered to a subscriber's group),
+// each carrying the id the caller sent.
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createLogger } from '@eventide/shared/log.ts';
+import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
+import { startFullApp, type FullApp } from './full-app.ts';
+
+const lines: Array<Record<string, unknown>> = [];
+const capture = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    done();
+  },
+});
+const log = createLogger({ level: 'debug', destination: capture });
+let app: FullApp;
+beforeAll(async () => {
+  app = await startFullApp({ log });
+});
+afterAll(() => app?.close());
+
+it('carries the caller’s correlation id into every log line along the path of its events', async () => {
+  const handled: string[] = [];
+  const subscriber = createSubscriber({ bus: { bus: app.eventBus, group: 'trail' }, keys: app.keys, log }).on('user:created', (event) => {
+    handled.push(event.metadata.correlationId);
+  });
+  await subscriber.start();
+  const correlationId = `trail-${Date.now()}`;
+  const reply = await app.request(
+    'POST',
+    '/users',
+    { name: 'Traced', email: `${correlationId}@example.com` },
+    { 'X-Correlation-Id': correlationId },
+  );
+  expect(reply.status).toBe(201);
+  await until(() => handled.includes(correlationId), 'the subscriber to handle the sign-up', 10_000);
+  const stages = () => new Set(lines.filter((l) => l.correlationId === correlationId).map((l) => l.msg));
+  await until(
+    () => ['request', 'event projected', 'event published', 'event delivered'].every((stage) => stages().has(stage)),
+    'a line with the correlation id for each stage',
+    10_000,
+  );
+  const delivered = lines.find((l) => l.correlationId === correlationId && l.msg === 'event delivered');
+  expect(delivered).toMatchObject({ eventType: 'user:created', outcome: 'handled' });
+  await subscriber.stop();
+});
