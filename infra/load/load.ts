@@ -113,8 +113,9 @@ export async function runLoad(options: LoadOptions = DEFAULT_LOAD, log: (line: s
   });
   const latencies = new Map<string, number[]>();
   const errors = new Map<string, Record<string, number>>();
-  const created = { products: [] as string[], orders: [] as Array<{ id: string; http: JsonClient }> };
-  const acknowledged: Array<{ path: string; position: string; http: JsonClient }> = [];
+  const created = { products: [] as string[] };
+  /** Each acknowledged write: where to read it back, the position to wait for, and the revision it made. */
+  const acknowledged: Array<{ path: string; position: string; revision: number; http: JsonClient }> = [];
   let serverErrors = 0;
   try {
     const data = seedData(42);
@@ -175,10 +176,10 @@ export async function runLoad(options: LoadOptions = DEFAULT_LOAD, log: (line: s
         if (reply.status === 201 || (reply.status === 200 && kind === 'write')) {
           const position = reply.headers?.get('Event-Position');
           if (reply.body?.productId && route === 'POST /products') created.products.push(reply.body.productId);
-          if (reply.body?.orderId) created.orders.push({ id: reply.body.orderId, http: user.http });
           const id = reply.body?.productId ?? reply.body?.orderId;
           const path = route.includes('orders') ? `/orders/${id}` : `/products/${id}`;
-          if (position && id) acknowledged.push({ path, position, http: route.includes('orders') ? user.http : admin });
+          const revision = Number(JSON.parse(reply.headers?.get('ETag') ?? 'NaN'));
+          if (position && id) acknowledged.push({ path, position, revision, http: route.includes('orders') ? user.http : admin });
         }
       } catch {
         record(route, due, 0);
@@ -242,11 +243,13 @@ export async function runLoad(options: LoadOptions = DEFAULT_LOAD, log: (line: s
     for (const editor of editors) editor.close();
 
     // Nothing acknowledged is lost: every created or changed entity is read back once the read
-    // models have reached the write's position.
+    // models have reached the write's position, at the revision the write made or a later one.
     const lost: string[] = [];
     for (const write of acknowledged) {
       const reply = await write.http.request('GET', write.path, undefined, { 'Wait-For-Position': write.position });
-      if (reply.status !== 200) lost.push(`${write.path} (${reply.status})`);
+      const revision = Number(JSON.parse(reply.headers.get('ETag') ?? 'NaN'));
+      if (reply.status !== 200 || !(revision >= write.revision))
+        lost.push(`${write.path} (${reply.status}, revision ${revision} < ${write.revision})`);
     }
 
     const warm = rss.filter((s) => s.second >= Math.min(60, options.seconds / 5));
