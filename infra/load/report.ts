@@ -16,7 +16,7 @@ export function loadSection(report: LoadReport, context: string): string {
     `products, product changes) and 10% searches, from ${Math.max(2, Math.ceil(o.editors / 2))} signed-in users and an admin; and ${o.editors} editors on`,
     `ShareDB, two per user on that user's document, each typing ${o.opsPerEditor} characters a second. Rate limits are raised: this`,
     'measures the service, not its limits. Afterwards every acknowledged write is read back once the read models reach',
-    `its position. ${context}`,
+    `its position, at the revision it made or a later one. ${context}`,
     '',
     '| route | requests | p50 (ms) | p99 (ms) | errors |',
     '|---|---:|---:|---:|---|',
