@@ -36,7 +36,7 @@ export function loadSection(report: LoadReport, context: string): string {
     }. Editor operations acknowledged: ${report.editorOps.acknowledged.toLocaleString('en')} of ${report.editorOps.submitted.toLocaleString('en')} (${report.editorOps.failed} refused).**`,
     '',
     `Resident memory of the server, every ${o.sampleEveryMs / 1000} s (MiB): ${report.rss.map((s) => `${s.second} s ${s.mib.toFixed(0)}`).join(', ')}.`,
-    `After warm-up (the first minute, or the first fifth of a shorter run), a least-squares fit grows ${report.rssSlopeMibPerMinute.toFixed(2)} MiB a minute: ${
+    `After warm-up (the first minute, or the first fifth of a shorter run), a least-squares fit changes by ${report.rssSlopeMibPerMinute.toFixed(2)} MiB a minute: ${
       report.rssFlat
         ? 'flat (the fitted growth over the window is under 5% of the mean)'
         : 'GROWING (the fitted growth over the window is 5% of the mean or more)'

@@ -1,5 +1,6 @@
 // Rate limiters that count their refusals (rate_limit_refusals_total{limit}), whoever asks them:
-// the HTTP limits, the sign-in guard and the collab service's limits alike.
+// the HTTP limits, the sign-in guard and collaborative editing's share lookups alike (its
+// per-connection pacing of messages and ops has limiters of its own, not counted here).
 import type { Counter } from 'prom-client';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { LimiterFactory } from '../auth/rate-limit.ts';
