@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
 import { ftsQuery, literalQuery, SEARCH_CANDIDATES } from '@eventide/shared/read-store/search-terms.ts';
-import { INDEXED_PREFIX_LENGTHS, wordsStarting } from '@eventide/shared/read-store/sqlite-schema.ts';
+import { withPrefixWords } from '@eventide/shared/read-store/sqlite-schema.ts';
 
 const db = new DatabaseSync(join(process.env.DATA_DIR!, 'read.db'), { readOnly: true });
 const generation = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
@@ -46,7 +46,6 @@ const prepared = (text: string) => {
   }
   return statement;
 };
-const longestIndexedPrefix = Math.max(...INDEXED_PREFIX_LENGTHS);
 const bodies = (rows: unknown[]) => (rows as Array<{ body: string }>).map((r) => JSON.parse(r.body));
 
 const app = new Koa();
@@ -63,13 +62,7 @@ app.use((ctx) => {
     if (row) ctx.body = JSON.parse(row.body);
     else ctx.status = 404;
   } else if (path === '/search') {
-    const match = ftsQuery(
-      literalQuery(String(ctx.query.q ?? '')).map((word) =>
-        word.prefix && [...word.term].length > longestIndexedPrefix
-          ? { ...word, expansions: wordsStarting(prepared, generation, word.term) }
-          : word,
-      ),
-    );
+    const match = ftsQuery(literalQuery(String(ctx.query.q ?? '')).map((word) => withPrefixWords(prepared, generation, word)));
     const seqsOf = (statement: typeof sql.texts) => (statement.all(match) as Array<{ rowid: number }>).map((row) => Number(row.rowid));
     const seqs = new Set(seqsOf(sql.texts));
     // As ours: the names' index only when the full index has more matches than it read.

@@ -3,7 +3,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { COLLECTIONS, FILTERABLE } from './port.ts';
 import { countKeysOf } from './live-counts.ts';
-import { deletionVariants, MAX_PREFIX_WORDS } from './search-terms.ts';
+import { deletionVariants, MAX_PREFIX_WORDS, type QueryWord } from './search-terms.ts';
 
 export const column = (field: string) => `f_${field}`;
 /** Indexed expression for userByEmail; lower() folds ASCII letters only. */
@@ -27,7 +27,7 @@ export const GENERATION_TABLES = [
  * longer one would make FTS5 gather the lists of every word it starts, whatever the LIMIT (5 ms
  * for `plastic*` at 1M events), so the store names those words itself (sqlite.ts, search).
  */
-export const INDEXED_PREFIX_LENGTHS = [2, 3];
+const INDEXED_PREFIX_LENGTHS = [2, 3];
 const FTS_OPTIONS = `tokenize = 'unicode61 remove_diacritics 2', prefix = '${INDEXED_PREFIX_LENGTHS.join(' ')}'`;
 
 export function schema(generation: number): string {
@@ -67,18 +67,25 @@ const TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table(
 
 /**
  * Every word of live products' names and descriptions and how many products hold each: what a
- * last word typed stands for (wordsStarting below), instead of FTS5 gathering every
+ * last word typed stands for (withPrefixWords below), instead of FTS5 gathering every
  * word it starts.
  */
 const ALL_TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${table('products_terms', generation)} (
       term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;`;
 
-/** The commonest words of live products that start with `prefix`, at most MAX_PREFIX_WORDS. */
-export function wordsStarting(prepare: (sql: string) => StatementSync, generation: number, prefix: string): string[] {
+/** The longest prefix FTS5 reads a list of its own for (INDEXED_PREFIX_LENGTHS). */
+const LONGEST_INDEXED_PREFIX = Math.max(...INDEXED_PREFIX_LENGTHS);
+
+/**
+ * A query word as the SQLite store runs it: a last word longer than the prefix index stands for
+ * the commonest words of live products it starts, at most MAX_PREFIX_WORDS; any other as it is.
+ */
+export function withPrefixWords(prepare: (sql: string) => StatementSync, generation: number, word: QueryWord): QueryWord {
+  if (!word.prefix || [...word.term].length <= LONGEST_INDEXED_PREFIX) return word;
   const rows = prepare(
     `SELECT term FROM ${table('products_terms', generation)} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${MAX_PREFIX_WORDS}`,
-  ).all(prefix, `${prefix}\u{10FFFF}`) as Array<{ term: string }>;
-  return rows.map((r) => r.term);
+  ).all(word.term, `${word.term}\u{10FFFF}`) as Array<{ term: string }>;
+  return { ...word, expansions: rows.map((r) => r.term) };
 }
 
 /** Each vocabulary word under itself and under each string one letter shorter: how typos are found (deletionVariants). */

@@ -16,7 +16,6 @@ import {
   ftsQuery,
   isOneEditApart,
   planQuery,
-  type QueryWord,
   rankByRelevance,
   SEARCH_CANDIDATES,
   searchTerms,
@@ -30,12 +29,11 @@ import {
   EMAIL_KEY,
   ftsMerging,
   GENERATION_TABLES,
-  INDEXED_PREFIX_LENGTHS,
   openSchema,
   schema,
   table,
   variantsOf,
-  wordsStarting,
+  withPrefixWords,
 } from './sqlite-schema.ts';
 
 interface Row {
@@ -151,12 +149,6 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
           .slice(0, limit);
       },
     };
-  }
-
-  /** A prefix longer than the index keeps, as the words of the index it starts (INDEXED_PREFIX_LENGTHS). */
-  function withExpansions(word: QueryWord, generation: number): QueryWord {
-    if (!word.prefix || [...word.term].length <= Math.max(...INDEXED_PREFIX_LENGTHS)) return word;
-    return { ...word, expansions: wordsStarting(prepare, generation, word.term) };
   }
 
   function transaction<T>(body: () => T): T {
@@ -436,7 +428,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     async search(text, limit) {
       if (searchTerms(text).length === 0) return [];
       return onActive(async (g) => {
-        const query = (await planQuery(text, vocabularyOf(g))).map((word) => withExpansions(word, g));
+        const query = (await planQuery(text, vocabularyOf(g))).map((word) => withPrefixWords(prepare, g, word));
         const match = ftsQuery(query);
         // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
         // however many products match; ranking all of them was what made common words slow.
