@@ -18,7 +18,10 @@ export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryM
       collab,
       routers: collab.routers,
       health: () => ({ collab: collab.description, auth: auth.description, readStore: read.description }),
-      probes: () => [answering('collabStore', () => collab.probe())],
+      probes: () => [
+        answering('collabStore', () => collab.probe()),
+        ...(collab.pubsubProbe ? [answering('collabPubSub', collab.pubsubProbe)] : []),
+      ],
       attach: (server) => void collab.attach(server),
       disconnect: () => collab.disconnect(),
       close: () => collab.close(),

@@ -33,3 +33,25 @@ declare module 'sharedb-milestone-mongo' {
   }
   export default MongoMilestoneDB;
 }
+
+declare module 'sharedb-redis-pubsub' {
+  import type ShareDB from 'sharedb';
+  interface RedisPubSubOptions {
+    /** Publishes; a connected node-redis client. */
+    client: unknown;
+    /** Subscribes (a client in subscriber mode can do nothing else); a second connected client. */
+    observer: unknown;
+    /** Channels are `<prefix> <collection>` and `<prefix> <collection>.<id>`. */
+    prefix?: string;
+  }
+  class RedisPubSub extends ShareDB.PubSub {
+    constructor(options: RedisPubSubOptions);
+    protected _subscribe(channel: string, callback: (err: Error | null) => void): void;
+    protected _unsubscribe(channel: string, callback: (err: Error | null) => void): void;
+    protected _publish(channels: string[], data: unknown, callback: (err: Error | null) => void): void;
+    /** Closes both clients, once; close() calls it after ShareDB's own. */
+    protected _close(): Promise<unknown>;
+    on(event: 'error', listener: (error: Error) => void): this;
+  }
+  export default RedisPubSub;
+}

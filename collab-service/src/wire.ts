@@ -13,6 +13,7 @@ import type { PersonalDataSections } from '@eventide/shared/personal-data/export
 import { documentLibrary, type UserDirectory } from './library.ts';
 import { collabRoutes } from './routes.ts';
 import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
+import { openCollabPubSub } from './sharedb/pubsub.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
 import { openCollabStore } from './store/open.ts';
 import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
@@ -28,6 +29,8 @@ export interface Collab {
   disconnect(): Promise<void>;
   /** Reads from the document store (GET /health/ready): rejects when it does not answer. */
   probe(): Promise<void>;
+  /** Asks Redis, when editors' ops cross processes through it. */
+  pubsubProbe?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,8 +53,10 @@ export async function openCollab(
   { auth, readStore, log, clock, checkEveryMs, personalData, metrics }: CollabWiring,
 ): Promise<Collab> {
   const store = await openCollabStore(config);
+  const shared = await openCollabPubSub(config, log);
   const collab = createCollabBackend({
     store,
+    ...(shared.pubsub ? { pubsub: shared.pubsub } : {}),
     log,
     revocations: auth.revocations,
     secret: auth.sessions.keys[0]!,
@@ -96,7 +101,8 @@ export async function openCollab(
   return {
     routers,
     collab,
-    description: store.description,
+    description: `documents in ${store.description}, editors' ops shared ${shared.description}`,
+    ...(shared.probe ? { pubsubProbe: shared.probe } : {}),
     attach(server) {
       socket = attachCollabSocket(server, {
         backend: collab.backend,

@@ -36,6 +36,13 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')
     .default('eventide.'),
+  /**
+   * Redis, for what several processes share: rate-limit counters and collab's pub/sub. Unset: both
+   * stay in this process (one process per service kind). redis://, rediss:// or unix:///path.
+   */
+  REDIS_URL: z
+    .url({ protocol: /^(rediss?|unix)$/, error: 'must be redis://host:port, rediss://host:port or unix:///path/to/redis.sock' })
+    .optional(),
   /** Signs list cursors (32+ characters); unset: a random secret kept in DATA_DIR/cursor-secret. */
   CURSOR_SECRET: z.string().min(32, 'use at least 32 characters').optional(),
   /** Signs session cookies (32+ characters); unset: a random secret kept in DATA_DIR/session-secret. */

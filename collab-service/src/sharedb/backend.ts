@@ -19,6 +19,8 @@ export interface CollabBackendOptions extends Omit<GuardOptions, 'access' | 'ids
   revocations: RevocationFeed;
   /** Signs client ids (see client-ids.ts): the session secret will do. */
   secret: string;
+  /** Shared with other collab processes (pubsub.ts); default: ShareDB's in-memory pub/sub. */
+  pubsub?: ShareDB.PubSub;
 }
 
 export interface CollabBackend {
@@ -39,6 +41,7 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
   const backend = new ShareDB({
     db: store.db,
     milestoneDb: store.milestoneDb,
+    ...(options.pubsub ? { pubsub: options.pubsub } : {}),
     presence: true,
     // A cursor a client may no longer see is dropped quietly, not reported to that client.
     doNotForwardSendPresenceErrorsToClient: true,

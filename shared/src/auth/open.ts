@@ -1,10 +1,12 @@
 // Chooses where sessions and rate-limit counters live from configuration: MongoDB when its URL
 // is set (shared by every process), otherwise SQLite under the data directory for sessions
-// and memory for counters.
+// and memory for counters. Counters go to Redis when REDIS_URL is set, whatever holds sessions.
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { loadOrCreateSecret } from '../secret.ts';
-import { memoryLimiters, mongoLimiters, type LimiterFactory } from './rate-limit.ts';
+import type { Logger } from '../log.ts';
+import type { RedisClient } from '../redis.ts';
+import { memoryLimiters, mongoLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
 import type { SessionOptions } from './session.ts';
 import { openMongoRevocations } from './revocations/mongo.ts';
 import type { RevocationFeed } from './revocations/port.ts';
@@ -29,6 +31,8 @@ export interface OpenedAuth extends HttpAuth {
   description: string;
   /** Reads from the session store (GET /health/ready): rejects when it does not answer. */
   probe(): Promise<void>;
+  /** Asks Redis, when the counters are there (GET /health/ready). */
+  limitsProbe?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,6 +40,8 @@ export interface AuthOptions {
   clock?: () => number;
   /** Where a revocation that could not be delivered is reported. */
   onError?: (error: unknown) => void;
+  /** Where the Redis connection's outages are logged. */
+  log?: Logger;
 }
 
 export async function openAuth(config: Config, options: AuthOptions = {}): Promise<OpenedAuth> {
@@ -43,21 +49,36 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
   let raw: SessionStore;
   let limiters: LimiterFactory;
   let revocations: RevocationFeed;
-  let description: string;
+  let sessionsWhere: string;
+  let limitsWhere: string;
   const onError = options.onError ?? ((error: unknown) => console.error('revocation feed:', error));
   if (config.MONGO_URL) {
     const opened = await openMongoSessionStore(config.MONGO_URL);
     raw = opened.store;
     limiters = mongoLimiters(opened.client);
     revocations = await openMongoRevocations(opened.client, { onError });
-    description = 'sessions, revocations and rate limits in MongoDB';
+    sessionsWhere = 'MongoDB';
+    limitsWhere = 'MongoDB';
   } else {
     const path = join(config.dataDir, 'sessions.db');
     raw = openSqliteSessionStore(path);
     limiters = memoryLimiters();
     revocations = openSqliteRevocations(path, { onError });
-    description = `sessions and revocations in SQLite at ${path}, rate limits in memory`;
+    sessionsWhere = `SQLite at ${path}`;
+    limitsWhere = 'memory';
   }
+  let redis: RedisClient | undefined;
+  let closeRedis: ((client: RedisClient) => Promise<void>) | undefined;
+  if (config.REDIS_URL) {
+    // Loaded only here, so the embedded default never loads the Redis client.
+    const { openRedis, closeRedis: close } = await import('../redis.ts');
+    closeRedis = close;
+    const log = options.log ?? (await import('../log.ts')).createLogger({ level: config.LOG_LEVEL });
+    redis = await openRedis(config.REDIS_URL, { log, purpose: 'rate limits', failFast: true });
+    limiters = redisLimiters(redis);
+    limitsWhere = 'Redis';
+  }
+  const description = `sessions and revocations in ${sessionsWhere}, rate limits in ${limitsWhere}`;
   // Keys are hashed before anything below sees them, so revocations carry store keys, never ids.
   const store = hashedKeys(revokingSessions(raw, revocations));
   return {
@@ -76,9 +97,11 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
     async probe() {
       await raw.get('readiness-probe');
     },
+    ...(redis ? { limitsProbe: async () => void (await redis.ping()) } : {}),
     async close() {
       await revocations.close();
       await store.close();
+      if (redis) await closeRedis?.(redis);
     },
   };
 }

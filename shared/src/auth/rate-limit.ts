@@ -1,9 +1,9 @@
 // Per-endpoint, per-client rate limits on rate-limiter-flexible. Counters live in memory on the
-// embedded default (one process) and in MongoDB with real engines (every process shares them;
-// a memory limiter stands in while MongoDB cannot be reached, so an outage does not become one
-// of ours).
+// embedded default (one process), and where every process shares them otherwise: Redis when
+// REDIS_URL is set, else MongoDB with real engines. A memory limiter stands in while the shared
+// store cannot be reached, so an outage does not become one of ours.
 import type { Context, Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problems } from '../http/problem.ts';
 import { addressKey } from './client-address.ts';
 import { sessionUser } from './session.ts';
@@ -35,6 +35,22 @@ export function mongoLimiters(client: unknown): LimiterFactory {
       storeClient: client,
       tableName: 'rate_limits',
       keyPrefix: spec.name,
+      points: spec.points,
+      duration: spec.duration,
+      blockDuration: spec.blockDuration ?? 0,
+      insuranceLimiter: memory(spec),
+    });
+}
+
+/** `client`: a connected node-redis client opened with failFast (redis.ts), so that an outage falls back at once. */
+export function redisLimiters(client: unknown): LimiterFactory {
+  const memory = memoryLimiters();
+  return (spec) =>
+    new RateLimiterRedis({
+      storeClient: client,
+      useRedisPackage: true,
+      rejectIfRedisNotReady: true,
+      keyPrefix: `eventide:limit:${spec.name}`,
       points: spec.points,
       duration: spec.duration,
       blockDuration: spec.blockDuration ?? 0,

@@ -124,7 +124,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
   // Imported when first asked for: a process loads only the adapters its services use.
   const metrics = createMetrics();
   const auth = once(async () => {
-    const opened = await (await import('../auth/open.ts')).openAuth(config, authOptions);
+    const opened = await (await import('../auth/open.ts')).openAuth(config, { log, ...authOptions });
     return { ...opened, limiters: meteredLimiters(opened.limiters, metrics.rateLimitRefusals) };
   });
   const eventStore = once(async () => {

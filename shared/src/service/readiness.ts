@@ -107,5 +107,7 @@ export function adapterProbes({ events, read, bus, sessions }: OpenedAdapters, m
   const ping = bus?.store.ping?.bind(bus.store);
   if (ping) found.push({ name: 'eventBus', check: async () => ({ observedValue: await ping(), observedUnit: 'brokers' }) });
   if (sessions) found.push(answering('sessionStore', () => sessions.probe()));
+  const limits = sessions?.limitsProbe?.bind(sessions);
+  if (limits) found.push(answering('rateLimitStore', limits));
   return found;
 }

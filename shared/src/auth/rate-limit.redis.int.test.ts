@@ -1,0 +1,48 @@
+// Rate limits in Redis (REDIS_URL): one budget however many processes spend it at once, and a
+// limit that still holds, per process, while Redis is away.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../log.ts';
+import { closeRedis, openRedis, type RedisClient } from '../redis.ts';
+import { redisUnavailable, startRedis, type TestRedis } from '../testing/redis-server.ts';
+import { redisLimiters, spend } from './rate-limit.ts';
+
+const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const unavailable = redisUnavailable();
+
+if (unavailable) {
+  console.warn(`SKIPPED: rate limits in Redis: ${unavailable}`);
+  describe('rate limits in Redis', () => it.skip(`skipped: ${unavailable}`, () => {}));
+} else {
+  let redis: TestRedis;
+  const clients: RedisClient[] = [];
+  /** A client of its own, as each process has. */
+  const connect = async () => {
+    const client = await openRedis(redis.url, { log, purpose: 'test', failFast: true });
+    clients.push(client);
+    return client;
+  };
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map(closeRedis));
+    await redis?.stop();
+  });
+
+  it('grants exactly the limit to concurrent spenders on separate connections', async () => {
+    const spec = { name: `concurrent-${Date.now()}`, points: 10, duration: 60 };
+    const limiters = await Promise.all([connect(), connect(), connect()]).then((all) => all.map((c) => redisLimiters(c)(spec)));
+    const outcomes = await Promise.all(Array.from({ length: 60 }, (_, i) => spend(limiters[i % limiters.length]!, 'attacker')));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
+    // Another key has a budget of its own.
+    expect((await spend(limiters[0]!, 'someone else')).ok).toBe(true);
+  });
+
+  it('still refuses beyond the limit in each process while Redis is away', async () => {
+    const limiter = redisLimiters(await connect())({ name: `outage-${Date.now()}`, points: 3, duration: 60 });
+    await redis.stop({ kill: true });
+    const outcomes = [];
+    for (let i = 0; i < 5; i += 1) outcomes.push(await spend(limiter, 'attacker'));
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, false, false]);
+  });
+}
