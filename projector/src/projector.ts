@@ -10,6 +10,7 @@ import {
   type ReadStore,
 } from '@eventide/shared/read-store/port.ts';
 import { logTrail } from '@eventide/shared/events/trail.ts';
+import { inEventSpans, SpanKind } from '@eventide/shared/tracing/spans.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { batches } from './batches.ts';
 import { runResilient } from './resilient.ts';
@@ -61,7 +62,7 @@ export function startProjector({ eventStore, readStore, log }: { eventStore: Eve
     for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
       if ((await readStore.activeGeneration()) !== generation) return 'switched';
       try {
-        await applyBatch(writer, batch, log);
+        await inEventSpans('project', SpanKind.CONSUMER, batch, () => applyBatch(writer, batch, log));
         logTrail(log, 'event projected', batch);
       } catch (error) {
         // A rebuild may have promoted a new generation and dropped this one under us.

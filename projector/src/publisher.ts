@@ -11,6 +11,7 @@ import type { EventBus } from '@eventide/shared/event-bus/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import type { AnyEventEnvelope } from '@eventide/shared/events/catalogue.ts';
 import { logTrail } from '@eventide/shared/events/trail.ts';
+import { inEventSpans, SpanKind } from '@eventide/shared/tracing/spans.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
 
 export type { Checkpoints } from './follower.ts';
@@ -40,8 +41,14 @@ export function startPublisher(options: {
     log,
     async handle(batch) {
       const envelopes = batch.map(toEnvelope).filter((e): e is AnyEventEnvelope => e !== undefined);
-      if (envelopes.length > 0) await bus.publish(envelopes);
-      logTrail(log, 'event published', envelopes, { bus: bus.kind });
+      if (envelopes.length === 0) return;
+      // Each message carries its publish span's traceparent, so that its subscribers' spans nest under it.
+      const sent = await inEventSpans('publish', SpanKind.PRODUCER, envelopes, async (traceparents) => {
+        const traced = envelopes.map((e, i) => (traceparents[i] ? { ...e, metadata: { ...e.metadata, traceparent: traceparents[i] } } : e));
+        await bus.publish(traced);
+        return traced;
+      });
+      logTrail(log, 'event published', sent, { bus: bus.kind });
     },
   });
 }

@@ -12,6 +12,14 @@ const schema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Where the metrics port listens: loopback unless the scraper is elsewhere. */
   METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * Traces (OpenTelemetry, OTLP over HTTP): the collector's base URL (spans go to <url>/v1/traces), or
+   * the traces URL itself. Unset: no tracing. The exporter reads the other OTEL_EXPORTER_OTLP_* itself.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  /** The service name on spans; default: the process's own (command-service, eventide, …). */
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /** GET /health/ready fails while the read models are more than this many events behind the event store. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(10_000),
   /** EventStoreDB connection string, e.g. esdb://localhost:2113?tls=false; unset: embedded SQLite. */

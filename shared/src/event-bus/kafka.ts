@@ -16,6 +16,8 @@ export const HEADER_EVENT_TYPE = 'event-type';
 export const HEADER_EVENT_ID = 'event-id';
 /** The correlation id of the request that caused the event: a consumer's logs can carry it without parsing the value. */
 export const HEADER_CORRELATION_ID = 'correlation-id';
+/** W3C Trace Context of the publish span, where Kafka instrumentations look for it. */
+export const HEADER_TRACEPARENT = 'traceparent';
 
 export interface KafkaBusSettings {
   brokers: string[];
@@ -176,6 +178,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
             [HEADER_EVENT_TYPE]: envelope.type,
             [HEADER_EVENT_ID]: envelope.id,
             [HEADER_CORRELATION_ID]: envelope.metadata.correlationId,
+            ...(envelope.metadata.traceparent ? { [HEADER_TRACEPARENT]: envelope.metadata.traceparent } : {}),
           },
         });
         byTopic.set(topic, messages);

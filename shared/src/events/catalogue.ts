@@ -80,6 +80,8 @@ export const eventMetadata = z.object({
   correlationId: z.string(),
   causationId: z.string(),
   actor,
+  /** W3C Trace Context of the span that appended (or published) the event, when tracing is on. */
+  traceparent: z.string().optional(),
 });
 export type EventMetadata = z.infer<typeof eventMetadata>;
 

@@ -28,7 +28,12 @@ export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
     time: event.time,
     // Checked on the way out: only what the catalogue allows reaches the bus.
     data: checkedPayload(event.type, event.data),
-    metadata: { correlationId: event.metadata.correlationId, causationId: event.metadata.causationId, actor: event.metadata.actor },
+    metadata: {
+      correlationId: event.metadata.correlationId,
+      causationId: event.metadata.causationId,
+      actor: event.metadata.actor,
+      ...(event.metadata.traceparent ? { traceparent: event.metadata.traceparent } : {}),
+    },
     ...(event.forgotten ? { forgotten: true } : {}),
   } as AnyEventEnvelope;
 }

@@ -1,21 +1,30 @@
 // One debug line per event at each stage it passes after the HTTP request that caused it, each
 // with the request's correlation id (carried in the event's metadata): with LOG_LEVEL=debug, one
 // grep for a correlation id follows a write from its request through the projector and the
-// publisher to each subscriber's handlers. Off by default: no line is built unless debug is on.
+// publisher to each subscriber's handlers; with tracing on, each line also has the trace id. Off by
+// default: no line is built unless debug is on.
 import type { Logger } from '../log.ts';
+import { traceIdOf } from '../tracing/spans.ts';
 
 interface Traced {
   id: string;
   type: string;
   position?: number;
-  metadata: { correlationId: string };
+  metadata: { correlationId: string; traceparent?: string | undefined };
 }
 
 export function logTrail(log: Logger, stage: string, events: readonly Traced[], extra: Record<string, unknown> = {}): void {
   if (!log.isLevelEnabled('debug')) return;
   for (const event of events) {
     log.debug(
-      { correlationId: event.metadata.correlationId, eventId: event.id, eventType: event.type, position: event.position, ...extra },
+      {
+        correlationId: event.metadata.correlationId,
+        traceId: traceIdOf(event.metadata.traceparent),
+        eventId: event.id,
+        eventType: event.type,
+        position: event.position,
+        ...extra,
+      },
       stage,
     );
   }

@@ -1,4 +1,4 @@
-// The one Koa stack every service uses: correlation id and access log, problem+json errors,
+// The one Koa stack every service uses: correlation id and access log, a span per request, problem+json errors,
 // sessions and the Origin check, then the service's routers, 405 with Allow, GET /health and
 // the liveness and readiness probes (/health/live, /health/ready).
 import Koa from 'koa';
@@ -11,6 +11,7 @@ import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
 import type { Readiness } from '../service/readiness.ts';
 import { httpMetrics } from '../metrics/http.ts';
+import { httpTracing } from '../tracing/spans.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /** The media type of the health check response format (draft-inadarei-api-health-check). */
@@ -39,6 +40,7 @@ export function createHttpApp({ log, routers, health, ready, metrics, auth }: Ht
   // Koa would print unhandled errors itself; ours are all answered and logged by problemDetails.
   app.silent = true;
   app.use(requestContext(log));
+  app.use(httpTracing());
   // Outside problemDetails, so that a request answered with a problem counts with its status.
   if (metrics) app.use(httpMetrics(metrics.httpRequestSeconds));
   app.use(problemDetails(log));

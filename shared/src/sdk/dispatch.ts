@@ -7,6 +7,7 @@ import type { DeadLetter } from '../event-bus/port.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '../events/catalogue.ts';
 import { checkedPayload } from '../events/envelope.ts';
 import type { JsonValue } from '../event-store/port.ts';
+import { inEventSpan, markFailed, SpanKind, traceIdOf } from '../tracing/spans.ts';
 import { openPayload, type KeyLookup } from './personal.ts';
 
 export type { DeadLetter };
@@ -30,6 +31,8 @@ export interface Outcome {
   time?: string | undefined;
   /** The correlation id of the request that caused the event, from its metadata. */
   correlationId?: string | undefined;
+  /** The trace the event's delivery belongs to, when tracing is on. */
+  traceId?: string | undefined;
 }
 
 /** Remembers the ids of the most recent events, to drop redeliveries. */
@@ -99,9 +102,27 @@ export class Dispatcher {
       return { kind: 'dead-lettered' };
     }
     const handlers = this.handlers.get(envelope.type);
-    const about = { eventId: envelope.id, eventType: envelope.type, time: envelope.time, correlationId: envelope.metadata?.correlationId };
+    const about = {
+      eventId: envelope.id,
+      eventType: envelope.type,
+      time: envelope.time,
+      correlationId: envelope.metadata?.correlationId,
+      traceId: traceIdOf(envelope.metadata?.traceparent),
+    };
     if (!handlers) return { kind: 'ignored', ...about };
     if (this.seen?.has(envelope.id)) return { kind: 'duplicate', ...about };
+    // One span for the delivery, continuing the publisher's: the handlers' own spans nest under it.
+    return inEventSpan('handle', SpanKind.CONSUMER, envelope, () => this.run(envelope, handlers, raw, origin, about));
+  }
+
+  /** The handlers, retried with backoff; the dead-letter sink once they keep failing. */
+  private async run(
+    envelope: AnyEventEnvelope,
+    handlers: Array<Handler<EventName>>,
+    raw: string,
+    origin: Record<string, string>,
+    about: Omit<Outcome, 'kind'>,
+  ): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         // Inside the retries: a key store that is briefly unreachable is not a reason to give up.
@@ -114,6 +135,7 @@ export class Dispatcher {
           const reason = String((error as Error)?.stack ?? error);
           const { eventId, eventType, correlationId } = about;
           await this.deadLetter({ raw, eventId, eventType, correlationId, reason, attempts: attempt, origin });
+          markFailed(error);
           this.seen?.add(envelope.id);
           return { kind: 'dead-lettered', ...about };
         }

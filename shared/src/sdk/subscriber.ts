@@ -68,8 +68,8 @@ export function createSubscriber(options: SubscriberOptions): Subscriber {
     observe: (outcome) => {
       // The end of an event's trail (events/trail.ts): which request caused what this group did.
       if (log.isLevelEnabled('debug')) {
-        const { kind, eventId, eventType, correlationId } = outcome;
-        log.debug({ correlationId, eventId, eventType, outcome: kind }, 'event delivered');
+        const { kind, eventId, eventType, correlationId, traceId } = outcome;
+        log.debug({ correlationId, traceId, eventId, eventType, outcome: kind }, 'event delivered');
       }
       options.onDelivery?.(outcome);
     },

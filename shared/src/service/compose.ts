@@ -15,6 +15,7 @@ import { adapterProbes, readiness, type Probe, type Readiness } from './readines
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { meteredEventStore } from '../metrics/event-store.ts';
 import { meteredLimiters } from '../metrics/limiters.ts';
+import { tracedEventStore } from '../tracing/spans.ts';
 
 export interface Service {
   routers: Router[];
@@ -129,7 +130,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
   });
   const eventStore = once(async () => {
     const opened = await (await import('../event-store/open.ts')).openEventStore(config);
-    return { ...opened, store: meteredEventStore(opened.store, metrics.appendSeconds) };
+    return { ...opened, store: tracedEventStore(meteredEventStore(opened.store, metrics.appendSeconds)) };
   });
   const readStore = once(async () => (await import('../read-store/open.ts')).openReadStore(config));
   const eventBus = once(async () => (await import('../event-bus/open.ts')).openEventBus(config, log));

@@ -7,6 +7,7 @@ import { createLogger } from '../log.ts';
 import { compose, type ServiceFactory } from './compose.ts';
 import { httpAppOf } from './http.ts';
 import { serveMetrics } from '../metrics/serve-metrics.ts';
+import { startTracing, tracingConfigured } from '../tracing/setup.ts';
 
 function exitOnConfigError(error: unknown): never {
   if (!(error instanceof ConfigError)) throw error;
@@ -22,8 +23,10 @@ export async function runServices(name: string, factories: Record<string, Servic
     exitOnConfigError(error);
   }
   const log = createLogger({ level: config.LOG_LEVEL, name });
+  // Before anything makes a span: the SDK is loaded only when an exporter is configured.
+  const tracing = tracingConfigured(config) ? await startTracing(config, { serviceName: name }) : undefined;
   const composition = await compose({ config, log }, factories).catch(exitOnConfigError);
-  log.info({ ...composition.health(), dataDir: config.dataDir }, 'starting');
+  log.info({ ...composition.health(), tracing: tracing?.description ?? 'off', dataDir: config.dataDir }, 'starting');
   const app = httpAppOf(composition, log);
   const metrics =
     config.METRICS_PORT === undefined
@@ -32,6 +35,8 @@ export async function runServices(name: string, factories: Record<string, Servic
   const close = async () => {
     await metrics?.close();
     await composition.close();
+    // Last: the spans of the shutdown's own work are exported too.
+    await tracing?.shutdown().catch((error: unknown) => log.warn({ err: error }, 'tracing: the last spans could not be exported'));
   };
   const server = await serve({ app, config, log, beforeDrain: composition.disconnect, onClose: close });
   composition.attach(server);
