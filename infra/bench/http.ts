@@ -1,8 +1,11 @@
 // POST /users requests per second through the whole stack (validation, email claim, two
 // durable appends) against floors loaded the same way by autocannon from this process: a Koa
 // handler making the same two durable inserts, group-committed as our event store does and
-// committed one by one, and a bare Koa JSON handler that writes nothing (a reference, not a floor).
+// committed one by one, and a bare Koa JSON handler that writes nothing (a reference, not a floor);
+// and ours again with tracing on, for what it costs.
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startService } from '../test/process.ts';
@@ -62,6 +65,8 @@ export interface HttpResults {
   single: HttpResult;
   /** No writes at all: what Koa and the HTTP stack cost alone. */
   bare: HttpResult;
+  /** Ours again with every span exported: what tracing costs. */
+  traced: HttpResult;
 }
 
 export async function benchHttp(dataDir: string, seconds: number, synchronous: string): Promise<HttpResults> {
@@ -91,5 +96,28 @@ export async function benchHttp(dataDir: string, seconds: number, synchronous: s
   const service = await startService({ DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous });
   const ours = await loadSignUps(`POST /users (SQLite synchronous=${synchronous})`, service.url, seconds, connections);
   await service.stop();
-  return { ours, grouped, single, bare };
+  const traced = await loadTraced(join(dataDir, 'traced'), synchronous, seconds, connections);
+  return { ours, grouped, single, bare, traced };
+}
+
+/**
+ * The same sign-ups with tracing on (docs/operations.md#traces): every span exported over OTLP/HTTP
+ * to a collector in this process that reads each export and answers 200, so that the server pays
+ * for making, batching, encoding and sending its spans, and nothing for a real collector's work.
+ */
+async function loadTraced(dataDir: string, synchronous: string, seconds: number, connections: number): Promise<HttpResult> {
+  const collector = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  try {
+    const service = await startService({ DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+    const traced = await loadSignUps(`POST /users, traced (spans to a loopback collector)`, service.url, seconds, connections);
+    await service.stop();
+    return traced;
+  } finally {
+    collector.close();
+  }
 }

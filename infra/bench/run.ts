@@ -88,6 +88,9 @@ try {
   console.log(
     `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
   );
+  console.log(
+    `${http.traced.name}: ${fmt(http.traced.requestsPerSecond)} req/s; ratio to untraced ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}`,
+  );
 
   const streams = await benchLongStreams(join(dir, 'long-streams'));
   console.log(
@@ -204,6 +207,8 @@ try {
     ),
     '',
     `**POST /users ÷ the group-committed floor: ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ÷ the floor committing each insert: ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}**`,
+    '',
+    `With tracing on (every request's spans exported over OTLP/HTTP to a loopback collector that only answers 200): ${fmt(http.traced.requestsPerSecond)} requests/s, p50 ${http.traced.p50} ms, p99 ${http.traced.p99} ms; **traced ÷ untraced: ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}**.`,
     '',
     'Where the difference goes (a CPU profile at FULL with 32 connections, 2026-11-24, the event loop 96% busy): a fifth of',
     'the busy time is the event store (its commits with their fsync, the reads before deciding: the claim stream, the',
