@@ -1,21 +1,13 @@
 // A correlation id followed through the logs: the request's access line, then with LOG_LEVEL=debug
 // one line per stage its events pass (projected, published, delivered to a subscriber's group),
 // each carrying the id the caller sent.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLogger } from '@eventide/shared/log.ts';
+import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
 import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
-const lines: Array<Record<string, unknown>> = [];
-const capture = new Writable({
-  write(chunk, _encoding, done) {
-    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    done();
-  },
-});
-const log = createLogger({ level: 'debug', destination: capture });
+const { log, lines } = capturedLog('debug');
 let app: FullApp;
 beforeAll(async () => {
   app = await startFullApp({ log });

@@ -5,7 +5,6 @@
 // and their address is free for a new sign-up.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEditor, openText, settled, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
@@ -13,6 +12,7 @@ import { newId } from '@eventide/shared/ids.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { createSubscriber, type Subscriber } from '@eventide/shared/sdk/subscriber.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
+import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { runCli } from './process.ts';
@@ -23,22 +23,16 @@ if (!withKafka) console.warn('SKIPPED: the Kafka half of the forgetting e2e test
 
 let kafka: MockKafka | undefined;
 let app: FullApp;
-let logged = '';
+// Every log line the services write, at the most talkative level, to look for the person in.
+const logged = capturedLog('trace');
 const subscribers: Subscriber[] = [];
 const prefix = `forget-${Date.now()}.`;
 
 beforeAll(async () => {
   kafka = withKafka ? await startMockKafka() : undefined;
-  // Every log line the services write, at the most talkative level, to look for the person in.
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logged += String(chunk);
-      done();
-    },
-  });
   app = await startFullApp({
     collab: true,
-    log: createLogger({ level: 'trace', destination }),
+    log: logged.log,
     env: kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: prefix } : {},
   });
 }, 60_000);
@@ -141,8 +135,8 @@ describe('deleting a user forgets them everywhere', () => {
     const row = await app.readStore.get('users', userId);
     expect(row?.fields).toMatchObject({ status: 'deleted', name: null, email: null });
     for (const text of [name, email]) expect(filesHolding(text), `${text} after the rebuild`).toEqual([]);
-    expect(logged).toContain(userId); // the log was written, and is worth searching
-    for (const text of [name, email]) expect(logged.includes(text), `${text} in the log`).toBe(false);
+    expect(logged.text()).toContain(userId); // the log was written, and is worth searching
+    for (const text of [name, email]) expect(logged.text().includes(text), `${text} in the log`).toBe(false);
 
     // The address is free for someone new at once.
     const newcomer = app.anonymous();

@@ -1,11 +1,10 @@
 // Sign-in through a real OpenID provider (oidc-provider on 127.0.0.1), the whole flow without a
 // browser: GET /auth/{provider}, sign-in and consent at the provider, GET /auth/callback, session.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEventName } from '@eventide/shared/events/catalogue.ts';
 import { COLLECTIONS } from '@eventide/shared/read-store/port.ts';
-import { createLogger } from '@eventide/shared/log.ts';
 import { SESSION_COOKIE } from '@eventide/shared/auth/session.ts';
+import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
 import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
@@ -16,20 +15,14 @@ let provider: TestProvider;
 let app: FullApp;
 /** Everything the app answered and logged, for the last test. */
 const answered: string[] = [];
-const logged: string[] = [];
+const logged = capturedLog('trace');
 const sessionIds = new Set<string>();
 
 beforeAll(async () => {
   provider = await startTestProvider();
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logged.push(String(chunk));
-      done();
-    },
-  });
   app = await startFullApp({
     env: { AUTH_PROVIDERS: provider.config('acme') },
-    log: createLogger({ level: 'trace', destination }),
+    log: logged.log,
     onReply: (reply) => {
       answered.push(reply.text);
       for (const cookie of reply.headers.getSetCookie()) {
@@ -282,7 +275,7 @@ describe('sign-in through an OpenID provider', () => {
     }
 
     const secrets = [...hashes, ...provider.issued, provider.clientSecret, ...sessionIds];
-    const places = { answers: answered.join('\n'), logs: logged.join(''), bus: published.join('\n'), 'read models': models.join('\n') };
+    const places = { answers: answered.join('\n'), logs: logged.text(), bus: published.join('\n'), 'read models': models.join('\n') };
     expect(places.logs.length).toBeGreaterThan(1000);
     for (const [where, haystack] of Object.entries(places)) {
       for (const secret of secrets) expect(haystack.includes(secret), `${where} hold a secret`).toBe(false);

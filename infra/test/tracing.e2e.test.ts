@@ -3,12 +3,11 @@
 // event are children of the append (through the traceparent in the event's metadata), and the
 // subscriber's handling is a child of the publication (through the message: the envelope's
 // metadata, and on Kafka a `traceparent` header too). A handler's own spans nest under it.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
-import { createLogger } from '@eventide/shared/log.ts';
+import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
 import { createSubscriber, type Subscriber } from '@eventide/shared/sdk/subscriber.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
@@ -17,14 +16,7 @@ import { startPublisher, type Publisher } from '@eventide/projector/src/publishe
 import { startFullApp, type FullApp } from './full-app.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
 
-const lines: Array<Record<string, unknown>> = [];
-const capture = new Writable({
-  write(chunk, _encoding, done) {
-    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    done();
-  },
-});
-const log = createLogger({ level: 'debug', destination: capture });
+const { log, lines } = capturedLog('debug');
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
 let app: FullApp;

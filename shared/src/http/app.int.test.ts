@@ -1,19 +1,12 @@
 // The shared HTTP stack: one JSON log line per request with its correlation id, and defects
 // answered as a bare 500 problem while the stack goes to the log only.
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../log.ts';
+import { capturedLog } from '../testing/captured-log.ts';
 import { createHttpApp } from './app.ts';
 
-const lines: Array<Record<string, unknown>> = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, callback) {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    callback();
-  },
-});
+const { log, lines } = capturedLog('info');
 
 let url: string;
 let close: () => void;
@@ -22,7 +15,7 @@ beforeAll(async () => {
   router.get('/boom', () => {
     throw new Error('database password is hunter2');
   });
-  const app = createHttpApp({ log: createLogger({ destination: capture }), routers: [router] });
+  const app = createHttpApp({ log, routers: [router] });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

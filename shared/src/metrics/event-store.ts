@@ -1,5 +1,6 @@
 // The event store as the services see it, with each append timed (eventstore_append_duration_seconds).
 import type { Histogram } from 'prom-client';
+import { withAppends } from '../event-store/decorate.ts';
 import { type EventStore, WrongExpectedRevisionError } from '../event-store/port.ts';
 
 export function meteredEventStore(store: EventStore, appendSeconds: Histogram<'outcome'>): EventStore {
@@ -16,16 +17,8 @@ export function meteredEventStore(store: EventStore, appendSeconds: Histogram<'o
         throw error;
       }
     };
-  return {
+  return withAppends(store, {
     append: timed((streamId, events, options) => store.append(streamId, events, options)),
     appendInOrder: timed((appends) => store.appendInOrder(appends)),
-    readStream: (streamId, options) => store.readStream(streamId, options),
-    readCausedBy: (streamId, causationId) => store.readCausedBy(streamId, causationId),
-    readSnapshot: (streamId, options) => store.readSnapshot(streamId, options),
-    saveSnapshot: (streamId, snapshot) => store.saveSnapshot(streamId, snapshot),
-    readAll: (options) => store.readAll(options),
-    head: () => store.head(),
-    subscribeToAll: (options) => store.subscribeToAll(options),
-    close: () => store.close(),
-  };
+  });
 }

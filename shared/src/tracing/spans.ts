@@ -5,6 +5,7 @@
 // the API is a no-op: no span is made and no event carries a traceparent.
 import { context, propagation, ROOT_CONTEXT, type Context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Middleware } from 'koa';
+import { withAppends } from '../event-store/decorate.ts';
 import type { EventStore, NewEvent } from '../event-store/port.ts';
 import type { Logger } from '../log.ts';
 
@@ -103,7 +104,7 @@ function withTraceparent(events: NewEvent[]): NewEvent[] {
 
 /** The event store with each append in a span, and the span's traceparent in the appended events' metadata. */
 export function tracedEventStore(store: EventStore): EventStore {
-  return {
+  return withAppends(store, {
     append: (streamId, events, options) =>
       inSpan(
         `append ${streamId.split('-')[0]}`,
@@ -116,15 +117,7 @@ export function tracedEventStore(store: EventStore): EventStore {
       inSpan('append', SpanKind.CLIENT, context.active(), { 'eventide.streams': appends.length }, () =>
         store.appendInOrder(appends.map((a) => ({ ...a, events: withTraceparent(a.events) }))),
       ),
-    readStream: (streamId, options) => store.readStream(streamId, options),
-    readCausedBy: (streamId, causationId) => store.readCausedBy(streamId, causationId),
-    readSnapshot: (streamId, options) => store.readSnapshot(streamId, options),
-    saveSnapshot: (streamId, snapshot) => store.saveSnapshot(streamId, snapshot),
-    readAll: (options) => store.readAll(options),
-    head: () => store.head(),
-    subscribeToAll: (options) => store.subscribeToAll(options),
-    close: () => store.close(),
-  };
+  });
 }
 
 export interface TracedEvent {
