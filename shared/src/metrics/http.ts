@@ -2,6 +2,7 @@
 // ids never become label values; a path no route matched counts as `unmatched`.
 import type { Middleware } from 'koa';
 import type { Histogram } from 'prom-client';
+import { routeTemplate } from '../http/route-template.ts';
 
 export function httpMetrics(requestSeconds: Histogram<'method' | 'route' | 'status'>): Middleware {
   return async (ctx, next) => {
@@ -9,8 +10,7 @@ export function httpMetrics(requestSeconds: Histogram<'method' | 'route' | 'stat
     try {
       await next();
     } finally {
-      const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-      end({ method: ctx.method, route: route === undefined ? 'unmatched' : String(route), status: String(ctx.status) });
+      end({ method: ctx.method, route: routeTemplate(ctx) ?? 'unmatched', status: String(ctx.status) });
     }
   };
 }

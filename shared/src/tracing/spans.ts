@@ -7,6 +7,7 @@ import { context, propagation, ROOT_CONTEXT, type Context, type Span, SpanKind, 
 import type { Middleware } from 'koa';
 import { withAppends } from '../event-store/decorate.ts';
 import type { EventStore, NewEvent } from '../event-store/port.ts';
+import { routeTemplate } from '../http/route-template.ts';
 import type { Logger } from '../log.ts';
 
 export { SpanKind };
@@ -56,10 +57,10 @@ export function httpTracing(): Middleware {
       try {
         await next();
       } finally {
-        const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+        const route = routeTemplate(ctx);
         if (route !== undefined) {
-          span.updateName(`${ctx.method} ${String(route)}`);
-          span.setAttribute('http.route', String(route));
+          span.updateName(`${ctx.method} ${route}`);
+          span.setAttribute('http.route', route);
         }
         span.setAttribute('http.response.status_code', ctx.status);
         if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
