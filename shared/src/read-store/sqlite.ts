@@ -11,17 +11,8 @@ import {
   type ReadModelWriter,
   type ReadStore,
 } from './port.ts';
-import {
-  deletionVariants,
-  ftsQuery,
-  isOneEditApart,
-  planQuery,
-  rankByRelevance,
-  SEARCH_CANDIDATES,
-  searchTerms,
-  vocabularyChanges,
-  type Vocabulary,
-} from './search-terms.ts';
+import { ftsQuery, planQuery, rankByRelevance, SEARCH_CANDIDATES, searchTerms, vocabularyChanges } from './search-terms.ts';
+import { sqliteVocabulary } from './sqlite-vocabulary.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import {
@@ -107,48 +98,6 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
       served = undefined;
       return read(active());
     }
-  }
-
-  /** The vocabulary of product names of a generation, for planQuery. */
-  function vocabularyOf(generation: number): Vocabulary {
-    const terms = table('products_name_terms', generation);
-    const variants = table('products_name_variants', generation);
-    const allTerms = table('products_terms', generation);
-    return {
-      async occurs(term, prefix) {
-        // A word of some name answers from the vocabulary's own index, a few microseconds; the
-        // full-text probe that finds words of descriptions too costs 60 µs at 1M events.
-        const named = prefix
-          ? prepare(`SELECT 1 FROM ${terms} WHERE term >= ? AND term < ? LIMIT 1`).get(term, `${term}\u{10FFFF}`)
-          : prepare(`SELECT 1 FROM ${terms} WHERE term = ?`).get(term);
-        if (named !== undefined) return true;
-        // Else a word of some description: the vocabulary of both fields answers as fast.
-        const held = prefix
-          ? prepare(`SELECT 1 FROM ${allTerms} WHERE term >= ? AND term < ? LIMIT 1`).get(term, `${term}\u{10FFFF}`)
-          : prepare(`SELECT 1 FROM ${allTerms} WHERE term = ?`).get(term);
-        return held !== undefined;
-      },
-      async startingWith(prefix, limit) {
-        const rows = prepare(`SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?`).all(
-          prefix,
-          `${prefix}\u{10FFFF}`,
-          limit,
-        ) as Array<{ term: string }>;
-        return rows.map((r) => r.term);
-      },
-      async typosOf(word, limit) {
-        // Every word sharing a variant with this one, then only those truly one edit away (two
-        // words that each lose a different letter may share one and still be two edits apart).
-        const rows = prepare(
-          `SELECT DISTINCT t.term, t.docs FROM ${variants} v JOIN ${terms} t ON t.term = v.term
-           WHERE v.variant IN (SELECT value FROM json_each(?)) ORDER BY t.docs DESC, t.term`,
-        ).all(JSON.stringify(deletionVariants(word))) as Array<{ term: string }>;
-        return rows
-          .map((r) => r.term)
-          .filter((term) => isOneEditApart(term, word))
-          .slice(0, limit);
-      },
-    };
   }
 
   function transaction<T>(body: () => T): T {
@@ -428,7 +377,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     async search(text, limit) {
       if (searchTerms(text).length === 0) return [];
       return onActive(async (g) => {
-        const query = (await planQuery(text, vocabularyOf(g))).map((word) => withPrefixWords(prepare, g, word));
+        const query = (await planQuery(text, sqliteVocabulary(prepare, g))).map((word) => withPrefixWords(prepare, g, word));
         const match = ftsQuery(query);
         // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
         // however many products match; ranking all of them was what made common words slow.
