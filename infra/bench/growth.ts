@@ -12,7 +12,7 @@ import { startService } from '../test/process.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
-import { p } from './read-side.ts';
+import { p } from './percentile.ts';
 import { SEARCH_MAX_WORDS } from '@eventide/shared/api/search-limits.ts';
 import { descriptionWordWithShare } from '../src/seed/data.ts';
 

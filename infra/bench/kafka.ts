@@ -13,7 +13,7 @@ import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
 import { startPublisher } from '@eventide/projector/src/publisher.ts';
 import { kcatAvailable, startMockKafka } from '@eventide/shared/testing/mock-kafka.ts';
 import { memoryCheckpoints } from '../test/memory-checkpoints.ts';
-import { p } from './read-side.ts';
+import { p } from './percentile.ts';
 
 const log = createLogger({ level: 'silent' });
 const metadata = { correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' as const } };

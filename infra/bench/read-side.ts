@@ -11,6 +11,7 @@ import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 import { rebuild } from '@eventide/projector/src/rebuild.ts';
+import { p } from './percentile.ts';
 
 const WORDS = [
   'kettle',
@@ -51,11 +52,6 @@ function productEvent(i: number): { streamId: string; event: NewEvent } {
     },
   };
 }
-
-export const p = (samples: number[], q: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 
 async function timeEach(n: number, body: (i: number) => Promise<unknown>): Promise<number[]> {
   const samples: number[] = [];

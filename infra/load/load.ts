@@ -11,6 +11,7 @@ import { connectEditor, openText, submit, type EditorClient } from '@eventide/co
 import { signUp, signInWithPassword, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { grantAdmin, startService, type RunningService } from '../test/process.ts';
 import { seedData } from '../src/seed/data.ts';
+import { p } from '../bench/percentile.ts';
 
 export interface LoadOptions {
   seconds: number;
@@ -63,9 +64,6 @@ export interface LoadReport {
   /** Whether the fitted growth over the window after warm-up stays under 5% of the mean RSS. */
   rssFlat: boolean;
 }
-
-const percentile = (sorted: number[], q: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 function rssOf(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -281,10 +279,14 @@ export async function runLoad(options: LoadOptions = DEFAULT_LOAD, log: (line: s
     const windowMinutes = warm.length > 1 ? (warm.at(-1)!.second - warm[0]!.second) / 60 : 0;
     return {
       options,
-      routes: [...latencies].map(([route, list]) => {
-        const sorted = [...list].sort((a, b) => a - b);
-        return { route, count: list.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), errors: errors.get(route) ?? {} };
-      }),
+      // A route is listed once it has a latency, so no list is empty.
+      routes: [...latencies].map(([route, list]) => ({
+        route,
+        count: list.length,
+        p50: p(list, 0.5),
+        p99: p(list, 0.99),
+        errors: errors.get(route) ?? {},
+      })),
       serverErrors,
       editorOps,
       writes: { acknowledged: acknowledged.length, verified: acknowledged.length - lost.length, lost },
