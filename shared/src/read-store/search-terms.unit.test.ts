@@ -1,5 +1,7 @@
 // Query planning without a store: which words are completed or corrected, and at what cost.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../event-store/port.ts';
 import {
   deletionVariants,
   ftsQuery,
@@ -7,6 +9,8 @@ import {
   MAX_TYPO_LENGTH,
   oneEditAway,
   planQuery,
+  type QueryWord,
+  relevanceFor,
   type Vocabulary,
   words,
 } from './search-terms.ts';
@@ -91,5 +95,51 @@ describe('words', () => {
   it('lowers case and drops accents, for ASCII and for the rest alike', () => {
     expect(words('Crème BRÛLÉE, 2-Pack')).toEqual(['creme', 'brulee', '2', 'pack']);
     expect(words('Plain ASCII: kettle-42')).toEqual(['plain', 'ascii', 'kettle', '42']);
+  });
+});
+
+describe('relevanceFor', () => {
+  /** The rule as docs/api.md states it, applied to every word of the text: what the scan must equal. */
+  function byEveryWord(fields: Record<string, JsonValue>, query: QueryWord[]): number {
+    const weight = (word: string, q: QueryWord) => {
+      if (word === q.term) return 1.2;
+      if ((q.prefix && word.startsWith(q.term)) || q.completions.includes(word)) return 1;
+      return q.typos.includes(word) ? 0.5 : 0;
+    };
+    const score = (text: JsonValue | undefined) =>
+      words(String(text ?? '')).reduce((sum, word) => sum + query.reduce((s, q) => s + weight(word, q), 0), 0);
+    return 5 * score(fields.name) + score(fields.description);
+  }
+
+  // Few letters, so that words meet, start one another and differ by one edit often; accents,
+  // capitals, digits, punctuation, letters no normalisation makes ASCII and one outside the BMP,
+  // which the split must treat alike.
+  const letter = fc.constantFrom(...'abcékK1 ,-.ÉÜßø\u{10400}'.split(/(?:)/u));
+  const text = fc.array(letter, { maxLength: 40 }).map((cs) => cs.join(''));
+  const word = fc
+    .array(fc.constantFrom(...'abcek1éø\u{10428}'.split(/(?:)/u)), { minLength: 1, maxLength: 5 })
+    .map((cs) => words(cs.join(''))[0] ?? 'a');
+  const queryWord = fc.record({
+    term: word,
+    prefix: fc.boolean(),
+    completions: fc.array(word, { maxLength: 3 }),
+    typos: fc.array(word, { maxLength: 3 }),
+  });
+
+  it('scores as weighing every word of the name and the description does', () => {
+    fc.assert(
+      fc.property(fc.array(queryWord, { minLength: 1, maxLength: 4 }), text, text, (query, name, description) => {
+        expect(relevanceFor(query)({ name, description })).toBeCloseTo(byEveryWord({ name, description }, query), 9);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('scores a product again from the start, however many it scored before', () => {
+    const relevance = relevanceFor([{ term: 'kettle', prefix: false, completions: [], typos: [] }]);
+    const product = { name: 'Kettle', description: 'A kettle, the kettle' };
+    expect(relevance(product)).toBeCloseTo(5 * 1.2 + 2 * 1.2, 9);
+    expect(relevance(product)).toBeCloseTo(5 * 1.2 + 2 * 1.2, 9);
+    expect(relevance({ name: 'Mug' })).toBe(0);
   });
 });
