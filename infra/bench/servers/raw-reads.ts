@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
 import { ftsQuery, literalQuery, SEARCH_CANDIDATES } from '@eventide/shared/read-store/search-terms.ts';
-import { withPrefixWords } from '@eventide/shared/read-store/sqlite-schema.ts';
+import { withPrefixWords, wordsStartingWith } from '@eventide/shared/read-store/sqlite-schema.ts';
 
 const db = new DatabaseSync(join(process.env.DATA_DIR!, 'read.db'), { readOnly: true });
 const generation = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
@@ -62,7 +62,11 @@ app.use((ctx) => {
     if (row) ctx.body = JSON.parse(row.body);
     else ctx.status = 404;
   } else if (path === '/search') {
-    const match = ftsQuery(literalQuery(String(ctx.query.q ?? '')).map((word) => withPrefixWords(prepared, generation, word)));
+    const match = ftsQuery(
+      literalQuery(String(ctx.query.q ?? '')).map((word) =>
+        withPrefixWords(word, (prefix) => wordsStartingWith(prepared, generation, prefix)),
+      ),
+    );
     const seqsOf = (statement: typeof sql.texts) => (statement.all(match) as Array<{ rowid: number }>).map((row) => Number(row.rowid));
     const seqs = new Set(seqsOf(sql.texts));
     // As ours: the names' index only when the full index has more matches than it read.

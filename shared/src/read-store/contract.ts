@@ -267,6 +267,7 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect(await ids('kettel')).toEqual(['d']);
         // So does a word some description holds: "cable" is not a typo of the table's name.
         expect(await ids('cable')).toEqual(['c']);
+        expect(await ids('cable oak')).toEqual([]);
         // Four letters are too few to forgive: "tepot" is not "teapot" with a letter missing.
         expect(await ids('tepo pot')).toEqual([]);
         // An exact match ranks above a forgiven one.

@@ -76,16 +76,24 @@ const ALL_TERMS_TABLE = (generation: number) => `CREATE TABLE IF NOT EXISTS ${ta
 /** The longest prefix FTS5 reads a list of its own for (INDEXED_PREFIX_LENGTHS). */
 const LONGEST_INDEXED_PREFIX = Math.max(...INDEXED_PREFIX_LENGTHS);
 
-/**
- * A query word as the SQLite store runs it: a last word longer than the prefix index stands for
- * the commonest words of live products it starts, at most MAX_PREFIX_WORDS; any other as it is.
- */
-export function withPrefixWords(prepare: (sql: string) => StatementSync, generation: number, word: QueryWord): QueryWord {
-  if (!word.prefix || [...word.term].length <= LONGEST_INDEXED_PREFIX) return word;
+/** Whether the store names the words a prefix starts (wordsStartingWith), past what FTS5 gathers itself from its prefix index. */
+export const namesItsPrefixWords = (prefix: string) => [...prefix].length > LONGEST_INDEXED_PREFIX;
+
+/** The commonest words of live products that `prefix` starts, at most MAX_PREFIX_WORDS. */
+export function wordsStartingWith(prepare: (sql: string) => StatementSync, generation: number, prefix: string): string[] {
   const rows = prepare(
     `SELECT term FROM ${table('products_terms', generation)} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${MAX_PREFIX_WORDS}`,
-  ).all(word.term, `${word.term}\u{10FFFF}`) as Array<{ term: string }>;
-  return { ...word, expansions: rows.map((r) => r.term) };
+  ).all(prefix, `${prefix}\u{10FFFF}`) as Array<{ term: string }>;
+  return rows.map((r) => r.term);
+}
+
+/**
+ * A query word as the SQLite store runs it: a last word longer than the prefix index stands for
+ * the words it starts (wordsStartingWith, or the caller's memo of it); any other as it is.
+ */
+export function withPrefixWords(word: QueryWord, startingWith: (prefix: string) => string[]): QueryWord {
+  if (!word.prefix || !namesItsPrefixWords(word.term)) return word;
+  return { ...word, expansions: startingWith(word.term) };
 }
 
 /** Each vocabulary word under itself and under each string one letter shorter: how typos are found (deletionVariants). */

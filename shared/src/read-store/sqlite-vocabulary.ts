@@ -3,7 +3,7 @@
 // one-letter-shorter variants, and the words of names and descriptions together.
 import type { StatementSync } from 'node:sqlite';
 import { deletionVariants, isOneEditApart, type Vocabulary } from './search-terms.ts';
-import { table } from './sqlite-schema.ts';
+import { namesItsPrefixWords, table, wordsStartingWith } from './sqlite-schema.ts';
 
 type Prepare = (sql: string) => StatementSync;
 
@@ -15,14 +15,31 @@ function holds(prepare: Prepare, terms: string, term: string, prefix: boolean): 
   return row !== undefined;
 }
 
-export function sqliteVocabulary(prepare: Prepare, generation: number): Vocabulary {
+/**
+ * One query's vocabulary (make one per search: it remembers what it read). `prefixWords` is the
+ * words a long last word stands for (withPrefixWords), read once for both planning and the query.
+ */
+export function sqliteVocabulary(prepare: Prepare, generation: number): Vocabulary & { prefixWords(prefix: string): string[] } {
   const terms = table('products_name_terms', generation);
   const variants = table('products_name_variants', generation);
   const allTerms = table('products_terms', generation);
+  const starting = new Map<string, string[]>();
+  const prefixWords = (prefix: string) => {
+    let found = starting.get(prefix);
+    if (!found) {
+      found = wordsStartingWith(prepare, generation, prefix);
+      starting.set(prefix, found);
+    }
+    return found;
+  };
   return {
-    // A word of some name first, the commoner case; else of some description. Both a few
-    // microseconds: the full-text probe that found words of descriptions cost 60 µs at 1M events.
-    occurs: async (term, prefix) => holds(prepare, terms, term, prefix) || holds(prepare, allTerms, term, prefix),
+    prefixWords,
+    // The words of names and descriptions together, names' words among them: one lookup of a few
+    // microseconds (the full-text probe that found words of descriptions cost 60 µs at 1M events).
+    // Each statement also begins and ends a read of the file, which costs more than the lookup
+    // in a busy process, so a long prefix asks the words it starts once, for the query too.
+    occurs: async (term, prefix) =>
+      prefix && namesItsPrefixWords(term) ? prefixWords(term).length > 0 : holds(prepare, allTerms, term, prefix),
     async startingWith(prefix, limit) {
       const rows = prepare(`SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?`).all(
         prefix,

@@ -377,7 +377,8 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     async search(text, limit) {
       if (searchTerms(text).length === 0) return [];
       return onActive(async (g) => {
-        const query = (await planQuery(text, sqliteVocabulary(prepare, g))).map((word) => withPrefixWords(prepare, g, word));
+        const vocabulary = sqliteVocabulary(prepare, g);
+        const query = (await planQuery(text, vocabulary)).map((word) => withPrefixWords(word, vocabulary.prefixWords));
         const match = ftsQuery(query);
         // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
         // however many products match; ranking all of them was what made common words slow.
