@@ -8,7 +8,6 @@ import type { Middleware } from 'koa';
 import { withAppends } from '../event-store/decorate.ts';
 import type { EventStore, NewEvent } from '../event-store/port.ts';
 import { routeTemplate } from '../http/route-template.ts';
-import type { Logger } from '../log.ts';
 
 export { SpanKind };
 
@@ -53,7 +52,8 @@ export function httpTracing(): Middleware {
     const attributes = { 'http.request.method': ctx.method, 'url.path': ctx.path, 'eventide.correlation_id': ctx.state.correlationId };
     await tracer().startActiveSpan(ctx.method, { kind: SpanKind.SERVER, attributes }, parent, async (span) => {
       const traceId = span.spanContext().traceId;
-      if (span.isRecording() && ctx.state.log) ctx.state.log = (ctx.state.log as Logger).child({ traceId });
+      // For the request's log lines (requestContext).
+      if (span.isRecording()) ctx.state.traceId = traceId;
       try {
         await next();
       } finally {
