@@ -8,6 +8,7 @@ import type { Middleware } from 'koa';
 import { withAppends } from '../event-store/decorate.ts';
 import type { EventStore, NewEvent } from '../event-store/port.ts';
 import { routeTemplate } from '../http/route-template.ts';
+import type { Logger } from '../log.ts';
 
 export { SpanKind };
 
@@ -52,8 +53,11 @@ export function httpTracing(): Middleware {
     const attributes = { 'http.request.method': ctx.method, 'url.path': ctx.path, 'eventide.correlation_id': ctx.state.correlationId };
     await tracer().startActiveSpan(ctx.method, { kind: SpanKind.SERVER, attributes }, parent, async (span) => {
       const traceId = span.spanContext().traceId;
-      // For the request's log lines (requestContext).
-      if (span.isRecording()) ctx.state.traceId = traceId;
+      // For the request's log lines and its line in the access log (requestContext).
+      if (span.isRecording() && ctx.state.log) {
+        ctx.state.traceId = traceId;
+        ctx.state.log = (ctx.state.log as Logger).child({ traceId });
+      }
       try {
         await next();
       } finally {
