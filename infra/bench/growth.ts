@@ -4,11 +4,12 @@
 // with the same words at every size, taken from the seed's own word distribution: one no product
 // holds, the rarest, one in about 1% of products (about 10,000 at 1M events) and one in about 90%.
 import { spawn } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startService } from '../test/process.ts';
+import { startService, type RunningService } from '../test/process.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
@@ -34,6 +35,19 @@ export interface SearchLatency {
 interface Latency {
   p50: number;
   p99: number;
+}
+
+/**
+ * Every route at every size, measured again at the end with the stores of all sizes served at once
+ * and loaded in turn (smallest to largest, ROUNDS times): what the growth ratios are taken from.
+ * Measured minutes apart, as the steps are, one size's figures moved by a quarter with the load of
+ * the machine alone (GET /api/products at 1,000 events: 1,656 and 2,092 requests/s in two runs).
+ */
+export interface SizesCompared {
+  sizes: number[];
+  rounds: number;
+  /** Per route (in the steps' order), per size: the median over the rounds. */
+  routes: Array<{ route: string; perSize: Array<{ requestsPerSecond: number; p99: number }> }>;
 }
 
 export interface GrowthStep {
@@ -146,50 +160,106 @@ async function load(url: string, paths: string[], seconds: number) {
 /** Each word of five letters or more with its last two letters swapped: a typo that search forgives. */
 const typoOfEach = (query: string) => query.replace(/\b(\w{3,})(\w)(\w)\b/g, '$1$3$2');
 
-export async function benchGrowth(dataDir: string, sizes: number[], seconds: number): Promise<GrowthStep[]> {
+/** The routes measured at every size, with the paths each is loaded with: the same words at every size, ids of that store. */
+function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; paths: string[] }> {
+  return [
+    { route: 'GET /api/products', note: 'newest 20', paths: ['/api/products'] },
+    { route: 'GET /products?page=1', note: 'newest 20 and the total', paths: ['/products?page=1'] },
+    { route: 'GET /products/{id}', note: `${ids.length} ids at random`, paths: ids.map((id) => `/products/${id}`) },
+    ...words.map((word) => ({
+      route: `GET /search?q= (${word.label})`,
+      note: `\`${word.q}\`: ${word.matches.toLocaleString('en')} products`,
+      paths: [`/search?q=${word.q}`],
+    })),
+  ];
+}
+const SIGN_UPS = { route: 'POST /users', note: 'sign-up without a password' };
+
+/** Our service on a store, once it has caught up with it (see below). */
+async function startCaughtUp(dataDir: string): Promise<RunningService> {
+  const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000' });
+  // A service started on a freshly seeded store first publishes every seeded event to its bus:
+  // measured meanwhile, each route (and the floor, on the same two cores) lost up to half its
+  // throughput to that catch-up. The table is of the steady state, so it waits for it to end.
+  const head = eventStoreHead(dataDir);
+  await until(
+    async () => {
+      const health = (await (await fetch(`${service.url}/health`)).json()) as {
+        projectedTo: number;
+        publishedTo: number;
+        forgottenTo: number;
+      };
+      return health.projectedTo >= head && health.publishedTo >= head && health.forgottenTo >= head;
+    },
+    `the service to project, publish and check for deletions the ${head.toLocaleString('en')} seeded events`,
+    15 * 60_000,
+  );
+  return service;
+}
+
+async function signUps(url: string, seconds: number) {
+  const result = await loadSignUps('POST /users', url, seconds, 16);
+  if (result.non2xx > 0) throw new Error(`POST /users: ${result.non2xx} non-2xx`);
+  return { requestsPerSecond: result.requestsPerSecond, p99: result.p99 };
+}
+
+const ROUNDS = 3;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Every route on the stores of every size at once, loaded in turn, ROUNDS times (SizesCompared). */
+async function compareSizes(stores: Array<{ events: number; dataDir: string }>, seconds: number): Promise<SizesCompared> {
+  const services: RunningService[] = [];
+  try {
+    for (const { dataDir } of stores) services.push(await startCaughtUp(dataDir));
+    const routes = stores.map(({ dataDir }) => routesOf(sample(dataDir)));
+    const measured = [...routes[0]!.map((r) => r.route), SIGN_UPS.route].map((route) => ({
+      route,
+      runs: stores.map(() => [] as Array<{ requestsPerSecond: number; p99: number }>),
+    }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [r, entry] of measured.entries()) {
+        for (const [i, service] of services.entries()) {
+          const paths = routes[i]![r]?.paths;
+          entry.runs[i]!.push(paths ? await load(service.url, paths, seconds) : await signUps(service.url, seconds));
+        }
+      }
+    }
+    return {
+      sizes: stores.map((s) => s.events),
+      rounds: ROUNDS,
+      routes: measured.map(({ route, runs }) => ({
+        route,
+        perSize: runs.map((r) => ({ requestsPerSecond: median(r.map((x) => x.requestsPerSecond)), p99: median(r.map((x) => x.p99)) })),
+      })),
+    };
+  } finally {
+    for (const service of services) await service.stop();
+  }
+}
+
+export async function benchGrowth(
+  dataDir: string,
+  sizes: number[],
+  seconds: number,
+): Promise<{ steps: GrowthStep[]; compared: SizesCompared }> {
   const steps: GrowthStep[] = [];
+  // A copy of the store at each size but the last, for the comparison at the end.
+  const copies: Array<{ events: number; dataDir: string }> = [];
   let seeded = 0;
   for (const [step, size] of sizes.entries()) {
     const seedSeconds = await seedTo(dataDir, size - seeded, step);
     const seededNow = { events: size - seeded, seconds: seedSeconds };
     seeded = size;
-    const { products, ids, words, commonWords } = sample(dataDir);
-    const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000' });
-    // A service started on a freshly seeded store first publishes every seeded event to its bus:
-    // measured meanwhile, each route (and the floor, on the same two cores) lost up to half its
-    // throughput to that catch-up. The table is of the steady state, so it waits for it to end.
-    const head = eventStoreHead(dataDir);
-    await until(
-      async () => {
-        const health = (await (await fetch(`${service.url}/health`)).json()) as {
-          projectedTo: number;
-          publishedTo: number;
-          forgottenTo: number;
-        };
-        return health.projectedTo >= head && health.publishedTo >= head && health.forgottenTo >= head;
-      },
-      `the service to project, publish and check for deletions the ${head.toLocaleString('en')} seeded events`,
-      15 * 60_000,
-    );
+    const storeSample = sample(dataDir);
+    const { products, words, commonWords } = storeSample;
+    const service = await startCaughtUp(dataDir);
     const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });
     const floorUrl = `http://127.0.0.1:${floor.port}`;
     try {
       const routes: RouteResult[] = [];
-      const both = async (route: string, note: string, paths: string[]) => {
+      for (const { route, note, paths } of routesOf(storeSample)) {
         const ours = await load(service.url, paths, seconds);
         routes.push({ route, note, ours, floor: await load(floorUrl, paths, seconds) });
-      };
-      await both('GET /api/products', 'newest 20', ['/api/products']);
-      await both('GET /products?page=1', 'newest 20 and the total', ['/products?page=1']);
-      await both(
-        'GET /products/{id}',
-        `${ids.length} ids at random`,
-        ids.map((id) => `/products/${id}`),
-      );
-      for (const word of words) {
-        await both(`GET /search?q= (${word.label})`, `\`${word.q}\`: ${word.matches.toLocaleString('en')} products`, [
-          `/search?q=${word.q}`,
-        ]);
       }
       const searchAlone: SearchLatency[] = [];
       for (const { q, note } of [
@@ -200,14 +270,18 @@ export async function benchGrowth(dataDir: string, sizes: number[], seconds: num
         const path = `/search?q=${encodeURIComponent(q)}`;
         searchAlone.push({ q, note, ours: await alone(service.url + path, seconds), floor: await alone(floorUrl + path, seconds) });
       }
-      const signUps = await loadSignUps('POST /users', service.url, seconds, 16);
-      if (signUps.non2xx > 0) throw new Error(`POST /users: ${signUps.non2xx} non-2xx`);
-      routes.push({ route: 'POST /users', note: 'sign-up without a password', ours: signUps });
+      routes.push({ ...SIGN_UPS, ours: await signUps(service.url, seconds) });
       steps.push({ events: size, seeded: seededNow, products, routes, searchAlone });
     } finally {
       floor.stop();
       await service.stop();
     }
+    if (step < sizes.length - 1) {
+      const copy = `${dataDir}-at-${size}`;
+      cpSync(dataDir, copy, { recursive: true });
+      copies.push({ events: size, dataDir: copy });
+    }
   }
-  return steps;
+  const compared = await compareSizes([...copies, { events: seeded, dataDir }], seconds);
+  return { steps, compared };
 }

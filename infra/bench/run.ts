@@ -14,7 +14,7 @@ import { benchCollab } from './collab.ts';
 import { benchWeb } from './web.ts';
 import { benchSearchQuality } from './search-quality.ts';
 import { benchLongStreams } from './long-streams.ts';
-import { benchGrowth } from './growth.ts';
+import { benchGrowth, type SizesCompared } from './growth.ts';
 import { LOAD_HEADING, withLoadSection } from '../load/report.ts';
 import { benchEmmett, type PeerRate } from './emmett.ts';
 
@@ -97,17 +97,18 @@ try {
     `PATCH /products/{id} at stream length ${fmt(streams.long.streamLength)}: ${fmt(streams.long.requestsPerSecond)} req/s, p99 ${ms(streams.long.p99)} ms; at length ${streams.short.streamLength}: ${fmt(streams.short.requestsPerSecond)} req/s, p99 ${ms(streams.short.p99)} ms; cost ratio ${ratio(streams.short.requestsPerSecond, streams.long.requestsPerSecond)}`,
   );
 
-  const growth = await benchGrowth(join(dir, 'growth'), growthSizes, growthSeconds);
-  const first = growth[0]!;
+  const { steps: growth, compared } = await benchGrowth(join(dir, 'growth'), growthSizes, growthSeconds);
   const last = growth[growth.length - 1]!;
+  /** A route's throughput at the largest size ÷ at size `i`, from the interleaved comparison. */
+  const grown = (route: SizesCompared['routes'][number], i: number) =>
+    ratio(route.perSize[route.perSize.length - 1]!.requestsPerSecond, route.perSize[i]!.requestsPerSecond);
   for (const step of growth)
     console.log(
       `npm run seed to ${fmt(step.events)} events: ${fmt(step.seeded.events)} added in ${step.seeded.seconds.toFixed(1)} s, read models included`,
     );
   for (const [i, route] of last.routes.entries()) {
-    const small = first.routes[i]!;
     console.log(
-      `${route.route} at ${fmt(last.events)} events: ${fmt(route.ours.requestsPerSecond)} req/s, p99 ${route.ours.p99} ms${route.floor ? `, ÷ raw floor ${ratio(route.ours.requestsPerSecond, route.floor.requestsPerSecond)}` : ''}; ÷ itself at ${fmt(first.events)} events ${ratio(route.ours.requestsPerSecond, small.ours.requestsPerSecond)}`,
+      `${route.route} at ${fmt(last.events)} events: ${fmt(route.ours.requestsPerSecond)} req/s, p99 ${route.ours.p99} ms${route.floor ? `, ÷ raw floor ${ratio(route.ours.requestsPerSecond, route.floor.requestsPerSecond)}` : ''}; ÷ itself at ${fmt(compared.sizes[0]!)} events (interleaved) ${grown(compared.routes[i]!, 0)}`,
     );
   }
 
@@ -275,22 +276,27 @@ try {
       ),
       '',
     ]),
-    `### Each route at ${fmt(last.events)} events ÷ itself at each smaller size (the target is 0.8 or more against ${fmt(first.events)})`,
+    `### Each route at ${fmt(last.events)} events ÷ itself at each smaller size (the target is 0.8 or more against ${fmt(compared.sizes[0]!)})`,
     '',
-    `| route | ${growth
+    `Measured apart from the tables above, after them: the stores of every size served at once (a copy kept at each size), and`,
+    `each route loaded on each in turn, smallest to largest, ${compared.rounds} times over, ${growthSeconds} s each; each figure is the median`,
+    'of its rounds. Measured minutes apart, as the tables above are, one size moved by a quarter with the load of this',
+    'machine alone.',
+    '',
+    `| route | ${compared.sizes.map((size) => `at ${fmt(size)} (req/s)`).join(' | ')} | ${compared.sizes
       .slice(0, -1)
-      .map((g) => `÷ at ${fmt(g.events)}`)
-      .join(' | ')} | p99 at the largest size (ms) |`,
-    `|---|${growth
+      .map((size) => `÷ at ${fmt(size)}`)
+      .join(' | ')} | p99 at ${fmt(compared.sizes[compared.sizes.length - 1]!)} (ms) |`,
+    `|---|${compared.sizes.map(() => '---:|').join('')}${compared.sizes
       .slice(0, -1)
       .map(() => '---:|')
       .join('')}---:|`,
-    ...last.routes.map(
-      (r, i) =>
-        `| ${r.route} | ${growth
+    ...compared.routes.map(
+      (route) =>
+        `| ${route.route} | ${route.perSize.map((r) => fmt(r.requestsPerSecond)).join(' | ')} | ${compared.sizes
           .slice(0, -1)
-          .map((g) => ratio(r.ours.requestsPerSecond, g.routes[i]!.ours.requestsPerSecond))
-          .join(' | ')} | ${r.ours.p99} |`,
+          .map((_, i) => grown(route, i))
+          .join(' | ')} | ${route.perSize[route.perSize.length - 1]!.p99} |`,
     ),
     '',
     'A search ranks at most the newest 50 products whose names match and the newest 50 that match anywhere',
