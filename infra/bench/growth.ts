@@ -204,33 +204,33 @@ async function signUps(url: string, seconds: number) {
 }
 
 const ROUNDS = 3;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+type Measured = { requestsPerSecond: number; p99: number };
+/** Each figure's median over the rounds. */
+function medianOf(runs: Measured[]): Measured {
+  const median = (values: number[]) => p(values, 0.5);
+  return { requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)), p99: median(runs.map((run) => run.p99)) };
+}
 
 /** Every route on the stores of every size at once, loaded in turn, ROUNDS times (SizesCompared). */
 async function compareSizes(stores: Array<{ events: number; dataDir: string }>, seconds: number): Promise<SizesCompared> {
   const services: RunningService[] = [];
   try {
     for (const { dataDir } of stores) services.push(await startCaughtUp(dataDir));
-    const routes = stores.map(({ dataDir }) => routesOf(sample(dataDir)));
-    const measured = [...routes[0]!.map((r) => r.route), SIGN_UPS.route].map((route) => ({
-      route,
-      runs: stores.map(() => [] as Array<{ requestsPerSecond: number; p99: number }>),
-    }));
+    // Per store, its routes in the order of the steps' tables: its own ids, the same words everywhere.
+    const routes = stores.map(({ dataDir }) => [
+      ...routesOf(sample(dataDir)).map(({ route, paths }) => ({ route, run: (url: string) => load(url, paths, seconds) })),
+      { route: SIGN_UPS.route, run: (url: string) => signUps(url, seconds) },
+    ]);
+    const runs = routes[0]!.map(() => stores.map(() => [] as Measured[]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [r, entry] of measured.entries()) {
-        for (const [i, service] of services.entries()) {
-          const paths = routes[i]![r]?.paths;
-          entry.runs[i]!.push(paths ? await load(service.url, paths, seconds) : await signUps(service.url, seconds));
-        }
+      for (const [r, perStore] of runs.entries()) {
+        for (const [i, service] of services.entries()) perStore[i]!.push(await routes[i]![r]!.run(service.url));
       }
     }
     return {
       sizes: stores.map((s) => s.events),
       rounds: ROUNDS,
-      routes: measured.map(({ route, runs }) => ({
-        route,
-        perSize: runs.map((r) => ({ requestsPerSecond: median(r.map((x) => x.requestsPerSecond)), p99: median(r.map((x) => x.p99)) })),
-      })),
+      routes: routes[0]!.map(({ route }, r) => ({ route, perSize: runs[r]!.map(medianOf) })),
     };
   } finally {
     for (const service of services) await service.stop();
