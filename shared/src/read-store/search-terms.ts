@@ -202,13 +202,23 @@ export function relevanceFor(query: QueryWord[]): (fields: Record<string, JsonVa
 /** A word as words() splits them: nothing in it that a pattern could read as syntax. */
 const WHOLE_WORD = /^[\p{L}\p{N}]+$/u;
 
-/** The `limit` best of `docs` for the query: most relevant first, the newer of two equals first. Both adapters rank so. */
-export function rankByRelevance(docs: ReadDocument[], query: QueryWord[], limit: number): Array<{ doc: ReadDocument; score: number }> {
+/** Matches with their text: a product's seq and the fields relevance reads. */
+export interface MatchText {
+  seq: number;
+  fields: Record<string, JsonValue>;
+}
+
+/** Every match scored, most relevant first, the newer of two equals first: the one order of results, in both adapters. */
+export function byRelevance<T extends MatchText>(matches: T[], query: QueryWord[]): Array<{ match: T; score: number }> {
   const relevance = relevanceFor(query);
-  return docs
-    .map((doc) => ({ doc, score: relevance(doc.fields) }))
-    .sort((a, b) => b.score - a.score || b.doc.seq - a.doc.seq)
-    .slice(0, limit);
+  return matches.map((match) => ({ match, score: relevance(match.fields) })).sort((a, b) => b.score - a.score || b.match.seq - a.match.seq);
+}
+
+/** The `limit` best of `docs` for the query (byRelevance). */
+export function rankByRelevance(docs: ReadDocument[], query: QueryWord[], limit: number): Array<{ doc: ReadDocument; score: number }> {
+  return byRelevance(docs, query)
+    .slice(0, limit)
+    .map(({ match, score }) => ({ doc: match, score }));
 }
 
 /** How a change of a product's name changes the vocabulary of names: +1 or -1 per distinct word. */

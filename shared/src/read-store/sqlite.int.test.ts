@@ -106,6 +106,32 @@ describe('embedded SQLite read store: search work per query', () => {
       await store.close();
     }
   });
+
+  it('gives the place of a product deleted after its match was read to the next match', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    const store = openSqliteReadStore(join(dir, 'read.db'));
+    try {
+      const g = await store.activeGeneration();
+      const product = (seq: number, name: string, description: string) => ({
+        collection: 'products' as const,
+        doc: { id: `p${seq}`, version: 0, seq, deleted: false, fields: { productId: `p${seq}`, name, description } },
+        expectedVersion: null,
+      });
+      const kettles = [1, 2, 3].map((seq) => product(seq, 'Copper kettle', 'Heavy'));
+      const mugs = [4, 5, 6].map((seq) => product(seq, 'Plain mug', 'Not a kettle'));
+      await store.writer(g).write([...kettles, ...mugs], { name: 'test', position: 1 });
+      // The moment between a search's two reads, held still: the best match is deleted (by the
+      // projector, in another connection) while the index still holds it.
+      const projector = new DatabaseSync(join(dir, 'read.db'));
+      projector.prepare(`UPDATE products_g${g} SET deleted = 1 WHERE id = 'p3'`).run();
+      projector.close();
+      const hits = await store.search('kettle', 3);
+      expect(hits.map((h) => h.doc.id)).toEqual(['p2', 'p1', 'p6']);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('embedded SQLite read store: a last word longer than the prefix index', () => {
