@@ -23,7 +23,7 @@ const REDACTED = [
 /** Info lines wait until this much text has gathered, or FLUSH_AFTER_MS have passed, and leave together. */
 const BATCH_CHARS = 4096;
 /** The longest an info line waits to be written. */
-export const FLUSH_AFTER_MS = 200;
+const FLUSH_AFTER_MS = 200;
 /** From this level on, a line is written at once, with whatever waits before it. */
 const AT_ONCE_FROM = pino.levels.values.warn!;
 
