@@ -1,8 +1,28 @@
 // The errors this service adds to ShareDB's own. A client receives `{ code, message }`; codes
-// are listed in docs/collab.md.
+// are listed in docs/collab.md. What else a client may be told is decided in forClient() below.
+import ShareDB from 'sharedb';
+
+const COLLAB_CODES = [
+  'ERR_FORBIDDEN',
+  'ERR_UNKNOWN_COLLECTION',
+  'ERR_BAD_ID',
+  'ERR_BAD_OP',
+  'ERR_BAD_PRESENCE',
+  'ERR_BAD_QUERY',
+  'ERR_SPOOFED_SOURCE',
+  'ERR_PRESENCE_TAKEN',
+  'ERR_TOO_FAR_BEHIND',
+  'ERR_RATE_LIMITED',
+  'ERR_TOO_MANY_OPEN',
+  'ERR_DOCUMENT_TOO_LARGE',
+  'ERR_UNAVAILABLE',
+  'ERR_CONNECTION_ENDED',
+] as const;
+export type CollabCode = (typeof COLLAB_CODES)[number];
+
 export class CollabError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
+  readonly code: CollabCode;
+  constructor(code: CollabCode, message: string) {
     super(message);
     this.code = code;
   }
@@ -35,3 +55,60 @@ export const collabErrors = {
   connectionEnded: () =>
     new CollabError('ERR_CONNECTION_ENDED', 'this connection has ended (its session was revoked): nothing more is done for it'),
 };
+
+/** ShareDB's own codes (its errors about the request: a version, a type, an op), which its types leave out. */
+const SHAREDB_CODES = Object.values((ShareDB as unknown as { Error: { CODES: Record<string, string> } }).Error.CODES);
+const TOLD_AS_THEY_ARE = new Set<unknown>([...SHAREDB_CODES, ...COLLAB_CODES]);
+/** sharedb-mongo's refusals of a bad request (41xx: an op version, a query operator); its 5xxx are its own failures. */
+const isMongoAdapterRefusal = (code: unknown) => typeof code === 'number' && code >= 4100 && code < 4200;
+
+export interface ReplyError {
+  code?: unknown;
+  message?: unknown;
+}
+
+/**
+ * What a client is told of an error in a reply: the error itself when it is about the request,
+ * from ShareDB, from this service or from the Mongo adapter's checks. Anything else is a store's or a
+ * driver's failure, whose message can name tables, files or hosts: the client is told only that
+ * the document is unavailable for now, and `hidden` is what it was not told, for the log.
+ */
+export function forClient(error: ReplyError): { told: { code: unknown; message: unknown }; hidden?: ReplyError } {
+  if (TOLD_AS_THEY_ARE.has(error.code) || isMongoAdapterRefusal(error.code)) return { told: { code: error.code, message: error.message } };
+  return {
+    told: { code: 'ERR_UNAVAILABLE', message: 'the document could not be read or saved just now; try again shortly' },
+    hidden: error,
+  };
+}
+
+/**
+ * A reply as the client may see it (forClient): its error, and in a bulk fetch or subscribe each
+ * document's. `hide` hears what was kept from the client.
+ */
+export function replyForClient(message: Record<string, unknown>, hide: (error: ReplyError) => void): Record<string, unknown> {
+  const told = (error: ReplyError) => {
+    const { told, hidden } = forClient(error);
+    if (hidden) hide(hidden);
+    return told;
+  };
+  let reply = message;
+  if (isErrorLike(message.error)) reply = { ...reply, error: told(message.error) };
+  const data = message.data;
+  if ((message.a === 'bf' || message.a === 'bs') && typeof data === 'object' && data !== null) {
+    const perDocument = Object.entries(data as Record<string, unknown>);
+    if (perDocument.some(([, answer]) => isErrorLike((answer as { error?: unknown } | null)?.error))) {
+      reply = {
+        ...reply,
+        data: Object.fromEntries(
+          perDocument.map(([id, answer]) => {
+            const error = (answer as { error?: unknown } | null)?.error;
+            return [id, isErrorLike(error) ? { ...(answer as object), error: told(error) } : answer];
+          }),
+        ),
+      };
+    }
+  }
+  return reply;
+}
+
+const isErrorLike = (value: unknown): value is ReplyError => typeof value === 'object' && value !== null;

@@ -6,6 +6,7 @@
 import { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
 import { whenAnswered } from '../sharedb/answered.ts';
+import { replyForClient, type ReplyError } from '../sharedb/errors.ts';
 import { Inflow, type InflowOptions } from './inflow.ts';
 import { SentOps } from './sent-ops.ts';
 
@@ -16,10 +17,13 @@ export class WebSocketJsonStream extends Duplex {
   private readonly socket: WebSocket;
   private readonly sent = new SentOps();
   private readonly inflow: Inflow;
+  private readonly hide: (error: ReplyError) => void;
 
-  constructor(socket: WebSocket, inflow: InflowOptions) {
+  /** `hide` hears each error a reply carried that the client was not told as it was (errors.ts forClient). */
+  constructor(socket: WebSocket, inflow: InflowOptions, hide: (error: ReplyError) => void) {
     super({ objectMode: true });
     this.socket = socket;
+    this.hide = hide;
     this.inflow = new Inflow(socket, inflow);
     socket.on('message', (data, isBinary) => {
       // Once the server has begun to close (a revoked session), nothing more is acted on.
@@ -66,7 +70,7 @@ export class WebSocketJsonStream extends Duplex {
       return;
     }
     // A send that fails means the socket is closing; its close event ends this stream.
-    this.socket.send(JSON.stringify(message), () => undefined);
+    this.socket.send(JSON.stringify(replyForClient(message as Record<string, unknown>, this.hide)), () => undefined);
     callback();
   }
 

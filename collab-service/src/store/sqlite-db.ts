@@ -6,6 +6,7 @@ import ShareDB from 'sharedb';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
 import { ACCESS_COLLECTION, membersOf, type Membership, type MemberIndex } from './members.ts';
+import { CollabError } from '../sharedb/errors.ts';
 
 // ShareDB passes null for "no error"; its published types say undefined: either is accepted.
 // biome-ignore lint/suspicious/noExplicitAny: ShareDB's callbacks take null or undefined for no error
@@ -195,9 +196,9 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
   override query = (collection: string, query: unknown, _fields: unknown, options: unknown, callback: ShareDB.DBQueryCallback): void => {
     this.answer(callback as Callback, () => {
       const { $limit = 1000, $skip = 0, ...rest } = (query ?? {}) as { $limit?: number; $skip?: number };
-      if (Object.keys(rest).length > 0) throw new Error(`unsupported query keys: ${Object.keys(rest).join(', ')}`);
+      if (Object.keys(rest).length > 0) throw new CollabError('ERR_BAD_QUERY', `unsupported query keys: ${Object.keys(rest).join(', ')}`);
       if (!Number.isInteger($limit) || $limit < 1 || $limit > 1000 || !Number.isInteger($skip) || $skip < 0) {
-        throw new Error('$limit must be 1..1000 and $skip 0 or more');
+        throw new CollabError('ERR_BAD_QUERY', '$limit must be 1..1000 and $skip 0 or more');
       }
       const metadata = (options as { metadata?: boolean } | null)?.metadata ?? false;
       const rows = this.statements.list.all(collection, $limit, $skip) as unknown as (Row & { id: string })[];
