@@ -46,7 +46,10 @@ describe('log lines on stdout', () => {
   it('writes a warning at once, after the info lines waiting before it', async () => {
     // Then the event loop never turns again: no timer runs and no exit handler, so only a
     // write made by log.warn itself can bring the lines out.
-    const child = logging(`log.info('waiting'); log.warn('urgent'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);`);
+    // The warning comes from a request's logger, a child, as most warnings do.
+    const child = logging(
+      `log.info('waiting'); log.child({ correlationId: 'c1' }, { redact: [] }).warn('urgent'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);`,
+    );
     try {
       await until(() => child.output().includes('"msg":"urgent"'), 'the warning on stdout');
       expect(child.messages()).toEqual(['waiting', 'urgent']);

@@ -54,10 +54,12 @@ function toDocument(row: Row): ReadDocument {
   return { id: row.id, version: Number(row.version), seq: Number(row.seq), deleted: row.deleted === 1, fields: JSON.parse(row.body) };
 }
 
-/** A row of the full-text index: a product's seq and the text it was indexed with. */
-interface TextRow extends ProductText {
+/** A row of a full-text index: a product's seq. */
+interface IndexRow {
   rowid: number;
 }
+/** A row of the full index with the text it was indexed with. */
+interface TextRow extends IndexRow, ProductText {}
 const matchText = ({ rowid, name, description }: TextRow): MatchText => ({ seq: Number(rowid), fields: { name, description } });
 
 const placeholders = (count: number) => Array(count).fill('?').join(', ');
@@ -431,9 +433,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
           const more = (
             prepare(`SELECT rowid FROM ${names} WHERE ${names} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`).all(
               match,
-            ) as Array<{
-              rowid: number;
-            }>
+            ) as unknown as IndexRow[]
           )
             .map((row) => Number(row.rowid))
             .filter((seq) => !read.has(seq));
