@@ -10,10 +10,9 @@ import {
   type ReadDocument,
   type ReadModelWriter,
   type ReadStore,
-  type SearchHit,
 } from './port.ts';
-import { byRelevance, ftsQuery, type MatchText, planQuery, SEARCH_CANDIDATES, searchTerms, vocabularyChanges } from './search-terms.ts';
-import { sqliteVocabulary } from './sqlite-vocabulary.ts';
+import { searchTerms, vocabularyChanges } from './search-terms.ts';
+import { searchProducts } from './sqlite-search.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import {
@@ -23,21 +22,12 @@ import {
   GENERATION_TABLES,
   openSchema,
   schema,
+  ROW,
+  type Row,
   table,
+  toDocument,
   variantsOf,
-  withPrefixWords,
 } from './sqlite-schema.ts';
-
-interface Row {
-  id: string;
-  version: number;
-  seq: number;
-  deleted: number;
-  body: string;
-}
-
-/** What a document is read with. The filter columns serve WHERE only: reading them as well doubled the time of a search's row fetch. */
-const ROW = 'id, version, seq, deleted, body';
 
 interface ProductText {
   name: string;
@@ -49,20 +39,6 @@ const allText = ({ name, description }: ProductText) => `${name} ${description}`
 function addDeltas(sums: Map<string, number>, deltas: Array<[string, number]>): void {
   for (const [term, delta] of deltas) sums.set(term, (sums.get(term) ?? 0) + delta);
 }
-
-function toDocument(row: Row): ReadDocument {
-  return { id: row.id, version: Number(row.version), seq: Number(row.seq), deleted: row.deleted === 1, fields: JSON.parse(row.body) };
-}
-
-/** A row of a full-text index: a product's seq. */
-interface IndexRow {
-  rowid: number;
-}
-/** A row of the full index with the text it was indexed with. */
-interface TextRow extends IndexRow, ProductText {}
-const matchText = ({ rowid, name, description }: TextRow): MatchText => ({ seq: Number(rowid), fields: { name, description } });
-
-const placeholders = (count: number) => Array(count).fill('?').join(', ');
 
 /**
  * `bulkLoad`: this store will write much more than it serves (a seed's read models), so the
@@ -109,28 +85,6 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
       served = undefined;
       return read(active());
     }
-  }
-
-  /**
-   * The documents of the `limit` best matches, in their order. A product deleted since its match
-   * was read is left out and the next match read in its place.
-   */
-  function documentsOf(g: number, ranked: Array<{ match: MatchText; score: number }>, limit: number): SearchHit[] {
-    const hits: SearchHit[] = [];
-    let next = 0;
-    while (hits.length < limit && next < ranked.length) {
-      const wanted = ranked.slice(next, next + limit - hits.length);
-      next += wanted.length;
-      const rows = prepare(`SELECT ${ROW} FROM ${table('products', g)} WHERE seq IN (${placeholders(wanted.length)}) AND deleted = 0`).all(
-        ...wanted.map(({ match }) => match.seq),
-      ) as unknown as Row[];
-      const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
-      for (const { match, score } of wanted) {
-        const row = bySeq.get(match.seq);
-        if (row) hits.push({ doc: toDocument(row), score });
-      }
-    }
-    return hits;
   }
 
   function transaction<T>(body: () => T): T {
@@ -409,41 +363,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
 
     async search(text, limit) {
       if (searchTerms(text).length === 0) return [];
-      return onActive(async (g) => {
-        const vocabulary = sqliteVocabulary(prepare, g);
-        const query = (await planQuery(text, vocabulary)).map((word) => withPrefixWords(word, vocabulary.prefixWords));
-        const match = ftsQuery(query);
-        const fts = table('products_fts', g);
-        const names = table('products_names_fts', g);
-        // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
-        // however many products match; ranking all of them was what made common words slow.
-        // The full index keeps each product's name and description, all that ranking reads, so
-        // only the documents returned are read and parsed: reading and parsing every candidate's
-        // was half of a search that matched many.
-        const matches = (
-          prepare(`SELECT rowid, name, description FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`).all(
-            match,
-          ) as unknown as TextRow[]
-        ).map(matchText);
-        // Names are indexed in the full index too, so a query it matches fewer times than that
-        // has no name matches beyond these. Skipping the second index halves a query that matches
-        // little: a query that matches nothing costs a full intersection of its words' lists.
-        if (matches.length === SEARCH_CANDIDATES) {
-          const read = new Set(matches.map((m) => m.seq));
-          const more = (
-            prepare(`SELECT rowid FROM ${names} WHERE ${names} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`).all(
-              match,
-            ) as unknown as IndexRow[]
-          )
-            .map((row) => Number(row.rowid))
-            .filter((seq) => !read.has(seq));
-          if (more.length > 0) {
-            const texts = prepare(`SELECT rowid, name, description FROM ${fts} WHERE rowid IN (${placeholders(more.length)})`).all(...more);
-            matches.push(...(texts as unknown as TextRow[]).map(matchText));
-          }
-        }
-        return documentsOf(g, byRelevance(matches, query), limit);
-      });
+      return onActive((g) => searchProducts(prepare, g, text, limit));
     },
 
     async close() {
