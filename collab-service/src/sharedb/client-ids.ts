@@ -3,7 +3,7 @@
 // once. Taken as given, that would let anyone pass off ops or presence as another client's, and
 // even make a victim's genuine op look already applied. An id here is a nonce and an HMAC of the
 // user and nonce: only ids minted for the same user are accepted back, across restarts too.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface ClientIds {
   mint(userId: string): string;
@@ -11,8 +11,10 @@ export interface ClientIds {
 }
 
 export function clientIds(secret: string): ClientIds {
+  // Imported once: given the secret itself, createHmac imports it again on every call.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   const mac = (userId: string, nonce: string) =>
-    createHmac('sha256', secret).update(`collab-client\n${userId}\n${nonce}`).digest('base64url').slice(0, 22);
+    createHmac('sha256', key).update(`collab-client\n${userId}\n${nonce}`).digest('base64url').slice(0, 22);
   return {
     mint(userId) {
       const nonce = randomBytes(12).toString('base64url');

@@ -4,7 +4,8 @@
 // Forgetting overwrites the key in its document. What WiredTiger keeps of the old version (its
 // journal, pages not yet reused, backups) is beyond an application's reach: docs/privacy.md says
 // what an operator must do about it.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { blindIndexUnder } from './blind-index.ts';
 import { Binary, type Collection, type MongoClient } from 'mongodb';
 import { KEY_BYTES, SubjectForgottenError, type KeyState, type KeyStore } from './port.ts';
 
@@ -33,7 +34,7 @@ export async function openMongoKeyStore(client: MongoClient, clock: () => Date =
     { $setOnInsert: { value: new Binary(randomBytes(KEY_BYTES)) } },
     { upsert: true, returnDocument: 'after' },
   );
-  const blindSecret = Buffer.from(secret!.value.buffer);
+  const blindIndex = blindIndexUnder(Buffer.from(secret!.value.buffer));
 
   return {
     async keyFor(subject) {
@@ -74,9 +75,7 @@ export async function openMongoKeyStore(client: MongoClient, clock: () => Date =
       }
     },
 
-    blindIndex(purpose, value) {
-      return createHmac('sha256', blindSecret).update(purpose).update('\0').update(value).digest('hex');
-    },
+    blindIndex,
 
     async close() {},
   };

@@ -5,7 +5,8 @@
 // A destroyed key must leave no copy in the file: secure_delete overwrites what a delete frees,
 // and a checkpoint right after a forget copies the overwritten page into the database file and
 // truncates the write-ahead log, which still held the page as it was.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { blindIndexUnder } from './blind-index.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import { KEY_BYTES, SubjectForgottenError, type KeyState, type KeyStore } from './port.ts';
 
@@ -30,8 +31,8 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
     CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
   `);
   db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(BLIND_INDEX_SECRET, randomBytes(KEY_BYTES));
-  const blindSecret = Buffer.from(
-    (db.prepare('SELECT value FROM secrets WHERE name = ?').get(BLIND_INDEX_SECRET) as { value: Uint8Array }).value,
+  const blindIndex = blindIndexUnder(
+    Buffer.from((db.prepare('SELECT value FROM secrets WHERE name = ?').get(BLIND_INDEX_SECRET) as { value: Uint8Array }).value),
   );
   const sql = {
     insert: db.prepare('INSERT OR IGNORE INTO subject_keys (subject, key) VALUES (?, ?)'),
@@ -105,9 +106,7 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
       return before.state === 'active' ? 'forgotten' : before.state === 'forgotten' ? 'already-forgotten' : 'unknown';
     },
 
-    blindIndex(purpose, value) {
-      return createHmac('sha256', blindSecret).update(purpose).update('\0').update(value).digest('hex');
-    },
+    blindIndex,
 
     async close() {
       if (!db.isOpen) return;
