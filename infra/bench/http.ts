@@ -1,7 +1,7 @@
-// POST /users requests per second through the whole stack (validation, email claim, two
-// durable appends) against floors loaded the same way by autocannon from this process: a Koa
-// handler making the same two durable inserts, group-committed as our event store does and
-// committed one by one, and a bare Koa JSON handler that writes nothing (a reference, not a floor);
+// POST /users requests per second through the whole stack (validation, email claim, the new
+// person's key, two durable appends) against floors loaded the same way by autocannon from this
+// process: a Koa handler making the same three durable inserts (the key, then both events),
+// group-committed as our stores do and committed one by one, and a bare Koa JSON handler that writes nothing (a reference, not a floor);
 // and ours again with tracing on, for what it costs.
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -59,9 +59,9 @@ async function loadServer(name: string, script: string, env: Record<string, stri
 
 export interface HttpResults {
   ours: HttpResult;
-  /** Two durable inserts per request, group-committed: the fair floor. */
+  /** The same durable inserts per request (a key, two events), group-committed: the fair floor. */
   grouped: HttpResult;
-  /** Two durable inserts per request, one transaction each. */
+  /** The same durable inserts per request, one transaction each. */
   single: HttpResult;
   /** No writes at all: what Koa and the HTTP stack cost alone. */
   bare: HttpResult;
@@ -78,14 +78,14 @@ export async function benchHttp(dataDir: string, seconds: number, synchronous: s
     return dir;
   };
   const grouped = await loadServer(
-    'Koa + 2 raw durable INSERTs, group-committed',
+    'Koa + the same 3 raw durable INSERTs in 2 files, group-committed',
     './raw-inserts.ts',
     { DATA_DIR: rawDir('grouped'), GROUP_COMMIT: '1' },
     seconds,
     connections,
   );
   const single = await loadServer(
-    'Koa + 2 raw durable INSERTs, a transaction each',
+    'Koa + the same 3 raw durable INSERTs, a transaction each',
     './raw-inserts.ts',
     { DATA_DIR: rawDir('single'), GROUP_COMMIT: '0' },
     seconds,

@@ -1,45 +1,59 @@
 // The fair floor for POST /users: a Koa handler that reads the same JSON body and makes the same
-// durable writes a sign-up makes (two event rows, one after the other, each committed before it
-// goes on), straight into SQLite with the event store's table, indexes and settings, and nothing
-// else: no validation, no revision check, no claim. GROUP_COMMIT=1 shares one transaction among
-// the inserts that arrive in the same turn of the event loop, as our event store does; 0 commits
-// each insert alone.
-import { randomUUID } from 'node:crypto';
+// durable writes a sign-up makes, straight into SQLite, and nothing else (no validation, no
+// revision check, no claim, no sealing). A sign-up commits the new person's key to keys.db before
+// the events that use it, then the email claim and `user:created` to events.db together; so does
+// this, into the key store's and the event store's tables with their indexes and settings.
+// GROUP_COMMIT=1 shares one transaction per file among the writes that arrive in the same turn
+// of the event loop, as our stores do; 0 commits each insert alone.
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
 
-const db = openSqliteFile(join(process.env.DATA_DIR!, 'raw.db'), 'FULL');
-db.exec(`CREATE TABLE IF NOT EXISTS events (
+const grouped = process.env.GROUP_COMMIT === '1';
+
+/** Writes `rows` with `insert`, durably: in a transaction of their own, or shared with the rest of the turn's. */
+function committer(db: DatabaseSync, insert: (row: unknown[]) => void): (rows: unknown[][]) => Promise<void> {
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  let queue: Array<{ rows: unknown[][]; done: () => void }> = [];
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    begin.run();
+    for (const { rows } of batch) for (const row of rows) insert(row);
+    commit.run();
+    for (const { done } of batch) done();
+  };
+  return (rows) => {
+    if (!grouped) {
+      for (const row of rows) insert(row);
+      return Promise.resolve();
+    }
+    return new Promise((done) => {
+      if (queue.length === 0) setImmediate(flush);
+      queue.push({ rows, done });
+    });
+  };
+}
+
+const keys = openSqliteFile(join(process.env.DATA_DIR!, 'raw-keys.db'), 'FULL');
+keys.exec('CREATE TABLE IF NOT EXISTS subject_keys (subject TEXT PRIMARY KEY, key BLOB, forgotten_at TEXT) WITHOUT ROWID');
+const insertKey = keys.prepare('INSERT OR IGNORE INTO subject_keys (subject, key) VALUES (?, ?)');
+const writeKeys = committer(keys, (row) => insertKey.run(...(row as [string, Buffer])));
+
+const events = openSqliteFile(join(process.env.DATA_DIR!, 'raw.db'), 'FULL');
+events.exec(`CREATE TABLE IF NOT EXISTS events (
   position INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, stream_id TEXT NOT NULL,
   revision INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, time TEXT NOT NULL,
   UNIQUE (stream_id, revision))`);
-const insert = db.prepare('INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)');
-const begin = db.prepare('BEGIN IMMEDIATE');
-const commit = db.prepare('COMMIT');
-type Row = [string, string, number, string, string, string, string];
-
-let queue: Array<{ row: Row; done: () => void }> = [];
-function write(row: Row): Promise<void> {
-  if (process.env.GROUP_COMMIT !== '1') {
-    insert.run(...row);
-    return Promise.resolve();
-  }
-  return new Promise((done) => {
-    if (queue.length === 0) setImmediate(flush);
-    queue.push({ row, done });
-  });
-}
-function flush() {
-  const batch = queue;
-  queue = [];
-  begin.run();
-  for (const { row } of batch) insert.run(...row);
-  commit.run();
-  for (const { done } of batch) done();
-}
+const insertEvent = events.prepare(
+  'INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
+);
+const writeEvents = committer(events, (row) => insertEvent.run(...(row as [string, string, number, string, string, string, string])));
 
 const metadata = JSON.stringify({ correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' } });
 const app = new Koa();
@@ -47,8 +61,11 @@ app.use(async (ctx) => {
   const body = JSON.parse(await getRawBody(ctx.req, { encoding: 'utf-8', limit: 65536 })) as Record<string, unknown>;
   const userId = randomUUID();
   const time = new Date().toISOString();
-  await write([randomUUID(), `email-${String(body.email)}`, 0, 'email:claimed', JSON.stringify({ userId }), metadata, time]);
-  await write([randomUUID(), `user-${userId}`, 0, 'user:created', JSON.stringify({ ...body, userId }), metadata, time]);
+  await writeKeys([[`user-${userId}`, randomBytes(32)]]);
+  await writeEvents([
+    [randomUUID(), `email-${String(body.email)}`, 0, 'email:claimed', JSON.stringify({ userId }), metadata, time],
+    [randomUUID(), `user-${userId}`, 0, 'user:created', JSON.stringify({ ...body, userId }), metadata, time],
+  ]);
   ctx.status = 201;
   ctx.body = { ...body, userId };
 });
