@@ -29,4 +29,9 @@ describe('derivedId', () => {
     expect(derivedId('a', 'b')).not.toBe(derivedId('ab'));
     expect(derivedId('a', 'b')[14]).toBe('5');
   });
+
+  it('gives the ids it always gave: a retry after an upgrade must find the events of the first try', () => {
+    expect(derivedId('claim', '0198a6b0-1234-7abc-8def-0123456789ab', 'email-ünï')).toBe('957f490e-f98a-5337-8b8a-67159733e68a');
+    expect(derivedId('command', 'x')).toBe('149fbc26-589d-5010-809a-db0647dcdf45');
+  });
 });
