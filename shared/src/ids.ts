@@ -10,8 +10,8 @@
 // What v7 gives away: the millisecond an entity was created, which its first event and the
 // read models show anyway. Nothing relies on an id being unguessable: ids name things, every
 // access is checked against the session, and secrets come from crypto.randomBytes.
-import { randomFillSync } from 'node:crypto';
 import { parse as uuidParse, v5 as uuidv5, v7 as uuidv7 } from 'uuid';
+import { pooledRandomBytes } from './random-pool.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -26,25 +26,10 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-/**
- * The random part of ids, drawn from the system 4 KiB at a time, as crypto.randomUUID does: uuid
- * asks for 16 bytes per id (crypto.getRandomValues), 3.3 µs an id and 8.6% of a seed's main
- * thread; from the pool 0.3–1 µs. Given its random bytes, uuid orders ids by millisecond only,
- * not within one, which the indexes' right edge does not need.
- */
-const pool = new Uint8Array(4096);
-let taken = pool.length;
-function randomPart(): Uint8Array {
-  if (taken === pool.length) {
-    randomFillSync(pool);
-    taken = 0;
-  }
-  taken += 16;
-  return pool.subarray(taken - 16, taken);
-}
-
 export function newId(): string {
-  return uuidv7({ random: randomPart() });
+  // Given its random bytes, uuid orders ids by millisecond only, not within one, which the
+  // indexes' right edge does not need.
+  return uuidv7({ random: pooledRandomBytes(16) });
 }
 
 /** The same parts always give the same UUID. */

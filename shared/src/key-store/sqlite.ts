@@ -7,6 +7,7 @@
 // truncates the write-ahead log, which still held the page as it was.
 import { randomBytes } from 'node:crypto';
 import { blindIndexUnder } from './blind-index.ts';
+import { pooledRandomBytes } from '../random-pool.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import { KEY_BYTES, SubjectForgottenError, type KeyState, type KeyStore } from './port.ts';
 
@@ -61,7 +62,7 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
     try {
       db.exec('BEGIN IMMEDIATE');
       // Makes the key unless any row (a key, or the mark of a forgotten subject) is there.
-      for (const { subject } of batch) sql.insert.run(subject, randomBytes(KEY_BYTES));
+      for (const { subject } of batch) sql.insert.run(subject, pooledRandomBytes(KEY_BYTES));
       db.exec('COMMIT');
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');

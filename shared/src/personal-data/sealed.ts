@@ -2,7 +2,8 @@
 // place of a name or an address. The subject and the field are bound in as associated data, so a
 // sealed value moved to another person or another field does not open. Without the key (the
 // subject was forgotten) nothing opens it, which is the point.
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { pooledRandomBytes } from '../random-pool.ts';
 import type { JsonValue } from '../event-store/port.ts';
 import type { KeyState } from '../key-store/port.ts';
 
@@ -26,7 +27,7 @@ const associatedData = (subject: string, field: string) => Buffer.from(`${subjec
 
 /** `key`: a KeyObject (createSecretKey) where one key seals or opens several values: from raw bytes each cipher costs 5 times as much. */
 export function seal(key: Buffer | KeyObject, subject: string, field: string, value: JsonValue): Sealed {
-  const iv = randomBytes(IV_BYTES);
+  const iv = pooledRandomBytes(IV_BYTES);
   const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(associatedData(subject, field));
   const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final(), cipher.getAuthTag()]);
