@@ -36,7 +36,8 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
     Buffer.from((db.prepare('SELECT value FROM secrets WHERE name = ?').get(BLIND_INDEX_SECRET) as { value: Uint8Array }).value),
   );
   const sql = {
-    insert: db.prepare('INSERT OR IGNORE INTO subject_keys (subject, key) VALUES (?, ?)'),
+    // Answers the key it made, nothing when a row was there: one statement less than reading it back.
+    insert: db.prepare('INSERT INTO subject_keys (subject, key) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING key'),
     read: db.prepare('SELECT subject, key, forgotten_at FROM subject_keys WHERE subject = ?'),
     forget: db.prepare('INSERT OR REPLACE INTO subject_keys (subject, key, forgotten_at) VALUES (?, NULL, ?)'),
   };
@@ -59,19 +60,21 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
     if (waiting.length === 0) return; // made already, by close()
     const batch = waiting;
     waiting = [];
+    let made: Array<{ key: Uint8Array } | undefined>;
     try {
       db.exec('BEGIN IMMEDIATE');
       // Makes the key unless any row (a key, or the mark of a forgotten subject) is there.
-      for (const { subject } of batch) sql.insert.run(subject, pooledRandomBytes(KEY_BYTES));
+      made = batch.map(({ subject }) => sql.insert.get(subject, pooledRandomBytes(KEY_BYTES)) as { key: Uint8Array } | undefined);
       db.exec('COMMIT');
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
       for (const { reject } of batch) reject(error);
       return;
     }
-    for (const { subject, resolve, reject } of batch) {
+    for (const [i, { subject, resolve, reject }] of batch.entries()) {
+      const key = made[i]?.key;
       try {
-        resolve(keyOf(subject, read(subject)));
+        resolve(key ? Buffer.from(key) : keyOf(subject, read(subject)));
       } catch (error) {
         reject(error);
       }
