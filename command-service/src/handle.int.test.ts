@@ -125,3 +125,43 @@ describe('handle() with appends to other streams first', () => {
     expect(await store.readStream(`product-${productId}`)).toHaveLength(1);
   });
 });
+
+describe('handle() creating an entity whose id it was just given (unwritten)', () => {
+  const details = { name: 'New', description: '', price: { amount: 1, currency: 'EUR' }, sku: null, category: null };
+
+  it('reads nothing of the stream, and writes the entity as new', async () => {
+    const reads: string[] = [];
+    const counting: EventStore = {
+      ...store,
+      readStream(streamId, options) {
+        reads.push(streamId);
+        return store.readStream(streamId, options);
+      },
+      readSnapshot(streamId, options) {
+        reads.push(streamId);
+        return store.readSnapshot(streamId, options);
+      },
+    };
+    const productId = newId();
+    const result = await handle(
+      counting,
+      productAggregate,
+      productId,
+      { type: 'CreateProduct', productId, details },
+      { metadata, unwritten: true },
+    );
+    expect(reads).toEqual([]);
+    expect(result).toMatchObject({ revision: 0, changed: true, state: { name: 'New' } });
+    expect(await store.readStream(`product-${productId}`)).toHaveLength(1);
+  });
+
+  it('answers 409 and overwrites nothing when the stream exists after all', async () => {
+    const productId = await createProduct();
+    const error = await refusal(
+      handle(store, productAggregate, productId, { type: 'CreateProduct', productId, details }, { metadata, unwritten: true }),
+    );
+    expect(error.status).toBe(409);
+    const events = await store.readStream(`product-${productId}`);
+    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ name: 'Mine' })]);
+  });
+});

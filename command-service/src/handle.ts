@@ -25,6 +25,12 @@ export interface CommandOptions {
   idempotency?: Idempotency | undefined;
   /** The command this write is a step of (a sign-up, a provider sign-in), when not its own. */
   partOf?: string | undefined;
+  /**
+   * The entity's id was made for this request (newEntity): its stream cannot exist yet, so its
+   * state is the initial one without reading the store (two reads of every create). The append
+   * still expects no stream, so an id that did exist would be refused, never overwritten.
+   */
+  unwritten?: boolean | undefined;
 }
 
 export interface WriteResult<State> {
@@ -116,7 +122,9 @@ export async function handle<State, Command, Event extends Decided>(
     options.idempotency,
   );
   if (repeated) return repeated;
-  const loaded = await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
+  const loaded: LoadedState<State> = options.unwritten
+    ? { streamId: streamIdOf(aggregate.model, entityId), state: aggregate.initialState, revision: -1, position: 0, time: undefined }
+    : await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
   checkIfMatch(options.ifMatch, loaded.revision, what);
 
   const resolved = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;

@@ -10,7 +10,12 @@ export function commandOptions(ctx: Context, body: unknown): CommandOptions {
   return { metadata, ifMatch: parseIfMatch(ctx), idempotency: parseIdempotency(ctx, metadata.actor, body) };
 }
 
-/** The id of an entity a POST creates: derived from the Idempotency-Key, so a retry finds it. */
-export function newEntityId(options: CommandOptions): string {
-  return options.idempotency ? derivedId('entity', options.idempotency.scopedKey) : newId();
+/**
+ * The id of an entity a POST creates, and the options to create it with: the id is derived from
+ * the Idempotency-Key, so that a retry finds the entity; without one it is new, so no stream holds
+ * it and the command reads none (CommandOptions.unwritten).
+ */
+export function newEntity(options: CommandOptions): { id: string; options: CommandOptions } {
+  if (options.idempotency) return { id: derivedId('entity', options.idempotency.scopedKey), options };
+  return { id: newId(), options: { ...options, unwritten: true } };
 }

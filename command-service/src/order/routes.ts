@@ -8,7 +8,7 @@ import { requireUser, type SessionUser } from '@eventide/shared/auth/session.ts'
 import { problems } from '@eventide/shared/http/problem.ts';
 import { mayActFor } from '../http/authorize.ts';
 import { entityId } from '../http/conditions.ts';
-import { commandOptions, newEntityId } from '../http/command-options.ts';
+import { commandOptions, newEntity } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
 import { mountVersioned } from '../http/versioning.ts';
 import { handle, type CommandOptions } from '../handle.ts';
@@ -51,8 +51,7 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
     const body = await readBody(ctx, createBody, bodyLimit);
     await customer(user, body.userId);
     const price = await priced(body.lines);
-    const options = commandOptions(ctx, body);
-    const orderId = newEntityId(options);
+    const { id: orderId, options } = newEntity(commandOptions(ctx, body));
     const result = await run(orderId, (s) => ({ type: 'CreateOrder', orderId, userId: body.userId, lines: price(s) ?? [] }), options);
     respondWrite(ctx, result, represent(result.state), { status: 201, location: `${prefix}/orders/${orderId}` });
   };

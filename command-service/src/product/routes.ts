@@ -5,7 +5,7 @@ import { readBody } from '@eventide/shared/http/body.ts';
 import { createProductBody as createBody, productChanges as changeBody } from '@eventide/shared/api/products.ts';
 import { requireAdmin } from '../http/authorize.ts';
 import { handle, type CommandOptions } from '../handle.ts';
-import { commandOptions, newEntityId } from '../http/command-options.ts';
+import { commandOptions, newEntity } from '../http/command-options.ts';
 import { entityId } from '../http/conditions.ts';
 import { respondWrite } from '../http/respond.ts';
 import type { ProductCommand } from './decide.ts';
@@ -22,8 +22,7 @@ export function productRoutes({ store, bodyLimit }: { store: EventStore; bodyLim
   router.post('/products', async (ctx) => {
     requireAdmin(ctx);
     const body = await readBody(ctx, createBody, bodyLimit);
-    const options = commandOptions(ctx, body);
-    const productId = newEntityId(options);
+    const { id: productId, options } = newEntity(commandOptions(ctx, body));
     const result = await run(productId, { type: 'CreateProduct', productId, details: body }, options);
     respondWrite(ctx, result, productView(result.state), { status: 201, location: `/products/${productId}` });
   });

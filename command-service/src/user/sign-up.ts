@@ -22,7 +22,7 @@ import { accountStream, loadAccount } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
 import { activeUser } from '../account/directory.ts';
 import { commandIdOf, type CommandOptions, type WriteResult } from '../handle.ts';
-import { newEntityId } from '../http/command-options.ts';
+import { newEntity } from '../http/command-options.ts';
 import type { EmailClaims } from './email-claim.ts';
 import { normalizeEmail, type UserState } from '@eventide/shared/models/user/state.ts';
 import { userAggregate } from './decide.ts';
@@ -81,7 +81,8 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
       await runAccount(
         userId,
         { type: 'SetPassword', hash, replacing: undefined },
-        { metadata: request.options.metadata, partOf: commandId },
+        // A new user's account is as new as the user: nothing of it to read either.
+        { metadata: request.options.metadata, partOf: commandId, unwritten: !request.options.idempotency },
       );
       return true;
     } catch (error) {
@@ -92,8 +93,8 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
   }
 
   return async function signUp(ctx: Context, request: SignUpRequest): Promise<WriteResult<UserState>> {
-    const { options, profile } = request;
-    const userId = newEntityId(options);
+    const { profile } = request;
+    const { id: userId, options } = newEntity(request.options);
     const commandId = commandIdOf(options.idempotency);
     const anonymous = request.by === undefined;
     if (options.idempotency && (await started(userId, commandId))) {
