@@ -1,8 +1,8 @@
 // POST /users requests per second through the whole stack (validation, email claim, the new
 // person's key, two durable appends) against floors loaded the same way by autocannon from this
 // process: a Koa handler making the same three durable inserts (the key, then both events),
-// group-committed as our stores do and committed one by one, and a bare Koa JSON handler that writes nothing (a reference, not a floor);
-// and ours again with tracing on, for what it costs.
+// group-committed as our stores do and committed one by one; a bare Koa JSON handler that writes
+// nothing (a reference, not a floor); and ours again with tracing on, for what it costs.
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

