@@ -75,14 +75,20 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
    * store take a racing stranger's append as a harmless repeat of the first, and let it go on as
    * that sign-up.
    */
-  async function recordPassword(ctx: Context, request: SignUpRequest, userId: string, commandId: string): Promise<boolean> {
-    const hash = await hasher.hash(clientKey(ctx), request.password!, abandonSignal(ctx));
+  async function recordPassword(
+    ctx: Context,
+    password: string,
+    userId: string,
+    options: CommandOptions,
+    commandId: string,
+  ): Promise<boolean> {
+    const hash = await hasher.hash(clientKey(ctx), password, abandonSignal(ctx));
     try {
       await runAccount(
         userId,
         { type: 'SetPassword', hash, replacing: undefined },
         // A new user's account is as new as the user: nothing of it to read either.
-        { metadata: request.options.metadata, partOf: commandId, unwritten: !request.options.idempotency },
+        { metadata: options.metadata, partOf: commandId, unwritten: options.unwritten },
       );
       return true;
     } catch (error) {
@@ -102,7 +108,7 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
     } else if (request.password !== undefined) {
       await claims.claim(profile.email, userId, commandId, { ...options.metadata, causationId: commandId });
       // A concurrent request with the same key recorded its password first: it is that one's sign-up.
-      if (!(await recordPassword(ctx, request, userId, commandId)) && anonymous) await prove(ctx, request, userId);
+      if (!(await recordPassword(ctx, request.password, userId, options, commandId)) && anonymous) await prove(ctx, request, userId);
     }
     // Without a password, the user's own append claims the address, in the same commit (commands.ts).
     const result = await run(userId, { type: 'CreateUser', userId, profile }, options);
