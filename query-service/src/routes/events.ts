@@ -11,7 +11,7 @@ import { EVENT_NAMES, isEventName } from '@eventide/shared/events/catalogue.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
-import type { Logger } from '@eventide/shared/log.ts';
+import { requestLogger } from '@eventide/shared/http/request-context.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
 
 const HEARTBEAT_MS = 15_000;
@@ -36,7 +36,7 @@ export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): R
 
     const stream = new PassThrough();
     const controller = new AbortController();
-    const log = ctx.state.log as Logger;
+    const log = requestLogger(ctx);
     ctx.req.once('close', () => controller.abort());
     ctx.status = 200;
     ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
@@ -58,7 +58,7 @@ export function eventStreamRoutes({ eventStore }: { eventStore: EventStore }): R
           await write(`id: ${event.position}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
         }
       } catch (err) {
-        if (!controller.signal.aborted) log.error({ err }, 'event stream failed; the client will reconnect with Last-Event-ID');
+        if (!controller.signal.aborted) log?.error({ err }, 'event stream failed; the client will reconnect with Last-Event-ID');
       } finally {
         clearInterval(heartbeat);
         stream.end();

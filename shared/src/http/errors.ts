@@ -1,6 +1,7 @@
 // The outermost middleware: every error becomes an application/problem+json answer.
 import type { Context, Middleware } from 'koa';
 import { AppError } from './problem.ts';
+import { requestLogger } from './request-context.ts';
 import type { Logger } from '../log.ts';
 
 interface ProblemBody {
@@ -43,7 +44,7 @@ export function problemDetails(log: Logger): Middleware {
         });
       }
     } catch (error) {
-      respond(ctx, error, (ctx.state.log as Logger | undefined) ?? log);
+      respond(ctx, error, requestLogger(ctx) ?? log);
     }
   };
 }

@@ -1,7 +1,7 @@
 // Per-request context: a correlation id (taken from the caller when it is sane, else made),
 // a child logger carrying it, and one access-log line per request. Query strings are never
 // logged: they may carry codes and tokens.
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { newId } from '../ids.ts';
 import type { Logger } from '../log.ts';
 
@@ -17,7 +17,7 @@ export function requestContext(log: Logger): Middleware {
     const offered = ctx.get(CORRELATION_HEADER) || ctx.get('X-Request-Id');
     const correlationId = SANE_ID.test(offered) ? offered : newId();
     ctx.state.correlationId = correlationId;
-    ctx.state.log = log.child({ correlationId });
+    ctx.state.rootLog = log;
     ctx.set(CORRELATION_HEADER, correlationId);
     const started = performance.now();
     try {
@@ -39,3 +39,14 @@ export function requestContext(log: Logger): Middleware {
 }
 
 const traceOf = (state: { traceId?: string }) => (state.traceId ? { traceId: state.traceId } : {});
+
+/**
+ * The request's logger: every line with its correlation id (and trace id, when traced); none
+ * outside requestContext. Made on first use: most requests log nothing but their request line,
+ * and a child logger (its bindings serialised and redacted) cost more than that line.
+ */
+export function requestLogger(ctx: Context): Logger | undefined {
+  const state = ctx.state as { rootLog?: Logger; log?: Logger; correlationId?: string; traceId?: string };
+  if (state.rootLog) state.log ??= state.rootLog.child({ correlationId: state.correlationId, ...traceOf(state) });
+  return state.log;
+}
