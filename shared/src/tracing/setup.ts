@@ -5,7 +5,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Config } from '../config.ts';
-import { setTracingActive } from './spans.ts';
 
 export interface Tracing {
   /** Where spans go, for the start-up line (the endpoint's origin: never credentials). */
@@ -56,11 +55,9 @@ export async function startTracing(config: TracingConfig, { serviceName, process
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  setTracingActive(true);
   return {
     description,
     async shutdown() {
-      setTracingActive(false);
       await provider.shutdown();
       trace.disable();
       propagation.disable();

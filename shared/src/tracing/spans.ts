@@ -3,7 +3,17 @@
 // crosses the event store in the events' metadata (`traceparent`, W3C Trace Context) and Kafka in
 // a `traceparent` header. Without a registered SDK (setup.ts; only when an exporter is configured)
 // the API is a no-op: no span is made and no event carries a traceparent.
-import { context, propagation, ROOT_CONTEXT, type Context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  type Context,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import type { Middleware } from 'koa';
 import { withAppends } from '../event-store/decorate.ts';
 import type { EventStore, NewEvent } from '../event-store/port.ts';
@@ -14,13 +24,13 @@ export { SpanKind };
 const tracer = () => trace.getTracer('eventide');
 
 /**
- * Whether an SDK is registered (setup.ts). Without one every span is a no-op, yet making one
- * still ran the API's context plumbing: a twentieth of the CPU time of a read by id. So the
- * request and append paths skip it altogether until tracing starts.
+ * Whether a tracer provider is registered (setup.ts, or the SDK of a service using ours). Without
+ * one every span is a no-op, yet making one still ran the API's context plumbing: a twentieth of
+ * the CPU time of a read by id. So the request, append and handler paths skip it until then.
  */
-let tracing = false;
-export function setTracingActive(active: boolean): void {
-  tracing = active;
+function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer('eventide') !== undefined;
 }
 
 /** The W3C traceparent of a context's span, when there is one to continue. */
@@ -58,7 +68,7 @@ function failed(span: Span, error: unknown): void {
  */
 export function httpTracing(): Middleware {
   return async (ctx, next) => {
-    if (!tracing) return next();
+    if (!tracing()) return next();
     const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
     const attributes = { 'http.request.method': ctx.method, 'url.path': ctx.path, 'eventide.correlation_id': ctx.state.correlationId };
     await tracer().startActiveSpan(ctx.method, { kind: SpanKind.SERVER, attributes }, parent, async (span) => {
@@ -95,7 +105,7 @@ async function inSpan<R>(
   attributes: Record<string, string | number>,
   work: () => Promise<R>,
 ) {
-  if (!tracing) return work();
+  if (!tracing()) return work();
   return tracer().startActiveSpan(name, { kind, attributes }, parent, async (span) => {
     try {
       return await work();
@@ -110,7 +120,7 @@ async function inSpan<R>(
 
 /** Each event carries the append span's traceparent, so that whoever follows the log continues its trace. */
 function withTraceparent(events: NewEvent[]): NewEvent[] {
-  if (!tracing) return events;
+  if (!tracing()) return events;
   const traceparent = traceparentIn(context.active());
   if (!traceparent) return events;
   return events.map((event) => ({ ...event, metadata: { ...event.metadata, traceparent } }));
