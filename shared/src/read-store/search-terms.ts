@@ -136,13 +136,15 @@ export async function planQuery(text: string, vocabulary: Vocabulary): Promise<Q
     terms.map(async (term, i) => {
       const prefix = isPrefix(terms, i);
       const plain = { term, prefix, completions: [], typos: [] };
-      if ([...term].length < MIN_PREFIX || (await vocabulary.occurs(term, prefix))) return plain;
-      const completions = prefix ? [] : await vocabulary.startingWith(term, PREFIX_EXPANSIONS);
       const letters = [...term].length;
-      const typos =
-        letters >= MIN_TYPO_LENGTH && letters <= MAX_TYPO_LENGTH
-          ? (await vocabulary.typosOf(term, TYPO_EXPANSIONS + 1)).filter((w) => !(prefix && w.startsWith(term))).slice(0, TYPO_EXPANSIONS)
-          : [];
+      const forgivable = letters >= MIN_TYPO_LENGTH && letters <= MAX_TYPO_LENGTH;
+      // A prefix gets no completions, and no typos unless forgivable: whether a product holds it
+      // would change nothing, so the vocabulary is not asked (a statement for every short last word).
+      if (letters < MIN_PREFIX || (prefix && !forgivable) || (await vocabulary.occurs(term, prefix))) return plain;
+      const completions = prefix ? [] : await vocabulary.startingWith(term, PREFIX_EXPANSIONS);
+      const typos = forgivable
+        ? (await vocabulary.typosOf(term, TYPO_EXPANSIONS + 1)).filter((w) => !(prefix && w.startsWith(term))).slice(0, TYPO_EXPANSIONS)
+        : [];
       return { ...plain, completions, typos };
     }),
   );

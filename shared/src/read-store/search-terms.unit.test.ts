@@ -18,8 +18,10 @@ import {
 /** A vocabulary of name words; `held` are the words some product holds as typed. */
 function vocabulary(names: string[], held: string[] = names) {
   const asked: string[][] = [];
+  const looked: string[] = [];
   const vocab: Vocabulary = {
     async occurs(term, prefix) {
+      looked.push(term);
       return held.some((w) => w === term || (prefix && w.startsWith(term)));
     },
     async startingWith(prefix, limit) {
@@ -30,7 +32,7 @@ function vocabulary(names: string[], held: string[] = names) {
       return names.filter((w) => isOneEditApart(w, word)).slice(0, limit);
     },
   };
-  return { vocab, asked };
+  return { vocab, asked, looked };
 }
 
 describe('oneEditAway', () => {
@@ -81,6 +83,16 @@ describe('planQuery', () => {
     await planQuery(`tea ${'x'.repeat(MAX_TYPO_LENGTH + 1)} pot`, vocab);
     await planQuery('tepo pot', vocab);
     expect(asked).toHaveLength(1);
+  });
+
+  it('asks nothing of the vocabulary about a last word it could neither complete nor correct', async () => {
+    const { vocab, looked } = vocabulary(['teapot', 'thermos']);
+    expect(await planQuery('tepot the', vocab)).toEqual([
+      { term: 'tepot', prefix: false, completions: [], typos: ['teapot'] },
+      { term: 'the', prefix: true, completions: [], typos: [] },
+    ]);
+    await planQuery('tea thermso', vocab);
+    expect(looked).toEqual(['tepot', 'tea', 'thermso']);
   });
 });
 
