@@ -4,7 +4,7 @@
 // from the checkpoint (resilient.ts).
 import type { EventStore, RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-import { batches } from './batches.ts';
+import { batches } from '@eventide/shared/event-store/batches.ts';
 import { runResilient } from './resilient.ts';
 
 const BATCH = 500;

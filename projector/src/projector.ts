@@ -12,7 +12,7 @@ import {
 import { logTrail } from '@eventide/shared/events/trail.ts';
 import { inEventSpans, SpanKind } from '@eventide/shared/tracing/spans.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-import { batches } from './batches.ts';
+import { batches } from '@eventide/shared/event-store/batches.ts';
 import { runResilient } from './resilient.ts';
 import { projectBatch, targetOf } from './projection.ts';
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';

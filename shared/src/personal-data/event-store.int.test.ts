@@ -111,6 +111,30 @@ describe('sealing event store', () => {
     expect(followed).toEqual(all);
   });
 
+  it('opens what a subscription has ready with one lookup of keys, not one per event', async () => {
+    const people = ['Ada Lovelace', 'Bob Babbage', 'Cy Clops', 'Di Gamma'];
+    for (const name of people) await createUser(name, `${name.split(' ')[0]!.toLowerCase()}@example.com`);
+    let lookups = 0;
+    const counting = new Proxy(keys, {
+      get: (target, property, receiver) =>
+        property === 'lookup'
+          ? (subjects: string[]) => {
+              lookups++;
+              return target.lookup(subjects);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const all = await store.readAll();
+    const followed: typeof all = [];
+    for await (const event of sealingEventStore(raw, counting).subscribeToAll({ signal: AbortSignal.timeout(5_000) })) {
+      followed.push(event);
+      if (followed.length === all.length) break;
+    }
+    expect(followed).toEqual(all);
+    expect(followed.filter((e) => e.type === 'user:created').map((e) => (e.data as { name: string }).name)).toEqual(people);
+    expect(lookups).toBe(1);
+  });
+
   it('seals the snapshots of a person, and keeps none of them once they are forgotten', async () => {
     const userId = await createUser('Ada Lovelace', 'ada@example.com');
     const [, last] = await store.readStream(`user-${userId}`);

@@ -8,9 +8,12 @@ import type { KeyStore } from '../key-store/port.ts';
 import type { EventStore, RecordedEvent, Snapshot, StreamAppend } from '../event-store/port.ts';
 import { openFields, sealFields, sealedSubjects, hasPersonalFields, subjectOf } from './fields.ts';
 import { activeKeyObjects, isSealed, seal, unseal, type Sealed } from './sealed.ts';
+import { batches } from '../event-store/batches.ts';
 
 /** A person's snapshot is sealed whole, as this one field. */
 const SNAPSHOT_FIELD = 'snapshot';
+/** The most events a subscription opens with one lookup of keys: a page of the stores' reads. */
+const OPEN_AT_ONCE = 500;
 
 export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore {
   async function sealAppend(append: StreamAppend): Promise<StreamAppend> {
@@ -54,7 +57,12 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
         yield* store.subscribeToAll(options);
         return;
       }
-      for await (const event of store.subscribeToAll(options)) yield (await open([event]))[0]!;
+      // Opened a group at a time (what the store has ready), with one lookup of their keys, not
+      // one per event: a follower catching up on sign-ups made a statement on keys.db for each.
+      const subscription = new AbortController();
+      const signal = options?.signal ? AbortSignal.any([options.signal, subscription.signal]) : subscription.signal;
+      const ready = batches(store.subscribeToAll({ ...options, signal }), OPEN_AT_ONCE, () => subscription.abort());
+      for await (const group of ready) yield* await open(group);
     },
 
     async saveSnapshot(streamId, snapshot) {
