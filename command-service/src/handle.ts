@@ -6,7 +6,7 @@ import { problems } from '@eventide/shared/http/problem.ts';
 import { derivedId, newId } from '@eventide/shared/ids.ts';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type StreamAppend } from '@eventide/shared/event-store/port.ts';
 import type { Aggregate, Decided } from './aggregate.ts';
-import { loadState, type LoadedState } from './load.ts';
+import { loadState, unwrittenState, type LoadedState } from './load.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
 export type IfMatch = '*' | number[];
@@ -122,8 +122,8 @@ export async function handle<State, Command, Event extends Decided>(
     options.idempotency,
   );
   if (repeated) return repeated;
-  const loaded: LoadedState<State> = options.unwritten
-    ? { streamId: streamIdOf(aggregate.model, entityId), state: aggregate.initialState, revision: -1, position: 0, time: undefined }
+  const loaded = options.unwritten
+    ? unwrittenState(aggregate, streamIdOf(aggregate.model, entityId))
     : await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
   checkIfMatch(options.ifMatch, loaded.revision, what);
 

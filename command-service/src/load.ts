@@ -32,6 +32,11 @@ export interface LoadedState<State> {
   time: string | undefined;
 }
 
+/** What a stream with no events loads as: the initial state, before any revision. */
+export function unwrittenState<State>(foldable: Foldable<State>, streamId: string): LoadedState<State> {
+  return { streamId, state: foldable.initialState, revision: -1, position: 0, time: undefined };
+}
+
 /** Per foldable, not per evolve: two foldables may share evolve and differ in initial state or declared version. */
 const versions = new WeakMap<Foldable<unknown>, string>();
 
