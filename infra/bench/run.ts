@@ -1,7 +1,7 @@
 // `npm run bench`: measures side by side in one run, prints ratios, and records them in
 // docs/benchmarks.md. BENCH_SCALE (default 1) scales the work, BENCH_SECONDS the HTTP runs.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchEventStore, type EventStoreResults } from './event-store.ts';
@@ -14,9 +14,10 @@ import { benchCollab } from './collab.ts';
 import { benchWeb } from './web.ts';
 import { benchSearchQuality } from './search-quality.ts';
 import { benchLongStreams } from './long-streams.ts';
-import { benchGrowth, type SizesCompared } from './growth.ts';
+import { benchGrowth } from './growth.ts';
 import { LOAD_HEADING, withLoadSection } from '../load/report.ts';
-import { benchEmmett, type PeerRate } from './emmett.ts';
+import { benchEmmett } from './emmett.ts';
+import { benchmarksReport, fmt, grown, ms, peerRate, ratio } from './report.ts';
 
 /** The machine's load when the run began: the figures mean less on a busy machine. */
 const loadAtStart = loadavg()[0]!.toFixed(2);
@@ -26,14 +27,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const growthSizes = (process.env.BENCH_GROWTH_EVENTS ?? '1000,100000,1000000').split(',').map(Number);
 const growthSeconds = Number(process.env.BENCH_GROWTH_SECONDS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), 'eventide-bench-'));
-const fmt = (n: number) => Math.round(n).toLocaleString('en');
-const ratio = (a: number, b: number) => (a / b).toFixed(2);
-/** The errors of the peer's runs that did not finish, counted by kind, after the rate of the one that did. */
-const peerFailures = (r: PeerRate) => {
-  if (r.failures.length === 0) return '';
-  const kinds = [...new Set(r.failures.map((f) => f.replace(/ \(after \d+ appends\)$/, '')))];
-  return ` (${r.failures.length} run${r.failures.length > 1 ? 's' : ''} failed: ${kinds.join('; ')})`;
-};
 
 try {
   const stores: EventStoreResults[] = [];
@@ -47,7 +40,6 @@ try {
     }
   }
   const emmett = await benchEmmett(dir, scale);
-  const peerRate = (r: PeerRate) => `${r.rate === undefined ? 'no run finished' : `${fmt(r.rate)} ev/s`}${peerFailures(r)}`;
   if ('skipped' in emmett) console.log(`Emmett peer: skipped, ${emmett.skipped}`);
   else
     for (const row of emmett.rows) {
@@ -56,7 +48,6 @@ try {
       );
     }
   const read = await benchReadSide(dir, scale);
-  const ms = (n: number) => n.toFixed(3);
   for (const row of read.paging) {
     console.log(
       `page at depth ${row.depth}: cursor ${ms(row.cursorP50)} ms (${ratio(row.cursorP50, read.firstPageP50)}x first page), offset ${ms(row.offsetP50)} ms (${ratio(row.offsetP50, read.firstPageP50)}x)`,
@@ -99,9 +90,6 @@ try {
 
   const { steps: growth, compared } = await benchGrowth(join(dir, 'growth'), growthSizes, growthSeconds);
   const last = growth[growth.length - 1]!;
-  /** A route's throughput at the largest size ÷ at size `i`, from the interleaved comparison. */
-  const grown = (route: SizesCompared['routes'][number], i: number) =>
-    ratio(route.perSize[route.perSize.length - 1]!.requestsPerSecond, route.perSize[i]!.requestsPerSecond);
   for (const step of growth)
     console.log(
       `npm run seed to ${fmt(step.events)} events: ${fmt(step.seeded.events)} added in ${step.seeded.seconds.toFixed(1)} s, read models included`,
@@ -124,8 +112,6 @@ try {
   );
 
   const collab = await benchCollab(join(dir, 'collab'), scale);
-  const collabRow = (name: string, l: { p50: number; p99: number }) =>
-    `| ${name} | ${ms(l.p50)} | ${ms(l.p99)} | ${ratio(l.p50, collab.echo.p50)} | ${ratio(l.p99, collab.echo.p99)} |`;
   console.log(
     `collab op to ${collab.editors - 1} editors: p50 ${ms(collab.ours.p50)} ms, p99 ${ms(collab.ours.p99)} ms; WebSocket echo p50 ${ms(collab.echo.p50)} ms, p99 ${ms(collab.echo.p99)} ms; ratios ${ratio(collab.ours.p50, collab.echo.p50)} and ${ratio(collab.ours.p99, collab.echo.p99)}`,
   );
@@ -146,326 +132,25 @@ try {
     );
   else console.log('web app: skipped, Chromium is not installed');
 
-  const lines = [
-    '# Benchmarks',
-    '',
-    'Written by `npm run bench`; every ratio compares two things measured in the same run on the same machine.',
-    'Absolute numbers drift between machines and runs here; the ratios are what to compare.',
-    '',
-    `Run: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, BENCH_SCALE=${scale}, BENCH_SECONDS=${seconds}; load average (1 min) ${loadAtStart} at the start and ${loadavg()[0]!.toFixed(2)} at the end.`,
-    '',
-    '## Embedded event store: appends against raw SQLite inserts',
-    '',
-    'Both on one disk, WAL mode, the same table and indexes, at the same `synchronous` level. FULL is the default',
-    '(an acknowledged append survives power loss); NORMAL survives a process crash only.',
-    '',
-    '| synchronous | workload | ours (events/s) | floor | floor (events/s) | ours / floor |',
-    '|---|---|---:|---|---:|---:|',
-    ...stores.flatMap((s) =>
-      s.rows.map((r) => `| ${s.synchronous} | ${r.name} | ${fmt(r.ours)} | ${r.floorName} | ${fmt(r.floor)} | ${ratio(r.ours, r.floor)} |`),
-    ),
-    '',
-    "## Embedded event store against Emmett's SQLite event store",
-    '',
-    ...('skipped' in emmett
-      ? [`Skipped: ${emmett.skipped}.`]
-      : [
-          `\`@event-driven-io/emmett-sqlite\` 0.38.5 (sqlite3 5.1.7, SQLite 3.44.2) against ours, ${fmt(emmett.appends)} appends of one`,
-          '`user:created` each, both in WAL mode at synchronous=FULL (the default of both), one file each on the same disk. New',
-          'streams are appended with the expectation that they do not exist yet (Emmett: `expectedStreamVersion: 0n`, since its',
-          '`STREAM_DOES_NOT_EXIST` checks nothing); the existing stream with its current version.',
-          '',
-          '| workload | ours (events/s) | Emmett (events/s) | ours ÷ Emmett |',
-          '|---|---:|---:|---:|',
-          ...emmett.rows.map(
-            (r) =>
-              `| ${r.name} | ${fmt(r.ours)} | ${r.peer.rate === undefined ? 'none finished' : fmt(r.peer.rate)}${peerFailures(r.peer)} | ${r.peer.rate === undefined ? '–' : ratio(r.ours, r.peer.rate)} |`,
-          ),
-          '',
-          'Each Emmett workload is run up to three times, on until one finishes; the runs that failed are named in the',
-          'table. Emmett opens the file for every operation and closes it after, and concurrent appends share that one',
-          'connection: a second transaction begins inside the first and the first to finish closes the handle under the',
-          'others. Under CPU load its one-at-a-time appends fail now and then at COMMIT with SQLITE_BUSY ("SQL statements in',
-          'progress"): sqlite3 runs the statements of a connection in parallel on its thread pool unless told to serialize,',
-          "so Emmett's COMMIT can overtake the finalizing of the INSERT ... RETURNING before it (with `db.serialize()` added",
-          'the failures stopped, measured under the same load). Ours keeps one connection and commits the appends that',
-          'arrive together in one transaction.',
-        ]),
-    '',
-    '## POST /users against a Koa handler making the same durable writes',
-    '',
-    `autocannon, 32 connections, ${seconds} s each, servers in their own processes. POST /users validates the body,`,
-    "makes the new person's key and commits it to keys.db, then claims the email and records `user:created` (two",
-    'streams, one commit to events.db), durable (synchronous=FULL). The floor reads the same body and makes the same',
-    'durable writes into the same tables with their indexes and settings (a key row in a keys file, committed before',
-    'the two event rows in an events file, committed together), and nothing else (no validation, no revision check,',
-    'no claim, no sealing); once with the writes of one turn to a file sharing a transaction, as our stores do, once',
-    'with a transaction each. The bare handler writes nothing: it shows what the HTTP stack alone costs, and is no',
-    'floor for a durable write.',
-    '',
-    '| server | requests/s | p50 latency (ms) | p99 latency (ms) | non-2xx |',
-    '|---|---:|---:|---:|---:|',
-    ...[http.ours, http.grouped, http.single, http.bare].map(
-      (r) => `| ${r.name} | ${fmt(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} |`,
-    ),
-    '',
-    `**POST /users ÷ the group-committed floor: ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ÷ the floor committing each insert: ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}**`,
-    '',
-    `With tracing on (every request's spans exported over OTLP/HTTP to a loopback collector that only answers 200): ${fmt(http.traced.requestsPerSecond)} requests/s, p50 ${http.traced.p50} ms, p99 ${http.traced.p99} ms; **traced ÷ untraced: ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}**.`,
-    '',
-    'Where the difference goes (CPU profiles at FULL with 32 connections, 2026-11-24, the event loop over 90% busy): the',
-    'process spends 600-900 µs of CPU on a sign-up, the floor about 250. Counted, a sign-up runs about 17 SQLite',
-    'statements of its own and shares a dozen more per batch (the floor: 3, and 4 per batch), and in the busy server each',
-    'costs 15-23 µs whatever it reads (5-10 µs alone in a script): the claim stream and its pre-keyed name, the key',
-    "(looked up, made), the revision check and insert of each of two appends with their savepoint, and the projector's",
-    'follow, key lookup, read-model row, count and checkpoint, all in the same process. The rest is spread: sealing',
-    '(key objects, AES-GCM of two fields), HTTP, the session, the rate limit, validation and logging, none above 5%.',
-    'Taken out on 2026-11-24 afternoon, each measured alone: the keyed hash imported its secret on every call (16 µs',
-    "against 2.7), uuid's v5 read its name a character at a time (10 µs against 5), random bytes came from the system",
-    'per call (2.4-4.7 µs against 0.2-0.4 pooled), every append looked for a repeat of itself first, every new key was',
-    'read back after its commit, and every create read the stream its brand-new id names. Together: 1,051 to 1,375',
-    'sign-ups/s between the runs of 11:59 and 14:47 (÷ floor 0.29 to 0.32; the floor makes the key commit a sign-up',
-    'makes since that run, and this machine varies by a third between runs). In the evening, the no-op spans of',
-    'the OpenTelemetry API (made with no SDK registered) and a child logger per request (made whether it logged or',
-    'not) were skipped: 1,887 in the run of 16:45 (÷ floor 0.38). Since, the projector opens the sign-ups it follows a',
-    'group at a time, with one lookup of their keys (following 20,000 took 600-700 ms instead of 850-920): 1,299 in a',
-    'busier run at 17:26 (÷ floor 0.35; the floor and the other figures of that run fell as well). Merging the',
-    'revision check into the insert (INSERT ... SELECT MAX) measured twice as slow as the two statements. The key',
-    'commit is not the cost: runs with keys.db at synchronous=OFF made as many requests as at FULL. The command service',
-    'alone, with the projector in another process, measured the same as all services in one process. A writer thread,',
-    'to serve the next batch during the fsync, was tried on 2026-11-20 and measured slower here (the note in',
-    'shared/src/event-store/sqlite.ts). Reaching 0.8 would mean cutting two thirds of the work each request does between',
-    'commits, sealing and projection included.',
-    '',
-    '## Personal data: what sealing costs',
-    '',
-    'The embedded event store (synchronous as shown) with the sealing wrapper and its key store (docs/privacy.md), against the',
-    'same store without them, in this run. A sign-up is a new person: their key is made, and committed to `keys.db`,',
-    'before the event that uses it (keys asked for together share one commit). The replay reads back a log made only of',
-    "`user:created` events, 500 at a time as a rebuild does: through the wrapper, which looks up each page's keys and opens",
-    'two fields an event, and through the store alone, which returns the same events sealed. The projection replay is',
-    "`npm run rebuild`'s work (the projector's replay into fresh read models) over that sealed log through the wrapper, against",
-    'the same number of users written plain and replayed through the store alone. A real log holds few such',
-    'events (2% in `npm run seed`); products and orders are not personal and pass through untouched.',
-    '',
-    '| workload | sealed (/s) | plain (/s) | sealed ÷ plain |',
-    '|---|---:|---:|---:|',
-    ...personal.map((r) => `| ${r.name} | ${fmt(r.sealed)} | ${fmt(r.plain)} | ${ratio(r.sealed, r.plain)} |`),
-    '',
-    '## Growth: the routes at each store size, against raw SELECTs',
-    '',
-    `One store seeded with \`npm run seed\` to ${growth.map((g) => fmt(g.events)).join(', ')} events in turn (each size appended to the one before,`,
-    `read models built alongside), and at each size, once the service has published the seeded events to its bus (a service`,
-    `started on a fresh seed catches up first), every route loaded by autocannon for ${growthSeconds} s with 16 connections. The floor is a Koa`,
-    'handler running the same SELECTs as our read store on the same `read.db` (`infra/bench/servers/raw-reads.ts`): no validation,',
-    'no consistency check, no rate limit, no cursor signing, no representation, no ranking. Search runs the same words at',
-    "every size, from the seed's own word distribution: one no product holds, the rarest word, a word in about 1% of",
-    'products (about 10,000 at 1M events; no word of the seed is in as few as 10 there) and one in about 90%, each',
-    "with the number of products that hold it at that size; a query's last word also matches as the start of a word,",
-    'so it matches at least as many as shown. Each size also times every search alone, one request at a',
-    'time, ours and the floor in turn (so that both meet the same moments of this machine), with the longest',
-    'query accepted (8 words) as well: the commonest words of product names, which no product holds',
-    'all at once, and the same with a typo in each. The floor runs the words as typed (it has no vocabulary to correct',
-    'them from), so on the misspelt query it finds nothing and ours finds the products; that row is the price of correcting.',
-    '',
-    ...growth.flatMap((step) => [
-      `### ${fmt(step.events)} events (${fmt(step.products)} products)`,
-      '',
-      `\`npm run seed\` added ${fmt(step.seeded.events)} events, read models included, in ${step.seeded.seconds.toFixed(1)} s (${fmt(step.seeded.events / step.seeded.seconds)} events/s).`,
-      '',
-      '| route | what | ours (req/s) | ours p99 (ms) | floor (req/s) | floor p99 (ms) | ours ÷ floor |',
-      '|---|---|---:|---:|---:|---:|---:|',
-      ...step.routes.map(
-        (r) =>
-          `| ${r.route} | ${r.note} | ${fmt(r.ours.requestsPerSecond)} | ${r.ours.p99} | ${r.floor ? fmt(r.floor.requestsPerSecond) : '–'} | ${r.floor ? r.floor.p99 : '–'} | ${r.floor ? ratio(r.ours.requestsPerSecond, r.floor.requestsPerSecond) : '–'} |`,
-      ),
-      '',
-      'Search alone, one request at a time, ours and the floor in turn (what a query costs without the queueing of 16 connections):',
-      '',
-      '| query | what | ours p50 (ms) | ours p99 (ms) | floor p50 (ms) | floor p99 (ms) | ours ÷ floor at p50 |',
-      '|---|---|---:|---:|---:|---:|---:|',
-      ...step.searchAlone.map(
-        (r) =>
-          `| \`${r.q}\` | ${r.note} | ${ms(r.ours.p50)} | ${ms(r.ours.p99)} | ${ms(r.floor.p50)} | ${ms(r.floor.p99)} | ${ratio(r.ours.p50, r.floor.p50)} |`,
-      ),
-      '',
-    ]),
-    `### Each route at ${fmt(last.events)} events ÷ itself at each smaller size (the target is 0.8 or more against ${fmt(compared.sizes[0]!)})`,
-    '',
-    `Measured apart from the tables above, after them: the stores of every size served at once (a copy kept at each size), and`,
-    `each route loaded on each in turn, smallest to largest, ${compared.rounds} times over, ${growthSeconds} s each; each figure is the median`,
-    'of its rounds. Measured minutes apart, as the tables above are, one size moved by a quarter with the load of this',
-    'machine alone.',
-    '',
-    `| route | ${compared.sizes.map((size) => `at ${fmt(size)} (req/s)`).join(' | ')} | ${compared.sizes
-      .slice(0, -1)
-      .map((size) => `÷ at ${fmt(size)}`)
-      .join(' | ')} | p99 at ${fmt(compared.sizes[compared.sizes.length - 1]!)} (ms) |`,
-    `|---|${compared.sizes.map(() => '---:|').join('')}${compared.sizes
-      .slice(0, -1)
-      .map(() => '---:|')
-      .join('')}---:|`,
-    ...compared.routes.map(
-      (route) =>
-        `| ${route.route} | ${route.perSize.map((r) => fmt(r.requestsPerSecond)).join(' | ')} | ${compared.sizes
-          .slice(0, -1)
-          .map((_, i) => grown(route, i))
-          .join(' | ')} | ${route.perSize[route.perSize.length - 1]!.p99} |`,
-    ),
-    '',
-    'A search ranks at most the newest 50 products whose names match and the newest 50 that match anywhere',
-    "(docs/api.md#search), so a query's cost grows with its matches until it has that many and not after. The two",
-    'search rows below 0.8 against the smallest store are that growth, not the size of the store: there the rarest',
-    'word matches no product and the ~1% word a handful, so the small store answers next to nothing, and the large one',
-    'ranks its 100 candidates and answers 20 products. The words with 100 matches or more at both sizes (the column',
-    'against the middle size, and the ~90% word throughout) cost the same at every size.',
-    '',
-    'Where a search spends the time the floor does not (2026-11-24, on the 1M store, ours and the floor in turn): the',
-    'request path every route has is two thirds of the difference for `qqxzv` and a third for `the`; the rest is search',
-    'itself. With the access log,',
-    'the metrics, the session, the consistency check and the rate limit all taken out of a scratch build (each alone',
-    'moved the ratio by 0.03 to 0.08), `qqxzv` went from 1.54 of the floor to 1.20, a read by id from 1.41 to 1.14,',
-    'and `the` from 1.54 to 1.37. Timed in a script without HTTP, our search for `the` took 307-358 µs and the',
-    "floor's queries 206-227 µs: ours reads the name and description of its 50 candidates from the full-text",
-    'index (134 µs, against 33 µs for their ids alone), ranks them (54 µs), reads and parses the 20 it returns (60-100',
-    'µs, where the floor parses all 50), and looks the words up in the vocabulary (20 µs). Exact words rank above',
-    'forgiven ones and names above descriptions only because of that reading and ranking, so it stays.',
-    '',
-    '## Commands on a long stream',
-    '',
-    `PATCH /products/{id} renaming a product, ${fmt(streams.requests)} requests on each side, one at a time (two at once on one product`,
-    'would conflict), through the whole service at synchronous=NORMAL so that an fsync per request does not hide the',
-    "cost of reading the product's state. One side patches products that have one event each; the other, one product",
-    `whose stream already holds ${fmt(streams.long.streamLength)} events (and grows as it is patched). The halves alternate.`,
-    '',
-    '| stream length | requests/s | p50 (ms) | p99 (ms) |',
-    '|---:|---:|---:|---:|',
-    ...[streams.short, streams.long].map((r) => `| ${fmt(r.streamLength)} | ${fmt(r.requestsPerSecond)} | ${ms(r.p50)} | ${ms(r.p99)} |`),
-    '',
-    `**Time per PATCH at length ${fmt(streams.long.streamLength)} ÷ at length 1: ${ratio(streams.short.requestsPerSecond, streams.long.requestsPerSecond)}** (the target is 1.5 at most). A command loads the`,
-    'newest snapshot of its entity and the events after it (docs/events.md#snapshots-of-long-streams).',
-    '',
-    `## Read side, on ${read.products.toLocaleString('en')} products (embedded SQLite)`,
-    '',
-    `Pages of 20, newest first; p50 of repeated reads through the read store. First page: ${ms(read.firstPageP50)} ms.`,
-    '',
-    '| depth | cursor p50 (ms) | cursor ÷ first page | offset p50 (ms) | offset ÷ first page |',
-    '|---:|---:|---:|---:|---:|',
-    ...read.paging.map(
-      (r) =>
-        `| ${r.depth.toLocaleString('en')} | ${ms(r.cursorP50)} | ${ratio(r.cursorP50, read.firstPageP50)} | ${ms(r.offsetP50)} | ${ratio(r.offsetP50, read.firstPageP50)} |`,
-    ),
-    '',
-    `Search (two words, FTS5, top 20) p50 ${ms(read.searchP50)} ms; lookup by id p50 ${ms(read.lookupP50)} ms: **search ÷ lookup ${ratio(read.searchP50, read.lookupP50)}**.`,
-    '',
-    'Projection lag: from an append committed (event store at synchronous=NORMAL) to the document visible in a read, with the projector in the same process.',
-    '',
-    '| load | lag p50 (ms) | lag p99 (ms) | append commit p50 (ms) | lag p50 ÷ append |',
-    '|---|---:|---:|---:|---:|',
-    ...read.lag.map((l) => `| ${l.load} | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.appendP50)} | ${ratio(l.p50, l.appendP50)} |`),
-    '',
-    ...(kafka
-      ? [
-          '## Event distribution over Kafka (librdkafka mock cluster, same broker for both)',
-          '',
-          '| measure | ours | raw kafkajs | ours ÷ raw |',
-          '|---|---:|---:|---:|',
-          `| write to handler p50 (ms) vs produce to consume p50 | ${ms(kafka.ours.p50)} | ${ms(kafka.raw.p50)} | ${ratio(kafka.ours.p50, kafka.raw.p50)} |`,
-          `| write to handler p99 (ms) vs produce to consume p99 | ${ms(kafka.ours.p99)} | ${ms(kafka.raw.p99)} | ${ratio(kafka.ours.p99, kafka.raw.p99)} |`,
-          `| relay of ${fmt(kafka.events)} events (events/s) vs batch produce (messages/s) | ${fmt(kafka.relayPerSecond)} | ${fmt(kafka.rawProducePerSecond)} | ${ratio(kafka.relayPerSecond, kafka.rawProducePerSecond)} |`,
-          '',
-          'Write to handler: an append committed, our publisher woken, produced (acks=all), fetched by the SDK in a consumer group,',
-          'checked and handed to the handler. Raw: one kafkajs send (acks=all) until a kafkajs consumer in a group sees it.',
-          'Both consumers fetch with no wait (`maxWaitTimeInMs: 0`): an empty fetch returns at once and the next one goes out,',
-          'so neither latency is quantised by a timer. With a wait, the mock cluster (which does not end a waiting fetch when',
-          'data arrives) made each figure depend on when a message landed in the wait rather than on the work done: 24x at p50',
-          'before this change. On a real broker a waiting fetch returns as data arrives, so the default wait costs nothing there.',
-          '',
-        ]
-      : ['## Event distribution over Kafka', '', 'Skipped: kcat (the mock cluster) was not installed.', '']),
-    '## Sign-in and sessions',
-    '',
-    '| measure | ours | floor | ours / floor |',
-    '|---|---:|---:|---:|',
-    `| password sign-in p50 (ms) vs one scrypt hash (N=2^17, r=8, p=1) p50 | ${ms(auth.signInP50)} | ${ms(auth.scryptP50)} | ${ratio(auth.signInP50, auth.scryptP50)} |`,
-    `| password sign-in p50 (ms) while another address keeps ${FLOOD} sign-ins in flight vs the same sign-in alone | ${ms(auth.signInUnderFloodP50)} | ${ms(auth.signInP50)} | ${ratio(auth.signInUnderFloodP50, auth.signInP50)} |`,
-    `| GET /products with a session (req/s) vs without | ${fmt(auth.withSession)} | ${fmt(auth.withoutSession)} | ${ratio(auth.withSession, auth.withoutSession)} |`,
-    '',
-    'Under the flood, hashes are shared fairly between clients (one at a time each, start-time fair order), so the',
-    "victim waits for at most one of the attacker's hashes; first come, first served on libuv's pool it waited for",
-    'all of them (6 to 13 s measured when this was found).',
-    '',
-    'A sign-in is one scrypt verification by design (OWASP parameters, 128 MiB each); everything else it does (claim and',
-    'account reads, the session write, a new cookie) is the difference. A request with a session adds a signed-cookie',
-    'check and a session-store read, and at most once a minute a write that refreshes the cookie. autocannon, 32 connections.',
-    '',
-    `## Collaborative editing: op propagation with ${collab.editors} editors on one document`,
-    '',
-    `One editor at a time types a character (round robin, ${collab.rounds} rounds); a sample is the time from its submit until one`,
-    `of the other ${collab.editors - 1} editors has applied it (${collab.ours.samples.toLocaleString('en')} samples). The floor is a raw WebSocket echo round trip of an`,
-    'op-sized message to a bare `ws` server: the same two hops. Servers in their own processes; all clients in the bench',
-    'process, so the last of the 49 receivers also waits for the 48 before it on one event loop, on both sides.',
-    '',
-    '| server | p50 (ms) | p99 (ms) | p50 ÷ echo p50 | p99 ÷ echo p99 |',
-    '|---|---:|---:|---:|---:|',
-    `| raw WebSocket echo (floor) | ${ms(collab.echo.p50)} | ${ms(collab.echo.p99)} | 1.00 | 1.00 |`,
-    collabRow('ours: ShareDB, rich-text, SQLite synchronous=FULL, guards', collab.ours),
-    ...(collab.yjs ? [collabRow('Yjs: Hocuspocus 4, no persistence', collab.yjs)] : ['| Yjs: Hocuspocus | skipped: did not start | | | |']),
-    '',
-    ...(collab.yjs
-      ? [`**ours ÷ Yjs: p50 ${ratio(collab.ours.p50, collab.yjs.p50)}, p99 ${ratio(collab.ours.p99, collab.yjs.p99)}.**`, '']
-      : []),
-    'ShareDB commits each op (fsync on the embedded default) before it broadcasts it, so an op another editor has seen',
-    'survives a crash; Hocuspocus broadcasts a Yjs update first and stores documents later (here not at all). Ours also',
-    "checks access on each op for each receiving editor (cached) and the sender's rate and catch-up distance.",
-    '',
-    '## Search quality (labelled queries)',
-    '',
-    `${quality.queries} queries on a catalogue of ${quality.products} products (\`infra/bench/search-quality.ts\`), each labelled by hand with the`,
-    'products a person typing it wants; precision and recall of the first 10 results on the embedded read store. An',
-    'empty answer to a query that wants something counts as precision 0.',
-    '',
-    '| query | precision at 10 | recall at 10 |',
-    '|---|---:|---:|',
-    ...quality.perQuery.map((p) => `| \`${p.q}\` | ${p.precision.toFixed(2)} | ${p.recall.toFixed(2)} |`),
-    '',
-    `**Mean precision at 10: ${quality.precisionAt10.toFixed(2)}; mean recall at 10: ${quality.recallAt10.toFixed(2)}.**`,
-    '',
-    ...(web
-      ? [
-          '## Web app first load (headless Chromium, cold cache)',
-          '',
-          `${web.loads} loads each, alternating. Time is from navigation to the first product on screen (the app fetched its`,
-          'session and the first page of products and rendered them); the floor is a static page of the same server with no',
-          'script, to its heading. Bytes are what crossed the wire: the page, the script and the style sheet, compressed as served.',
-          '',
-          '| page | bytes | of which script | p50 (ms) |',
-          '|---|---:|---:|---:|',
-          `| the web app at / | ${fmt(web.appBytes)} | ${fmt(web.scriptBytes)} | ${ms(web.appP50)} |`,
-          `| static page (floor) | ${fmt(web.floorBytes)} | 0 | ${ms(web.floorP50)} |`,
-          '',
-          `**app ÷ static page: ${ratio(web.appP50, web.floorP50)}.** The budget is 150 KB of compressed script; \`web/src/build.int.test.ts\` holds it.`,
-          '',
-        ]
-      : ['## Web app first load', '', 'Skipped: Chromium was not installed.', '']),
-    '## Reading these',
-    '',
-    '- One appender against one insert per transaction: both wait on one fsync per event, so a ratio near 1',
-    '  says the store adds little on top (the revision check, a savepoint; a repeat is looked for only on a conflict).',
-    '- Concurrent appenders against the same floor: appends that arrive together share one transaction and one',
-    '  fsync (group commit), which is how the store beats the naive floor under load.',
-    '- The batch rows compare per-event work when no fsync dominates: JSON encoding and the checks above.',
-    '- POST /users commits a key, then the email claim and `user:created` together, after three reads, validation and',
-    '  an access-log line per request; the bare handler does none of that. Commits run on the event loop:',
-    '  the note at the top of `shared/src/event-store/sqlite.ts` says why (a writer thread was measured slower).',
-    '- Cursor pages seek by `seq` on an index, so their cost does not grow with depth; offset pages skip the rows',
-    '  before theirs, so theirs does. `total` is a count kept with the documents, not counted per request.',
-    '- Search ranks at most the newest 50 products whose names match and the newest 50 whose text matches',
-    '  (docs/api.md#search), so its cost does not grow with the number of matches.',
-    '- Projection lag is dominated by the projector waking on the append and writing its batch; p99 includes the',
-    '  occasional WAL checkpoint of the read store.',
-    '',
-  ];
+  const lines = benchmarksReport({
+    scale,
+    seconds,
+    growthSeconds,
+    loadAtStart,
+    stores,
+    emmett,
+    read,
+    kafka,
+    http,
+    personal,
+    streams,
+    growth,
+    compared,
+    auth,
+    collab,
+    quality,
+    web,
+  });
   const out = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
   // The load run (`npm run load -- --record`) is kept as it was: this bench does not repeat it.
   const previous = existsSync(out) ? readFileSync(out, 'utf8') : '';
