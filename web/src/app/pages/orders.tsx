@@ -86,6 +86,28 @@ export function OrdersPage() {
   );
 }
 
+/**
+ * A line's quantity as the person types it, sent when they leave the field. It keeps its own
+ * text: bound to the order's figure alone, any re-render while typing (a product's name
+ * arriving, say) would put the old figure back and lose what was typed.
+ */
+function QuantityInput({ label, quantity, onCommit }: { label: string; quantity: number; onCommit: (quantity: number) => void }) {
+  const [typed, setTyped] = useState(String(quantity));
+  useEffect(() => setTyped(String(quantity)), [quantity]);
+  return (
+    <input
+      type="number"
+      min={1}
+      max={10000}
+      class="quantity"
+      aria-label={label}
+      value={typed}
+      onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
+      onChange={(e) => onCommit(Number((e.target as HTMLInputElement).value))}
+    />
+  );
+}
+
 /** The names of the products on an order (an order line holds the product's id and price only). */
 function useProductNames(ids: string[]): Record<string, string> {
   const [names, setNames] = useState<Record<string, string>>({});
@@ -175,20 +197,15 @@ export function OrderPage({ id }: { id: string }) {
               </td>
               <td>
                 {draft ? (
-                  <input
-                    type="number"
-                    min={1}
-                    max={10000}
-                    class="quantity"
-                    aria-label={`Quantity of line ${i + 1}`}
-                    value={line.quantity}
-                    onChange={(e) => {
-                      const quantity = Number((e.target as HTMLInputElement).value);
+                  <QuantityInput
+                    label={`Quantity of line ${i + 1}`}
+                    quantity={line.quantity}
+                    onCommit={(quantity) =>
                       void changeLines(
                         lines.map((l, j) => (j === i ? { ...l, quantity } : l)),
                         'Quantity changed.',
-                      );
-                    }}
+                      )
+                    }
                   />
                 ) : (
                   line.quantity
