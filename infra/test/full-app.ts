@@ -48,7 +48,7 @@ export interface FullApp extends JsonClient {
   /** The in-process bus the projector publishes on (Kafka when KAFKA_BROKERS is in `env`). */
   eventBus: EventBus;
   projector: Projector;
-  /** Writes, then waits for the read side to reach the write: read-your-writes. */
+  /** Writes, and gives the reply's Event-Position as `position`, for a read to wait on (Wait-For-Position). */
   write(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; position: number }>;
   /** Cuts every open connection, as a network failure would. */
   dropConnections(): void;

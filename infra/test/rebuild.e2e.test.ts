@@ -2,6 +2,7 @@
 // swaps the new generation in, and loses no write made while it ran.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rebuild, type RebuildProgress } from '@eventide/projector/src/rebuild.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;
@@ -23,10 +24,13 @@ it('swaps in a rebuilt generation while serving queries and taking writes', asyn
 
   let rebuilding = true;
   const statuses: number[] = [];
+  const readPositions: number[] = [];
   const readers = (async () => {
     while (rebuilding) {
       for (const path of ['/api/products?limit=5', '/search?q=kettle', `/products/${before.body.items[0].productId}`]) {
-        statuses.push((await app.request('GET', path)).status);
+        const reply = await app.request('GET', path);
+        statuses.push(reply.status);
+        readPositions.push(Number(reply.headers.get('read-position')));
       }
     }
   })();
@@ -43,6 +47,8 @@ it('swaps in a rebuilt generation while serving queries and taking writes', asyn
   expect(await app.readStore.activeGeneration()).toBe(done.generation);
   expect(statuses.length).toBeGreaterThan(0);
   expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  // What a read was told it includes, no later read takes back, across the swap too.
+  expect(readPositions.filter((p, i) => i > 0 && p < readPositions[i - 1]!)).toEqual([]);
   expect(progress.length).toBeGreaterThan(1);
   for (let i = 1; i < progress.length; i++) expect(progress[i]!.position).toBeGreaterThan(progress[i - 1]!.position);
   expect(done.position).toBeGreaterThanOrEqual(last);
@@ -56,4 +62,31 @@ it('swaps in a rebuilt generation while serving queries and taking writes', asyn
   const same = await app.request('GET', '/products?page=2&limit=100');
   expect(same.body.items.length).toBe(100);
   expect(await app.request('GET', `/products/${after.body.productId}`)).toMatchObject({ status: 200, body: after.body });
+});
+
+it('takes up what the served generation got after the replay ended, before it swaps', async () => {
+  // A write lands, and the live projector puts it in the served generation, between the end of
+  // the rebuild's replay and its promotion.
+  let late: { position: number; body: { productId: string } } | undefined;
+  const readStore = new Proxy(app.readStore, {
+    get(target, key, receiver) {
+      if (key !== 'promote') return Reflect.get(target, key, receiver);
+      return async (generation: number) => {
+        if (!late) {
+          late = await app.write('POST', '/products', product(60_000));
+          const seen = await app.request('GET', `/products/${late.body.productId}`, undefined, {
+            'Wait-For-Position': String(late.position),
+          });
+          expect(seen.status).toBe(200);
+        }
+        return target.promote(generation);
+      };
+    },
+  }) as ReadStore;
+  const done = await rebuild({ eventStore: app.eventStore, readStore });
+  expect(late).toBeDefined();
+  expect(await app.readStore.activeGeneration()).toBe(done.generation);
+  expect(done.position).toBeGreaterThanOrEqual(late!.position);
+  expect(await app.readStore.servedCheckpoint(READ_MODELS_CHECKPOINT)).toBeGreaterThanOrEqual(late!.position);
+  expect((await app.request('GET', `/products/${late!.body.productId}`)).status).toBe(200);
 });

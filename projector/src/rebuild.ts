@@ -29,21 +29,31 @@ export async function rebuild(options: {
   const started = performance.now();
   const progress: RebuildProgress = { generation, position: 0, head: await eventStore.head(), events: 0, eventsPerSecond: 0 };
   log?.info({ generation, head: progress.head }, 'rebuild: replaying the log into a fresh generation');
-  for (;;) {
-    const page = await eventStore.readAll({ after: progress.position, limit: PAGE });
-    if (page.length === 0) break;
-    await applyBatch(writer, page, log);
-    progress.position = page[page.length - 1]!.position;
-    progress.events += page.length;
-    // The head moves while we replay: report against where it is now.
-    progress.head = Math.max(progress.head, progress.position);
-    progress.eventsPerSecond = Math.round(progress.events / ((performance.now() - started) / 1000));
-    options.onProgress?.({ ...progress });
-    // The embedded stores answer without waiting: without this turn a rebuild of a large log would
-    // hold the event loop (timers, progress output, anything else in the process) until it ends.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  await readStore.promote(generation);
+  // The live projector goes on with the active generation meanwhile, and may have got further
+  // than the end of this replay by the time it ends: the store then refuses the promotion, and
+  // the replay takes up what came since and asks again.
+  do {
+    for (;;) {
+      const page = await eventStore.readAll({ after: progress.position, limit: PAGE });
+      if (page.length === 0) break;
+      await applyBatch(writer, page, log);
+      progress.position = page[page.length - 1]!.position;
+      progress.events += page.length;
+      // The head moves while we replay: report against where it is now.
+      progress.head = Math.max(progress.head, progress.position);
+      progress.eventsPerSecond = Math.round(progress.events / ((performance.now() - started) / 1000));
+      options.onProgress?.({ ...progress });
+      // The embedded stores answer without waiting: without this turn a rebuild of a large log would
+      // hold the event loop (timers, progress output, anything else in the process) until it ends.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } while (!(await promoted(readStore, generation, progress.position, log)));
   log?.info({ ...progress }, 'rebuild: promoted');
   return progress;
+}
+
+async function promoted(readStore: ReadStore, generation: number, position: number, log: Logger | undefined): Promise<boolean> {
+  if (await readStore.promote(generation)) return true;
+  log?.info({ generation, position }, 'rebuild: the served read models got further meanwhile; replaying what came since');
+  return false;
 }

@@ -1,6 +1,6 @@
 // The contract every ReadStore adapter passes.
 import { describe, expect, it } from 'vitest';
-import type { ReadDocument, ReadStore } from './port.ts';
+import { READ_MODELS_CHECKPOINT, type ReadDocument, type ReadStore } from './port.ts';
 
 export interface ReadStoreHarness {
   store: ReadStore;
@@ -347,12 +347,31 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         expect(await store.get('users', 'new')).toBeUndefined();
         expect(await store.get('users', 'old')).toBeDefined();
         expect(await store.servedCheckpoint('test')).toBe(9);
-        await store.promote(fresh);
+        expect(await store.promote(fresh)).toBe(true);
         expect(await store.activeGeneration()).toBe(fresh);
         expect(await store.servedCheckpoint('test')).toBe(4);
         expect(await store.get('users', 'new')).toBeDefined();
         expect(await store.get('users', 'old')).toBeUndefined();
         expect((await store.list('users', { limit: 10, offset: 0 })).items.map((d) => d.id)).toEqual(['new']);
+      }));
+    it('refuses to promote a generation behind the served one, and promotes it once it has caught up', () =>
+      withStore(async (store) => {
+        const projected = (position: number) => ({ name: READ_MODELS_CHECKPOINT, position });
+        const live = await store.activeGeneration();
+        await store.writer(live).write([{ collection: 'users', doc: doc('a', { v: 'a' }), expectedVersion: null }], projected(9));
+        const fresh = await store.createGeneration();
+        await store.writer(fresh).write([{ collection: 'users', doc: doc('a', { v: 'a' }), expectedVersion: null }], projected(4));
+        // Reads have been told they include position 9: the fresh generation would take 5 to 9 back.
+        expect(await store.promote(fresh)).toBe(false);
+        expect(await store.activeGeneration()).toBe(live);
+        expect(await store.servedCheckpoint(READ_MODELS_CHECKPOINT)).toBe(9);
+        expect(await store.get('users', 'a')).toBeDefined();
+
+        await store.writer(fresh).write([{ collection: 'users', doc: doc('b', { v: 'b' }), expectedVersion: null }], projected(9));
+        expect(await store.promote(fresh)).toBe(true);
+        expect(await store.activeGeneration()).toBe(fresh);
+        expect(await store.servedCheckpoint(READ_MODELS_CHECKPOINT)).toBe(9);
+        expect(await store.get('users', 'b')).toBeDefined();
       }));
   });
 }

@@ -21,6 +21,7 @@ import {
   type ReadDocument,
   type ReadModelWriter,
   type ReadStore,
+  READ_MODELS_CHECKPOINT,
 } from './port.ts';
 import { oneEditAway, planQuery, rankByRelevance, SEARCH_CANDIDATES, searchTerms, words, type Vocabulary } from './search-terms.ts';
 
@@ -148,6 +149,10 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
     };
   }
 
+  async function checkpointOf(generation: number, name: string): Promise<number> {
+    return (await checkpoints(generation).findOne({ _id: name }))?.position ?? 0;
+  }
+
   function writer(generation: number): ReadModelWriter {
     return {
       generation,
@@ -187,9 +192,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
         }
         await checkpoints(generation).updateOne({ _id: checkpoint.name }, { $max: { position: checkpoint.position } }, { upsert: true });
       },
-      async checkpoint(checkpointName) {
-        return (await checkpoints(generation).findOne({ _id: checkpointName }))?.position ?? 0;
-      },
+      checkpoint: (checkpointName) => checkpointOf(generation, checkpointName),
     };
   }
 
@@ -197,8 +200,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
     activeGeneration: () => readMeta('active_generation'),
 
     async servedCheckpoint(name) {
-      const generation = await readMeta('active_generation');
-      return (await checkpoints(generation).findOne({ _id: name }))?.position ?? 0;
+      return checkpointOf(await readMeta('active_generation'), name);
     },
 
     async createGeneration() {
@@ -210,8 +212,13 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
 
     async promote(generation) {
       const previous = await readMeta('active_generation');
-      await meta.updateOne({ _id: 'active_generation' }, { $set: { value: generation } });
-      if (previous === generation) return;
+      if (previous === generation) return true;
+      // Two operations here, not one transaction as in SQLite: a batch the projector writes to the
+      // old generation between the comparison and the swap can still be taken back (one round trip).
+      if ((await checkpointOf(generation, READ_MODELS_CHECKPOINT)) < (await checkpointOf(previous, READ_MODELS_CHECKPOINT))) return false;
+      // Only from the generation compared: another promotion meanwhile wins.
+      const swapped = await meta.updateOne({ _id: 'active_generation', value: previous }, { $set: { value: generation } });
+      if (swapped.modifiedCount === 0) return false;
       for (const collection of [...COLLECTIONS, 'checkpoints', 'products_name_terms']) {
         await db
           .collection(name(collection, previous))
@@ -220,6 +227,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
             if (!(error instanceof MongoServerError && error.codeName === 'NamespaceNotFound')) throw error;
           });
       }
+      return true;
     },
 
     writer,

@@ -73,8 +73,14 @@ export interface ReadStore {
   servedCheckpoint(name: string): Promise<number>;
   /** A fresh, empty generation for a rebuild, not served until promoted. */
   createGeneration(): Promise<number>;
-  /** Makes the generation the one queries read, and drops the one it replaces. */
-  promote(generation: number): Promise<void>;
+  /**
+   * Makes the generation the one queries read, and drops the one it replaces: true. Unless it is
+   * behind the active one (a lower READ_MODELS_CHECKPOINT): then nothing changes and the answer
+   * is false, for the caller to catch up and ask again. Promoting a generation that is behind
+   * would take back what reads have already been told they include (Read-Position, and the
+   * writes a Wait-For-Position was answered with).
+   */
+  promote(generation: number): Promise<boolean>;
   writer(generation: number): ReadModelWriter;
 
   /** Checkpoints of other followers of the log (the Kafka publisher): no rebuild resets them. */

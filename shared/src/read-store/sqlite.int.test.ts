@@ -193,13 +193,13 @@ describe('embedded SQLite read store: a rebuild promoted by another process', ()
       const fresh = await rebuilding.createGeneration();
       await rebuilding
         .writer(fresh)
-        .write([{ collection: 'users', doc: doc('new'), expectedVersion: null }], { name: 'read-models', position: 3 });
-      await rebuilding.promote(fresh);
+        .write([{ collection: 'users', doc: doc('new'), expectedVersion: null }], { name: 'read-models', position: 9 });
+      expect(await rebuilding.promote(fresh)).toBe(true);
 
       expect(await serving.get('users', 'old')).toBeUndefined();
       expect(await serving.get('users', 'new')).toBeDefined();
       expect((await serving.list('users', { limit: 10, offset: 0 })).items.map((d) => d.id)).toEqual(['new']);
-      expect(await serving.servedCheckpoint('read-models')).toBe(3);
+      expect(await serving.servedCheckpoint('read-models')).toBe(9);
       expect(await serving.activeGeneration()).toBe(fresh);
     } finally {
       await serving.close();

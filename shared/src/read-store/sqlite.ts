@@ -10,6 +10,7 @@ import {
   type ReadDocument,
   type ReadModelWriter,
   type ReadStore,
+  READ_MODELS_CHECKPOINT,
 } from './port.ts';
 import { searchTerms, vocabularyChanges } from './search-terms.ts';
 import { searchProducts } from './sqlite-search.ts';
@@ -112,6 +113,12 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
       db.exec('PRAGMA secure_delete = FAST');
     }
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  }
+
+  /** Where generation `g` has got for the checkpoint `name` (0 before its first write). */
+  function checkpointOf(g: number, name: string): number {
+    const row = prepare(`SELECT position FROM ${table('checkpoints', g)} WHERE name = ?`).get(name) as { position: number } | undefined;
+    return Number(row?.position ?? 0);
   }
 
   function writer(generation: number): ReadModelWriter {
@@ -253,8 +260,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
         else apply();
       },
       async checkpoint(name) {
-        const row = prepare(`SELECT position FROM ${checkpoints} WHERE name = ?`).get(name) as { position: number } | undefined;
-        return Number(row?.position ?? 0);
+        return checkpointOf(generation, name);
       },
     };
   }
@@ -266,10 +272,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     },
 
     async servedCheckpoint(name) {
-      return onActive((g) => {
-        const row = prepare(`SELECT position FROM ${table('checkpoints', g)} WHERE name = ?`).get(name) as { position: number } | undefined;
-        return Number(row?.position ?? 0);
-      });
+      return onActive((g) => checkpointOf(g, name));
     },
 
     async createGeneration() {
@@ -283,18 +286,26 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     },
 
     async promote(generation) {
-      transaction(() => ftsMerging.settle(db, generation));
+      // The final merge of a bulk load, once: a promotion refused as behind is asked again.
+      if (ftsMerging.isBulk(db, generation)) transaction(() => ftsMerging.settle(db, generation));
+      // The projector's batches take the same write lock, so the active generation cannot move
+      // on between this comparison and the swap.
       const previous = transaction(() => {
         const old = meta('active_generation');
+        if (old !== generation && checkpointOf(generation, READ_MODELS_CHECKPOINT) < checkpointOf(old, READ_MODELS_CHECKPOINT)) {
+          return undefined;
+        }
         prepare("UPDATE read_meta SET value = ? WHERE key = 'active_generation'").run(generation);
         return old;
       });
+      if (previous === undefined) return false;
       served = generation;
-      if (previous === generation) return;
+      if (previous === generation) return true;
       statements.clear();
       transaction(() => {
         for (const name of GENERATION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
       });
+      return true;
     },
 
     writer,
