@@ -90,3 +90,19 @@ it('takes up what the served generation got after the replay ended, before it sw
   expect(await app.readStore.servedCheckpoint(READ_MODELS_CHECKPOINT)).toBeGreaterThanOrEqual(late!.position);
   expect((await app.request('GET', `/products/${late!.body.productId}`)).status).toBe(200);
 });
+
+it('stops with the reason, and swaps nothing, when the served read models are past the end of the event store', async () => {
+  const other = await startFullApp();
+  try {
+    const served = await other.readStore.activeGeneration();
+    const head = await other.eventStore.head();
+    // Read models made from some other event store: their checkpoint is beyond this one's end.
+    await other.readStore.writer(served).write([], { name: READ_MODELS_CHECKPOINT, position: head + 1000 });
+    await expect(rebuild({ eventStore: other.eventStore, readStore: other.readStore })).rejects.toThrow(
+      `the served read models say they are at position ${head + 1000}, past the end of the event store (${head})`,
+    );
+    expect(await other.readStore.activeGeneration()).toBe(served);
+  } finally {
+    await other.close();
+  }
+});

@@ -3,7 +3,7 @@
 // process or another) notices the promotion at its next batch and follows the new one from its
 // checkpoint, so events appended during the rebuild are not lost.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { applyBatch } from './projector.ts';
 
@@ -47,13 +47,27 @@ export async function rebuild(options: {
       // hold the event loop (timers, progress output, anything else in the process) until it ends.
       await new Promise((resolve) => setImmediate(resolve));
     }
-  } while (!(await promoted(readStore, generation, progress.position, log)));
+  } while (!(await promoted(eventStore, readStore, generation, progress.position, log)));
   log?.info({ ...progress }, 'rebuild: promoted');
   return progress;
 }
 
-async function promoted(readStore: ReadStore, generation: number, position: number, log: Logger | undefined): Promise<boolean> {
+async function promoted(
+  eventStore: EventStore,
+  readStore: ReadStore,
+  generation: number,
+  position: number,
+  log: Logger | undefined,
+): Promise<boolean> {
   if (await readStore.promote(generation)) return true;
-  log?.info({ generation, position }, 'rebuild: the served read models got further meanwhile; replaying what came since');
+  // Read in this order, the served position can pass the head only if it was never the log's.
+  const served = await readStore.servedCheckpoint(READ_MODELS_CHECKPOINT);
+  const head = await eventStore.head();
+  if (served > head) {
+    throw new Error(
+      `rebuild: the served read models say they are at position ${served}, past the end of the event store (${head}): they were not made from this event store; the new generation ${generation} is left unpromoted`,
+    );
+  }
+  log?.info({ generation, position, served }, 'rebuild: the served read models got further meanwhile; replaying what came since');
   return false;
 }
