@@ -7,13 +7,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
+const BUSY_TIMEOUT_MS = 5000;
+
 export function openSqliteFile(path: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
+  // The busy timeout is set as the file opens: the first statement (the switch to WAL) already
+  // meets the others' locks when several processes open a new file at once.
+  const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = ${synchronous};
-    PRAGMA busy_timeout = 5000;
     PRAGMA temp_store = MEMORY;`);
   return db;
 }
