@@ -288,23 +288,21 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
     async promote(generation) {
       // The final merge of a bulk load, once: a promotion refused as behind is asked again.
       if (ftsMerging.isBulk(db, generation)) transaction(() => ftsMerging.settle(db, generation));
-      // The projector's batches take the same write lock, so the active generation cannot move
-      // on between this comparison and the swap.
+      // One transaction, under the write lock the projector's batches take too: the active
+      // generation cannot move on between the comparison and the swap, and it is gone with the
+      // swap, so a projector anywhere that has not noticed yet fails to write to it (and follows
+      // the new one) instead of moving it past what the new one holds.
       const previous = transaction(() => {
         const old = meta('active_generation');
-        if (old !== generation && checkpointOf(generation, READ_MODELS_CHECKPOINT) < checkpointOf(old, READ_MODELS_CHECKPOINT)) {
-          return undefined;
-        }
+        if (old === generation) return old;
+        if (checkpointOf(generation, READ_MODELS_CHECKPOINT) < checkpointOf(old, READ_MODELS_CHECKPOINT)) return undefined;
         prepare("UPDATE read_meta SET value = ? WHERE key = 'active_generation'").run(generation);
+        for (const name of GENERATION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table(name, old)}`);
         return old;
       });
       if (previous === undefined) return false;
       served = generation;
-      if (previous === generation) return true;
-      statements.clear();
-      transaction(() => {
-        for (const name of GENERATION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table(name, previous)}`);
-      });
+      if (previous !== generation) statements.clear();
       return true;
     },
 
