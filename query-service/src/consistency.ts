@@ -18,15 +18,33 @@ export interface Progress {
   waitFor(position: number, timeoutMs: number): Promise<number>;
 }
 
-/** `subscribe`, where the projector runs in this process, wakes waiters at once; others poll. */
+/**
+ * `subscribe`, where the projector runs in this process, wakes waiters at once; others poll.
+ *
+ * It also spares most reads a statement: the projector announces each batch it commits, and
+ * between two of them the served read models stand still, so what the store said last still
+ * holds. Nothing else takes them back: a rebuild promotes only a generation that has got at
+ * least as far (ReadStore.promote), so a value kept from before it is at worst behind, never
+ * ahead, and behind only says less than is true. Until the projector's first announcement (in a process
+ * without one: ever), every read asks the store. A wait always asks the store.
+ */
 export function progressOf(readStore: ReadStore, subscribe?: (listener: () => void) => () => void): Progress {
-  const current = () => readStore.servedCheckpoint(READ_MODELS_CHECKPOINT);
+  const read = () => readStore.servedCheckpoint(READ_MODELS_CHECKPOINT);
+  let announced = 0;
+  let known: { position: number; announced: number } | undefined;
+  subscribe?.(() => announced++);
   return {
-    current,
+    async current() {
+      if (known?.announced === announced) return known.position;
+      const at = announced;
+      const position = await read();
+      if (at > 0) known = { position, announced: at };
+      return position;
+    },
     async waitFor(position, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const reached = await current();
+        const reached = await read();
         if (reached >= position || Date.now() >= deadline) return reached;
         await new Promise<void>((resolve) => {
           const done = () => {

@@ -1,0 +1,73 @@
+// Where the read models are, as progressOf answers it: from the store, or from what the store said
+// last while the projector in this process has announced no batch since.
+import { describe, expect, it } from 'vitest';
+import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { progressOf } from './consistency.ts';
+
+/** A store whose served checkpoint is `at.position`, counting how often it is asked. */
+function storeAt(at: { position: number }) {
+  const asked = { count: 0 };
+  const store = {
+    async servedCheckpoint() {
+      asked.count++;
+      return at.position;
+    },
+  } as unknown as ReadStore;
+  return { store, asked };
+}
+
+function announcer() {
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    announce: () => {
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+describe('progressOf', () => {
+  it('asks the store on every read where no projector in this process announces its batches', async () => {
+    const at = { position: 5 };
+    const { store, asked } = storeAt(at);
+    const progress = progressOf(store, announcer().subscribe);
+    expect(await progress.current()).toBe(5);
+    at.position = 6; // a projector in another process
+    expect(await progress.current()).toBe(6);
+    expect(asked.count).toBe(2);
+  });
+
+  it('keeps what the store said between two announced batches, and asks again after each', async () => {
+    const at = { position: 5 };
+    const { store, asked } = storeAt(at);
+    const projector = announcer();
+    const progress = progressOf(store, projector.subscribe);
+    at.position = 7;
+    projector.announce();
+    expect(await progress.current()).toBe(7);
+    expect(await progress.current()).toBe(7);
+    expect(await progress.current()).toBe(7);
+    expect(asked.count).toBe(1);
+
+    at.position = 9;
+    projector.announce();
+    expect(await progress.current()).toBe(9);
+    expect(await progress.current()).toBe(9);
+    expect(asked.count).toBe(2);
+  });
+
+  it('asks the store whenever a read waits for a position', async () => {
+    const at = { position: 7 };
+    const { store, asked } = storeAt(at);
+    const projector = announcer();
+    const progress = progressOf(store, projector.subscribe);
+    projector.announce();
+    expect(await progress.current()).toBe(7);
+    at.position = 8; // a rebuild elsewhere promoted a generation further on; no batch here yet
+    expect(await progress.waitFor(8, 1000)).toBe(8);
+    expect(asked.count).toBe(2);
+  });
+});
