@@ -23,7 +23,11 @@ const BATCH = 500;
 export interface Projector {
   /** The global position the read models have reached. */
   position(): number;
-  /** Called after every batch that moved the position. */
+  /**
+   * Called with the position it resumes from each time it starts following a generation, and
+   * after every batch that moved the position: between two calls, the read models it keeps stand
+   * still (the query service keeps what it read of them till the next call, consistency.ts).
+   */
   onProgress(listener: (position: number) => void): () => void;
   stop(): Promise<void>;
 }
@@ -53,10 +57,14 @@ export function startProjector({ eventStore, readStore, log }: { eventStore: Eve
   const controller = new AbortController();
   const listeners = new Set<(position: number) => void>();
   let position = 0;
+  const announce = () => {
+    for (const listener of listeners) listener(position);
+  };
 
   async function follow(generation: number): Promise<'switched' | 'stopped'> {
     const writer = readStore.writer(generation);
     position = await writer.checkpoint(CHECKPOINT);
+    announce();
     const session = new AbortController();
     const signal = AbortSignal.any([controller.signal, session.signal]);
     for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
@@ -70,7 +78,7 @@ export function startProjector({ eventStore, readStore, log }: { eventStore: Eve
         throw error;
       }
       position = batch[batch.length - 1]!.position;
-      for (const listener of listeners) listener(position);
+      announce();
     }
     return 'stopped';
   }

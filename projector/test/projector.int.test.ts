@@ -1,14 +1,15 @@
 // The running projector: it recovers from a failed write on its own, even when no further event
-// arrives to wake it.
+// arrives to wake it, and says where it resumes from as it starts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { newId } from '@eventide/shared/ids.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
 import { startProjector } from '../src/projector.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-'));
@@ -50,6 +51,22 @@ it('resumes after a failed write without waiting for another event', async () =>
   await projector.stop();
   expect(projector.position()).toBe(appended.position);
   expect(await readStore.get('users', userId)).toBeDefined();
+  await readStore.close();
+  await eventStore.close();
+});
+
+it('announces the position it resumes from as it starts following, before any new event', async () => {
+  const eventStore = openSqliteEventStore({ path: join(dir, 'resume-events.db'), synchronous: 'NORMAL' });
+  const readStore = openSqliteReadStore(join(dir, 'resume-read.db'));
+  const generation = await readStore.activeGeneration();
+  // Read models that have got to position 3 already (their events need not be in this test's log).
+  await readStore.writer(generation).write([], { name: READ_MODELS_CHECKPOINT, position: 3 });
+  const projector = startProjector({ eventStore, readStore, log: createLogger({ level: 'silent' }) });
+  const announced: number[] = [];
+  projector.onProgress((position) => announced.push(position));
+  await until(() => announced.length > 0, 'the announcement of the resumed position');
+  expect(announced).toEqual([3]);
+  await projector.stop();
   await readStore.close();
   await eventStore.close();
 });
