@@ -285,6 +285,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
       if (searchTerms(text).length === 0) return [];
       const generation = await readMeta('active_generation');
       const query = await planQuery(text, vocabularyOf(generation));
+      if (query.some((word) => word.standsForNothing)) return [];
       const candidates = await documents('products', generation)
         .find({
           deleted: false,

@@ -67,6 +67,11 @@ export interface QueryWord {
   expansions?: string[];
   completions: string[];
   typos: string[];
+  /**
+   * The vocabulary holds no word this one can stand for (none as typed or, for a prefix, that it
+   * starts; no completion, no typo): no product can match the query, and the index is not asked.
+   */
+  standsForNothing?: true;
 }
 
 /** What an adapter's vocabulary of product-name words answers, each list most frequent first. */
@@ -145,7 +150,7 @@ export async function planQuery(text: string, vocabulary: Vocabulary): Promise<Q
       const typos = forgivable
         ? (await vocabulary.typosOf(term, TYPO_EXPANSIONS + 1)).filter((w) => !(prefix && w.startsWith(term))).slice(0, TYPO_EXPANSIONS)
         : [];
-      return { ...plain, completions, typos };
+      return completions.length + typos.length === 0 ? { ...plain, standsForNothing: true as const } : { ...plain, completions, typos };
     }),
   );
 }

@@ -76,6 +76,19 @@ describe('planQuery', () => {
     expect(await planQuery('cable', vocab)).toEqual([{ term: 'cable', prefix: true, completions: [], typos: [] }]);
   });
 
+  it('says when a word stands for nothing the vocabulary holds, so that no index is asked', async () => {
+    const { vocab } = vocabulary(['electric', 'kettle']);
+    expect(await planQuery('qqxzv', vocab)).toEqual([{ term: 'qqxzv', prefix: true, completions: [], typos: [], standsForNothing: true }]);
+    expect(await planQuery('qqxzv kett', vocab)).toEqual([
+      { term: 'qqxzv', prefix: false, completions: [], typos: [], standsForNothing: true },
+      { term: 'kett', prefix: true, completions: [], typos: [] },
+    ]);
+    // Held, completed, corrected, or not asked about (a short last word): it may match.
+    for (const text of ['kettle', 'elec kettle', 'ketle', 'qqx']) {
+      expect((await planQuery(text, vocab)).some((w) => w.standsForNothing)).toBe(false);
+    }
+  });
+
   it('does not look for typos of words too short or too long to forgive', async () => {
     const { vocab, asked } = vocabulary(['teapot']);
     await planQuery('tepot', vocab);

@@ -25,7 +25,9 @@ const placeholders = (count: number) => Array(count).fill('?').join(', ');
 /** The `limit` products of generation `g` that best match `text`, most relevant first. */
 export async function searchProducts(prepare: Prepare, g: number, text: string, limit: number): Promise<SearchHit[]> {
   const vocabulary = sqliteVocabulary(prepare, g);
-  const query = (await planQuery(text, vocabulary)).map((word) => withPrefixWords(word, vocabulary.prefixWords));
+  const planned = await planQuery(text, vocabulary);
+  if (planned.some((word) => word.standsForNothing)) return [];
+  const query = planned.map((word) => withPrefixWords(word, vocabulary.prefixWords));
   const match = ftsQuery(query);
   const fts = table('products_fts', g);
   const names = table('products_names_fts', g);
