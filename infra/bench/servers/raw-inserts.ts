@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
+import { EVENT_STORE_SCHEMA } from '@eventide/shared/event-store/sqlite.ts';
+import { KEY_STORE_SCHEMA } from '@eventide/shared/key-store/sqlite.ts';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
 
 const grouped = process.env.GROUP_COMMIT === '1';
@@ -41,15 +43,12 @@ function committer(db: DatabaseSync, insert: (row: unknown[]) => void): (rows: u
 }
 
 const keys = openSqliteFile(join(process.env.DATA_DIR!, 'raw-keys.db'), 'FULL');
-keys.exec('CREATE TABLE IF NOT EXISTS subject_keys (subject TEXT PRIMARY KEY, key BLOB, forgotten_at TEXT) WITHOUT ROWID');
+keys.exec(KEY_STORE_SCHEMA);
 const insertKey = keys.prepare('INSERT OR IGNORE INTO subject_keys (subject, key) VALUES (?, ?)');
 const writeKeys = committer(keys, (row) => insertKey.run(...(row as [string, Buffer])));
 
 const events = openSqliteFile(join(process.env.DATA_DIR!, 'raw.db'), 'FULL');
-events.exec(`CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, stream_id TEXT NOT NULL,
-  revision INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, time TEXT NOT NULL,
-  UNIQUE (stream_id, revision))`);
+events.exec(EVENT_STORE_SCHEMA);
 const insertEvent = events.prepare(
   'INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );

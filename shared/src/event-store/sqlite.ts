@@ -72,9 +72,8 @@ const CAUSE = `json_extract(metadata, '$.causationId')`;
 const REPEATABLE = `substr(${CAUSE}, 15, 1) = '5'`;
 const NAME_BASED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5/i;
 
-export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
-  const db = openSqliteFile(options.path, options.synchronous ?? 'FULL');
-  db.exec(`
+/** The event store's tables and indexes; the benchmarks' raw floors write into the same. */
+export const EVENT_STORE_SCHEMA = `
     CREATE TABLE IF NOT EXISTS events (
       position  INTEGER PRIMARY KEY AUTOINCREMENT,
       event_id  TEXT    NOT NULL UNIQUE,
@@ -99,7 +98,11 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       state     TEXT    NOT NULL,
       PRIMARY KEY (stream_id, revision)
     ) WITHOUT ROWID;
-  `);
+`;
+
+export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  const db = openSqliteFile(options.path, options.synchronous ?? 'FULL');
+  db.exec(EVENT_STORE_SCHEMA);
   const clock = options.clock ?? (() => new Date());
   const pollIntervalMs = options.pollIntervalMs ?? 100;
 

@@ -19,9 +19,8 @@ interface KeyRow {
   forgotten_at: string | null;
 }
 
-export function openSqliteKeyStore(path: string, clock: () => Date = () => new Date()): KeyStore {
-  const db = openSqliteFile(path, 'FULL');
-  db.exec(`
+/** The key store's settings and tables; the benchmarks' raw floor writes into the same. */
+export const KEY_STORE_SCHEMA = `
     PRAGMA secure_delete = ON;
     CREATE TABLE IF NOT EXISTS subject_keys (
       subject      TEXT PRIMARY KEY,
@@ -30,7 +29,11 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
       CHECK ((key IS NULL) <> (forgotten_at IS NULL))
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
-  `);
+`;
+
+export function openSqliteKeyStore(path: string, clock: () => Date = () => new Date()): KeyStore {
+  const db = openSqliteFile(path, 'FULL');
+  db.exec(KEY_STORE_SCHEMA);
   db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(BLIND_INDEX_SECRET, randomBytes(KEY_BYTES));
   const blindIndex = blindIndexUnder(
     Buffer.from((db.prepare('SELECT value FROM secrets WHERE name = ?').get(BLIND_INDEX_SECRET) as { value: Uint8Array }).value),
