@@ -21,12 +21,13 @@ export interface Progress {
 /**
  * `subscribe`, where the projector runs in this process, wakes waiters at once; others poll.
  *
- * It also spares most reads a statement: the projector announces each batch it commits, and
- * between two of them the served read models stand still, so what the store said last still
- * holds. Nothing else takes them back: a rebuild promotes only a generation that has got at
- * least as far (ReadStore.promote), so a value kept from before it is at worst behind, never
- * ahead, and behind only says less than is true. Until the projector's first announcement (in a process
- * without one: ever), every read asks the store. A wait always asks the store.
+ * It also spares most reads a statement: the projector announces when it starts following and
+ * each batch it commits, and between two announcements the served read models stand still, so
+ * what the store said last still holds. Nothing else takes them back: a rebuild promotes only a
+ * generation that has got at least as far (ReadStore.promote), so a value kept from before it is
+ * at worst behind, never ahead, and behind only says less than is true. Until the projector's
+ * first announcement (in a process without one: ever), every read asks the store. A wait always
+ * asks the store.
  */
 export function progressOf(readStore: ReadStore, subscribe?: (listener: () => void) => () => void): Progress {
   const read = () => readStore.servedCheckpoint(READ_MODELS_CHECKPOINT);
