@@ -1,10 +1,12 @@
 // Embedded event store append rates against the floor of raw SQLite inserts on the same disk
 // with the same settings (WAL, the same synchronous level, the same table and indexes).
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { EVENT_STORE_SCHEMA, openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { newId } from '@eventide/shared/ids.ts';
+import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
+import { p } from './percentile.ts';
 
 export interface Measure {
   name: string;
@@ -19,17 +21,14 @@ function event(): NewEvent {
   return { id: newId(), type: 'user:created', data: payload, metadata };
 }
 
-function rawDatabase(path: string, synchronous: string): DatabaseSync {
-  const db = new DatabaseSync(path);
-  db.exec(`
-    PRAGMA journal_mode = WAL;
-    PRAGMA synchronous = ${synchronous};
-  `);
+/** A file opened as the event store opens its own (the same pragmas), with the same tables. */
+function rawDatabase(path: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
+  const db = openSqliteFile(path, synchronous);
   db.exec(EVENT_STORE_SCHEMA);
   return db;
 }
 
-function rawInserts(path: string, synchronous: string, events: number, perTransaction: number): number {
+function rawInserts(path: string, synchronous: 'FULL' | 'NORMAL', events: number, perTransaction: number): number {
   const db = rawDatabase(path, synchronous);
   const insert = db.prepare('INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const started = performance.now();
@@ -70,7 +69,7 @@ export interface EventStoreResults {
 /** Rounds each side is measured in, the two sides in turn: one window each moved a ratio by a fifth between runs here. */
 export const EVENT_STORE_ROUNDS = 5;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (rates: number[]) => p(rates, 0.5);
 
 /**
  * The median rate of each side over EVENT_STORE_ROUNDS rounds, the floor and ours in turn
