@@ -2,7 +2,8 @@
 // with the same settings (WAL, the same synchronous level, the same table and indexes).
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { EVENT_STORE_SCHEMA, openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
+import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
+import { EVENT_STORE_SCHEMA } from '@eventide/shared/event-store/sqlite-schema.ts';
 import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';

@@ -20,6 +20,7 @@ import {
   type SubscribeOptions,
 } from './port.ts';
 import { isUuid } from '../ids.ts';
+import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -67,38 +68,7 @@ interface PendingAppend {
 }
 
 const READ_PAGE = 500;
-const CAUSE = `json_extract(metadata, '$.causationId')`;
-/** The causation id is a v5 UUID: the 15th character is its version. */
-const REPEATABLE = `substr(${CAUSE}, 15, 1) = '5'`;
 const NAME_BASED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5/i;
-
-/** The event store's tables and indexes; the benchmarks' raw floors write into the same. */
-export const EVENT_STORE_SCHEMA = `
-    CREATE TABLE IF NOT EXISTS events (
-      position  INTEGER PRIMARY KEY AUTOINCREMENT,
-      event_id  TEXT    NOT NULL UNIQUE,
-      stream_id TEXT    NOT NULL,
-      revision  INTEGER NOT NULL,
-      type      TEXT    NOT NULL,
-      data      TEXT    NOT NULL,
-      metadata  TEXT    NOT NULL,
-      time      TEXT    NOT NULL,
-      UNIQUE (stream_id, revision)
-    );
-    -- Only commands with name-based (v5) ids can be repeated by a retry, so only their events are
-    -- indexed by cause: a random id costs no index entry (an index of all of them measured 30% of
-    -- the insert rate at 300k events).
-    CREATE INDEX IF NOT EXISTS events_repeatable_cause ON events (${CAUSE}) WHERE ${REPEATABLE};
-    CREATE TABLE IF NOT EXISTS snapshots (
-      stream_id TEXT    NOT NULL,
-      revision  INTEGER NOT NULL,
-      version   TEXT    NOT NULL,
-      position  INTEGER NOT NULL,
-      time      TEXT    NOT NULL,
-      state     TEXT    NOT NULL,
-      PRIMARY KEY (stream_id, revision)
-    ) WITHOUT ROWID;
-`;
 
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const db = openSqliteFile(options.path, options.synchronous ?? 'FULL');
