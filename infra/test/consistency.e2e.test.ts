@@ -1,5 +1,17 @@
 // A read that does not ask never waits; one that asks waits a bounded time, then says 503.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { loadConfig } from '@eventide/shared/config.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { compose } from '@eventide/shared/service/compose.ts';
+import { httpAppOf } from '@eventide/shared/service/http.ts';
+import { listenOnLoopback } from '@eventide/shared/testing/json-client.ts';
+import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
+import { projectorService } from '@eventide/projector/src/service.ts';
+import { queryService } from '@eventide/query-service/src/service.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;
@@ -22,4 +34,29 @@ it('answers at once from where the read models are, and waits only when asked', 
   expect(asked.status).toBe(503);
   expect(asked.headers.get('retry-after')).toBe('1');
   expect(asked.body.type).toBe('/problems/not-yet-consistent');
+});
+
+it('on read models already caught up, asks where they are once, not on every read', async () => {
+  // The projector opens before the query service and, with nothing left to project, announces
+  // only its start: before the query service exists. Reads must still keep what the store said.
+  const dir = mkdtempSync(join(tmpdir(), 'eventide-caught-up-'));
+  const log = createLogger({ level: 'silent' });
+  const composition = await compose(
+    { config: loadConfig({ DATA_DIR: dir, ...TEST_ENV }), log },
+    { projector: projectorService(), query: queryService() },
+  );
+  try {
+    await until(() => composition.platform.projected.notifications() > 0, "the projector's announcement of its start");
+    const served = vi.spyOn((await composition.platform.readStore()).store, 'servedCheckpoint');
+    const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
+    composition.attach(server);
+    for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/products`)).status).toBe(200);
+    expect(served).toHaveBeenCalledTimes(1);
+    await composition.disconnect();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  } finally {
+    await composition.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

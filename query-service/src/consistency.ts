@@ -18,26 +18,33 @@ export interface Progress {
   waitFor(position: number, timeoutMs: number): Promise<number>;
 }
 
+/** What progressOf hears from a projector in this process (shared/src/service/compose.ts ProgressSignal). */
+export interface ProjectorSignal {
+  subscribe(listener: () => void): () => void;
+  /** How many announcements there have been, heard or not. */
+  notifications(): number;
+}
+
 /**
- * `subscribe`, where the projector runs in this process, wakes waiters at once; others poll.
+ * `projected`, where the projector runs in this process, wakes waiters at once; others poll.
  *
  * It also spares most reads a statement: the projector announces when it starts following and
  * each batch it commits, and between two announcements the served read models stand still, so
  * what the store said last still holds. Nothing else takes them back: a rebuild promotes only a
  * generation that has got at least as far (ReadStore.promote), so a value kept from before it is
- * at worst behind, never ahead, and behind only says less than is true. Until the projector's
- * first announcement (in a process without one: ever), every read asks the store. A wait always
- * asks the store.
+ * at worst behind, never ahead, and behind only says less than is true. The count of
+ * announcements comes from the signal, not from listening: the projector opens first and, on a
+ * store it has caught up with, announces its start before this service exists, then stays
+ * silent. Until the first announcement (in a process without a projector: ever), every read asks
+ * the store. A wait always asks the store.
  */
-export function progressOf(readStore: ReadStore, subscribe?: (listener: () => void) => () => void): Progress {
+export function progressOf(readStore: ReadStore, projected?: ProjectorSignal): Progress {
   const read = () => readStore.servedCheckpoint(READ_MODELS_CHECKPOINT);
-  let announced = 0;
   let known: { position: number; announced: number } | undefined;
-  subscribe?.(() => announced++);
   return {
     async current() {
-      if (known?.announced === announced) return known.position;
-      const at = announced;
+      const at = projected?.notifications() ?? 0;
+      if (known?.announced === at) return known.position;
       const position = await read();
       if (at > 0) known = { position, announced: at };
       return position;
@@ -54,7 +61,7 @@ export function progressOf(readStore: ReadStore, subscribe?: (listener: () => vo
             resolve();
           };
           const timer = setTimeout(done, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
-          const unsubscribe = subscribe?.(done);
+          const unsubscribe = projected?.subscribe(done);
         });
       }
     },

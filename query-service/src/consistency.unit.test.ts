@@ -16,14 +16,18 @@ function storeAt(at: { position: number }) {
   return { store, asked };
 }
 
+/** A projector's signal, as the platform keeps it (shared/src/service/compose.ts). */
 function announcer() {
   const listeners = new Set<() => void>();
+  let count = 0;
   return {
     subscribe(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    notifications: () => count,
     announce: () => {
+      count++;
       for (const listener of listeners) listener();
     },
   };
@@ -33,7 +37,7 @@ describe('progressOf', () => {
   it('asks the store on every read where no projector in this process announces its batches', async () => {
     const at = { position: 5 };
     const { store, asked } = storeAt(at);
-    const progress = progressOf(store, announcer().subscribe);
+    const progress = progressOf(store, announcer());
     expect(await progress.current()).toBe(5);
     at.position = 6; // a projector in another process
     expect(await progress.current()).toBe(6);
@@ -44,7 +48,7 @@ describe('progressOf', () => {
     const at = { position: 5 };
     const { store, asked } = storeAt(at);
     const projector = announcer();
-    const progress = progressOf(store, projector.subscribe);
+    const progress = progressOf(store, projector);
     at.position = 7;
     projector.announce();
     expect(await progress.current()).toBe(7);
@@ -59,11 +63,24 @@ describe('progressOf', () => {
     expect(asked.count).toBe(2);
   });
 
+  it('keeps what the store said when the projector announced its start before this service opened, and stayed silent', async () => {
+    // Services open in turn: on read models that are caught up, the projector's one announcement
+    // comes before the query service exists, and no batch follows it.
+    const at = { position: 7 };
+    const { store, asked } = storeAt(at);
+    const projector = announcer();
+    projector.announce();
+    const progress = progressOf(store, projector);
+    expect(await progress.current()).toBe(7);
+    expect(await progress.current()).toBe(7);
+    expect(asked.count).toBe(1);
+  });
+
   it('asks the store whenever a read waits for a position', async () => {
     const at = { position: 7 };
     const { store, asked } = storeAt(at);
     const projector = announcer();
-    const progress = progressOf(store, projector.subscribe);
+    const progress = progressOf(store, projector);
     projector.announce();
     expect(await progress.current()).toBe(7);
     at.position = 8; // a rebuild elsewhere promoted a generation further on; no batch here yet

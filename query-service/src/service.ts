@@ -13,7 +13,7 @@ export function queryService(): ServiceFactory<Service> {
     // The event store feeds GET /events (server-sent events) for subscribers without Kafka.
     const events = await eventStore();
     addQuerySections(personalData, read.store, events.store);
-    const deps = queryDeps(config, read.store, { subscribe: projected.subscribe, eventStore: events.store, limiters: auth.limiters });
+    const deps = queryDeps(config, read.store, { projected, eventStore: events.store, limiters: auth.limiters });
     return {
       routers: queryRoutes(deps),
       health: () => ({ readStore: read.description, auth: auth.description }),

@@ -6,19 +6,19 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
 import { loadOrCreateSecret } from '@eventide/shared/secret.ts';
 import { cursors } from './cursor.ts';
-import { progressOf } from './consistency.ts';
+import { progressOf, type ProjectorSignal } from './consistency.ts';
 import type { QueryDeps } from './routes.ts';
 
 export function queryDeps(
   config: Config,
   readStore: ReadStore,
-  options: { limiters: LimiterFactory; subscribe?: (listener: () => void) => () => void; eventStore?: EventStore },
+  options: { limiters: LimiterFactory; projected?: ProjectorSignal; eventStore?: EventStore },
 ): QueryDeps {
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
   return {
     readStore,
     cursors: cursors(secret),
-    progress: progressOf(readStore, options.subscribe),
+    progress: progressOf(readStore, options.projected),
     eventStore: options.eventStore,
     limiters: options.limiters,
     limits: { searchPerSecond: config.RATE_LIMIT_SEARCH_PER_SECOND, profilePerSecond: config.RATE_LIMIT_PROFILE_PER_SECOND },

@@ -57,6 +57,11 @@ export interface Platform {
 export interface ProgressSignal {
   notify(): void;
   subscribe(listener: () => void): () => void;
+  /**
+   * How often it has been notified so far. A service that starts after the projector has
+   * announced (services open in turn) learns from this that there is one, without having heard it.
+   */
+  notifications(): number;
 }
 
 export type ServiceFactory<S extends Service = Service> = (platform: Platform) => Promise<S>;
@@ -83,10 +88,13 @@ export interface Composition<Services extends Record<string, Service>> {
 
 function progressSignal(): ProgressSignal {
   const listeners = new Set<() => void>();
+  let notifications = 0;
   return {
     notify() {
+      notifications++;
       for (const listener of listeners) listener();
     },
+    notifications: () => notifications,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
