@@ -5,12 +5,14 @@ import type { JsonValue } from '../event-store/port.ts';
 import {
   deletionVariants,
   ftsQuery,
+  holdsEvery,
   isOneEditApart,
   MAX_TYPO_LENGTH,
   oneEditAway,
   planQuery,
   type QueryWord,
   relevanceFor,
+  splitByBudget,
   type Vocabulary,
   words,
 } from './search-terms.ts';
@@ -166,5 +168,61 @@ describe('relevanceFor', () => {
     expect(relevance(product)).toBeCloseTo(5 * 1.2 + 2 * 1.2, 9);
     expect(relevance(product)).toBeCloseTo(5 * 1.2 + 2 * 1.2, 9);
     expect(relevance({ name: 'Mug' })).toBe(0);
+  });
+});
+
+describe('splitByBudget', () => {
+  it('gives the engine the rarest words while their lists fit the budget, at least one, and leaves the rest to be checked', () => {
+    const query = ['the', 'ceramic', 'of', 'aluminum'];
+    expect(splitByBudget(query, [700, 50, 500, 60], 200)).toEqual({ intersected: ['ceramic', 'aluminum'], checked: ['of', 'the'] });
+    expect(splitByBudget(query, [700, 50, 500, 60], 2000)).toEqual({ intersected: ['ceramic', 'aluminum', 'of', 'the'], checked: [] });
+    // Even a word whose list alone is over the budget: the engine reads it only as far as its newest matches.
+    expect(splitByBudget(['the', 'of'], [700, 500], 100)).toEqual({ intersected: ['of'], checked: ['the'] });
+    expect(splitByBudget(['kettle', 'co'], [40, Number.POSITIVE_INFINITY], 100)).toEqual({ intersected: ['kettle'], checked: ['co'] });
+  });
+});
+
+describe('holdsEvery', () => {
+  const word = (term: string, more: Partial<QueryWord> = {}): QueryWord => ({ term, prefix: false, completions: [], typos: [], ...more });
+
+  it('finds a whole word, in any case, and not a word it only starts', () => {
+    const holds = holdsEvery([word('kettle')]);
+    expect(holds('Copper KETTLE, heavy')).toBe(true);
+    expect(holds('kettles')).toBe(false);
+    expect(holds('teakettle')).toBe(false);
+    expect(holds('a kettle2go')).toBe(false);
+  });
+
+  it('finds the start of a word for a prefix the engine completes, and only the listed words for one the store names', () => {
+    expect(holdsEvery([word('ket', { prefix: true })])('Two kettles')).toBe(true);
+    expect(holdsEvery([word('ket', { prefix: true })])('a basket')).toBe(false);
+    const named = holdsEvery([word('kett', { prefix: true, expansions: ['kettle'] })]);
+    expect(named('one kettle')).toBe(true);
+    expect(named('kettles')).toBe(false);
+  });
+
+  it('finds a completion or a typo in place of the word typed', () => {
+    const holds = holdsEvery([word('ketle', { typos: ['kettle'] })]);
+    expect(holds('a kettle')).toBe(true);
+    expect(holds('a ketle')).toBe(true);
+    expect(holdsEvery([word('elec', { completions: ['electric'] })])('Electric kettle')).toBe(true);
+  });
+
+  it('holds when every word does, each in its own way', () => {
+    const holds = holdsEvery([word('copper'), word('ket', { prefix: true })]);
+    expect(holds('Copper kettle')).toBe(true);
+    expect(holds('Copper pan')).toBe(false);
+    expect(holds('Steel kettle')).toBe(false);
+    expect(holds('Cöpper kettle')).toBe(true); // as FTS5 reads it, accents removed
+    expect(holdsEvery([word('copper'), word('brulee')])('Copper crème brûlée')).toBe(true);
+  });
+
+  it('reads text with accents and letters beyond ASCII as words() splits it', () => {
+    expect(holdsEvery([word('creme')])('Crème brûlée')).toBe(true);
+    expect(holdsEvery([word('bru', { prefix: true })])('Crème brûlée')).toBe(true);
+    // A letter beyond ASCII is part of the word, not a boundary.
+    expect(holdsEvery([word('stra')])('straße')).toBe(false);
+    expect(holdsEvery([word('straße')])('Die Straße')).toBe(true);
+    expect(holdsEvery([word('kettle')])('überkettle')).toBe(false);
   });
 });

@@ -3,9 +3,20 @@
 // and the documents of the best of them (docs/api.md#search).
 import type { StatementSync } from 'node:sqlite';
 import type { SearchHit } from './port.ts';
-import { byRelevance, ftsQuery, type MatchText, planQuery, SEARCH_CANDIDATES } from './search-terms.ts';
+import {
+  byRelevance,
+  ftsQuery,
+  holdsEvery,
+  type MatchText,
+  planQuery,
+  type QueryWord,
+  SEARCH_CANDIDATES,
+  SEARCH_POSTINGS_BUDGET,
+  SEARCH_SCAN_CAP,
+  splitByBudget,
+} from './search-terms.ts';
 import { ROW, type Row, table, toDocument, withPrefixWords } from './sqlite-schema.ts';
-import { sqliteVocabulary } from './sqlite-vocabulary.ts';
+import { postingsOf, sqliteVocabulary } from './sqlite-vocabulary.ts';
 
 type Prepare = (sql: string) => StatementSync;
 
@@ -22,43 +33,106 @@ const matchText = ({ rowid, name, description }: TextRow): MatchText => ({ seq: 
 
 const placeholders = (count: number) => Array(count).fill('?').join(', ');
 
+/** What bounds a search's work however many products match (docs/api.md#search); tests make them small. */
+export interface SearchBounds {
+  /** SEARCH_POSTINGS_BUDGET: the most list entries the engine is given to intersect. */
+  postings: number;
+  /** SEARCH_SCAN_CAP: the most rows read past that to look for the other words. */
+  scanned: number;
+}
+export const SEARCH_BOUNDS: SearchBounds = { postings: SEARCH_POSTINGS_BUDGET, scanned: SEARCH_SCAN_CAP };
+
+/** A full-text index of generation `g`, and the columns it holds text in. */
+const fullIndex = (g: number) => ({ table: table('products_fts', g), text: ['name', 'description'] });
+const namesIndex = (g: number) => ({ table: table('products_names_fts', g), text: ['name'] });
+type FullTextIndex = ReturnType<typeof fullIndex>;
+
 /** The `limit` products of generation `g` that best match `text`, most relevant first. */
-export async function searchProducts(prepare: Prepare, g: number, text: string, limit: number): Promise<SearchHit[]> {
+export async function searchProducts(
+  prepare: Prepare,
+  g: number,
+  text: string,
+  limit: number,
+  bounds: SearchBounds = SEARCH_BOUNDS,
+): Promise<SearchHit[]> {
   const vocabulary = sqliteVocabulary(prepare, g);
   const planned = await planQuery(text, vocabulary);
   if (planned.some((word) => word.standsForNothing)) return [];
   const query = planned.map((word) => withPrefixWords(word, vocabulary.prefixWords));
-  const match = ftsQuery(query);
-  const fts = table('products_fts', g);
-  const names = table('products_names_fts', g);
+  // A word alone is read only as far as its newest matches: only two or more can cost whole lists.
+  const postings = query.length > 1 ? postingsOf(prepare, g, query) : undefined;
+  const fts = fullIndex(g);
   // Newest first is the index's own order, so each stops after SEARCH_CANDIDATES rows
   // however many products match; ranking all of them was what made common words slow.
   // The full index keeps each product's name and description, all that ranking reads, so
   // only the documents returned are read and parsed: reading and parsing every candidate's
   // was half of a search that matched many.
   const matches = (
-    prepare(`SELECT rowid, name, description FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`).all(
-      match,
-    ) as unknown as TextRow[]
+    newestMatches(
+      prepare,
+      fts,
+      ['name', 'description'],
+      query,
+      postings?.map((p) => p.all),
+      bounds,
+    ) as TextRow[]
   ).map(matchText);
   // Names are indexed in the full index too, so a query it matches fewer times than that
   // has no name matches beyond these. Skipping the second index halves a query that matches
   // little: a query that matches nothing costs a full intersection of its words' lists.
   if (matches.length === SEARCH_CANDIDATES) {
     const read = new Set(matches.map((m) => m.seq));
-    const more = (
-      prepare(`SELECT rowid FROM ${names} WHERE ${names} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`).all(
-        match,
-      ) as unknown as IndexRow[]
+    const more = newestMatches(
+      prepare,
+      namesIndex(g),
+      [],
+      query,
+      postings?.map((p) => p.names),
+      bounds,
     )
       .map((row) => Number(row.rowid))
       .filter((seq) => !read.has(seq));
     if (more.length > 0) {
-      const texts = prepare(`SELECT rowid, name, description FROM ${fts} WHERE rowid IN (${placeholders(more.length)})`).all(...more);
+      const texts = prepare(`SELECT rowid, name, description FROM ${fts.table} WHERE rowid IN (${placeholders(more.length)})`).all(...more);
       matches.push(...(texts as unknown as TextRow[]).map(matchText));
     }
   }
   return documentsOf(prepare, g, byRelevance(matches, query), limit);
+}
+
+/**
+ * The newest SEARCH_CANDIDATES rows of `index` that hold every word of `query`, with `columns`.
+ * A query of words whose lists (`postings`) add up to more than the budget is not intersected
+ * whole: the engine intersects its rarest words within the budget, and the others are looked
+ * for in the text of the rows that matches, the newest `bounds.scanned` at most. A product that
+ * holds every word but is older than those is then not found (docs/api.md#search).
+ */
+function newestMatches(
+  prepare: Prepare,
+  index: FullTextIndex,
+  columns: string[],
+  query: QueryWord[],
+  postings: number[] | undefined,
+  bounds: SearchBounds,
+): IndexRow[] {
+  const { intersected, checked } = postings ? splitByBudget(query, postings, bounds.postings) : { intersected: query, checked: [] };
+  const from = `FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid DESC`;
+  if (checked.length === 0) {
+    return prepare(`SELECT ${['rowid', ...columns].join(', ')} ${from} LIMIT ${SEARCH_CANDIDATES}`).all(
+      ftsQuery(query),
+    ) as unknown as IndexRow[];
+  }
+  const holdsTheRest = holdsEvery(checked);
+  const rows: IndexRow[] = [];
+  let read = 0;
+  const candidates = prepare(`SELECT ${['rowid', ...new Set([...columns, ...index.text])].join(', ')} ${from}`).iterate(
+    ftsQuery(intersected),
+  ) as IterableIterator<IndexRow & Record<string, string>>;
+  for (const row of candidates) {
+    if (holdsTheRest(index.text.map((column) => row[column]).join(' '))) rows.push(row);
+    if (rows.length === SEARCH_CANDIDATES || ++read === bounds.scanned) break;
+  }
+  return rows;
 }
 
 /**

@@ -2,7 +2,7 @@
 // Vocabulary), each answered from a vocabulary table's own index: the names' words with their
 // one-letter-shorter variants, and the words of names and descriptions together.
 import type { StatementSync } from 'node:sqlite';
-import { deletionVariants, isOneEditApart, type Vocabulary } from './search-terms.ts';
+import { alternativesOf, deletionVariants, isOneEditApart, type QueryWord, type Vocabulary } from './search-terms.ts';
 import { namesItsPrefixWords, table, wordsStartingWith } from './sqlite-schema.ts';
 
 type Prepare = (sql: string) => StatementSync;
@@ -61,4 +61,53 @@ export function sqliteVocabulary(prepare: Prepare, generation: number): Vocabula
         .slice(0, limit);
     },
   };
+}
+
+/** How many products each index lists a query word's alternatives under, as splitByBudget weighs them. */
+export interface Postings {
+  /** In the full index (products_terms: names and descriptions). */
+  all: number;
+  /** In the names' index (products_name_terms). */
+  names: number;
+}
+
+/**
+ * More words than this that a prefix starts, and its list counts as longer than any budget:
+ * summing them all would cost more than the estimate saves (877 words start `co`: 97 µs).
+ */
+const PREFIX_WORDS_SUMMED = 200;
+
+/**
+ * An upper bound on each query word's list in each index: the products holding each of its
+ * alternatives, added up (a product holding two is counted twice), from the vocabulary tables
+ * in one statement, and for a word the engine completes from its prefix index, from the words it
+ * starts. Unknown to the vocabulary: nothing to list.
+ */
+export function postingsOf(prepare: Prepare, generation: number, query: QueryWord[]): Postings[] {
+  const allTerms = table('products_terms', generation);
+  const nameTerms = table('products_name_terms', generation);
+  const alternatives = query.map(alternativesOf);
+  const rows = prepare(
+    `SELECT j.value AS term, coalesce(a.docs, 0) AS a, coalesce(n.docs, 0) AS n FROM json_each(?) j
+       LEFT JOIN ${allTerms} a ON a.term = j.value LEFT JOIN ${nameTerms} n ON n.term = j.value`,
+  ).all(JSON.stringify([...new Set(alternatives.flatMap((a) => a.words))])) as Array<{ term: string; a: number; n: number }>;
+  const listed = new Map(rows.map((row) => [row.term, { all: Number(row.a), names: Number(row.n) }]));
+  const started = (terms: string, prefix: string) => {
+    const { words, docs } = prepare(
+      `SELECT count(*) AS words, coalesce(sum(docs), 0) AS docs FROM (SELECT docs FROM ${terms} WHERE term >= ? AND term < ? LIMIT ${PREFIX_WORDS_SUMMED + 1})`,
+    ).get(prefix, `${prefix}\u{10FFFF}`) as { words: number; docs: number };
+    return words > PREFIX_WORDS_SUMMED ? Number.POSITIVE_INFINITY : Number(docs);
+  };
+  return alternatives.map(({ words, startOf }) => {
+    const total = { all: 0, names: 0 };
+    for (const word of words) {
+      total.all += listed.get(word)?.all ?? 0;
+      total.names += listed.get(word)?.names ?? 0;
+    }
+    if (startOf !== undefined) {
+      total.all += started(allTerms, startOf);
+      total.names += started(nameTerms, startOf);
+    }
+    return total;
+  });
 }

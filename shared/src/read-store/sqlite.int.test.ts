@@ -134,6 +134,72 @@ describe('embedded SQLite read store: search work per query', () => {
   });
 });
 
+describe('embedded SQLite read store: a query whose words are listed too often to intersect', () => {
+  const product = (seq: number, name: string, description: string) => ({
+    collection: 'products' as const,
+    doc: { id: `p${seq}`, version: 0, seq, deleted: false, fields: { productId: `p${seq}`, name, description } },
+    expectedVersion: null,
+  });
+  const names = ['Copper kettle', 'Steel kettle', 'Crème brûlée dish', 'Copper pan', 'Electric kettle', 'Kettlebell'];
+  const descriptions = ['The best of the range', 'Boils water fast', 'Für die Straße', 'A kettle for the road', 'Heavy and solid'];
+  const catalogue = Array.from({ length: 120 }, (_, i) =>
+    product(i + 1, names[i % names.length]!, descriptions[(i * 7) % descriptions.length]!),
+  );
+  const queries = [
+    'copper kettle',
+    'the kettle',
+    'kettle the',
+    'kettle co',
+    'steel kettle boils',
+    'creme bru',
+    'fur die stra',
+    'ketle copper',
+    'elec kett',
+    'kettle kettlebell',
+    'heavy so',
+  ];
+
+  it('finds what the whole intersection finds, when the words checked in the text are among the newest rows of the others', async () => {
+    const whole = openSqliteReadStore(':memory:');
+    // Every query of two words or more over the budget: all but the rarest are looked for in the text.
+    const bounded = openSqliteReadStore(':memory:', { searchBounds: { postings: 1, scanned: 1000 } });
+    try {
+      for (const store of [whole, bounded])
+        await store.writer(await store.activeGeneration()).write(catalogue, { name: 'test', position: 1 });
+      for (const q of queries) {
+        const expected = await whole.search(q, 50);
+        expect(expected.length, q).toBeGreaterThan(0);
+        expect(
+          (await bounded.search(q, 50)).map((h) => [h.doc.id, h.score]),
+          q,
+        ).toEqual(expected.map((h) => [h.doc.id, h.score]));
+      }
+    } finally {
+      await whole.close();
+      await bounded.close();
+    }
+  });
+
+  it('reads no more than the scan cap of the rows its rarest words match, and so leaves out a match older than those', async () => {
+    const store = openSqliteReadStore(':memory:', { searchBounds: { postings: 1, scanned: 10 } });
+    try {
+      // The one copper kettle is older than the newest 10 products that hold `kettle`, the rarer word.
+      const kettles = Array.from({ length: 10 }, (_, i) => product(i + 2, 'Steel kettle', 'Plain'));
+      const copper = Array.from({ length: 30 }, (_, i) => product(i + 12, 'Copper pan', 'Plain'));
+      await store.writer(await store.activeGeneration()).write([product(1, 'Copper kettle', 'Plain'), ...kettles, ...copper], {
+        name: 'test',
+        position: 1,
+      });
+      expect(await store.search('copper kettle', 10)).toEqual([]);
+      // One more kettle in the newest 10 and it is found.
+      await store.writer(await store.activeGeneration()).write([product(42, 'Copper kettle', 'Plain')], { name: 'test', position: 2 });
+      expect((await store.search('copper kettle', 10)).map((h) => h.doc.id)).toEqual(['p42']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('embedded SQLite read store: a last word longer than the prefix index', () => {
   it(`stands for the ${MAX_PREFIX_WORDS} commonest words it starts, so its cost is bounded however many there are`, async () => {
     const store = openSqliteReadStore(':memory:');

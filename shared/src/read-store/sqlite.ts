@@ -13,7 +13,7 @@ import {
   READ_MODELS_CHECKPOINT,
 } from './port.ts';
 import { searchTerms, vocabularyChanges } from './search-terms.ts';
-import { searchProducts } from './sqlite-search.ts';
+import { type SearchBounds, searchProducts } from './sqlite-search.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import {
@@ -45,7 +45,7 @@ function addDeltas(sums: Map<string, number>, deltas: Array<[string, number]>): 
  * `bulkLoad`: this store will write much more than it serves (a seed's read models), so the
  * active generation's full-text indexes merge as a rebuild's do (ftsMerging) until close().
  */
-export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean } = {}): ReadStore {
+export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean; searchBounds?: SearchBounds } = {}): ReadStore {
   const db = openSqliteFile(path, 'NORMAL');
   // What an update or a delete frees is zeroed where that costs no extra I/O; an erasure zeroes
   // everything it frees and empties the write-ahead log (erase below).
@@ -372,7 +372,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean 
 
     async search(text, limit) {
       if (searchTerms(text).length === 0) return [];
-      return onActive((g) => searchProducts(prepare, g, text, limit));
+      return onActive((g) => searchProducts(prepare, g, text, limit, options.searchBounds));
     },
 
     async close() {
