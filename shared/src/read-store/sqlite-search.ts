@@ -46,6 +46,11 @@ export const SEARCH_BOUNDS: SearchBounds = { postings: SEARCH_POSTINGS_BUDGET, s
 const fullIndex = (g: number) => ({ table: table('products_fts', g), text: ['name', 'description'] });
 const namesIndex = (g: number) => ({ table: table('products_names_fts', g), text: ['name'] });
 type FullTextIndex = ReturnType<typeof fullIndex>;
+/**
+ * Where FTS5 keeps a column's text: its content table `<index>_content`, one row per rowid (`id`),
+ * the columns as `c0`, `c1`, … in the order the index declares them (its text columns, here).
+ */
+const contentColumn = (index: FullTextIndex, column: string) => `c${index.text.indexOf(column)}`;
 
 /** The `limit` products of generation `g` that best match `text`, most relevant first. */
 export async function searchProducts(
@@ -93,7 +98,10 @@ export async function searchProducts(
       .map((row) => Number(row.rowid))
       .filter((seq) => !read.has(seq));
     if (more.length > 0) {
-      const texts = prepare(`SELECT rowid, name, description FROM ${fts.table} WHERE rowid IN (${placeholders(more.length)})`).all(...more);
+      const texts = prepare(
+        `SELECT id AS rowid, ${['name', 'description'].map((column) => `${contentColumn(fts, column)} AS ${column}`).join(', ')}
+           FROM ${fts.table}_content WHERE id IN (${placeholders(more.length)})`,
+      ).all(...more);
       matches.push(...(texts as unknown as TextRow[]).map(matchText));
     }
   }
@@ -118,9 +126,14 @@ function newestMatches(
   const { intersected, checked } = postings ? splitByBudget(query, postings, bounds.postings) : { intersected: query, checked: [] };
   const from = `FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid DESC`;
   if (checked.length === 0) {
-    return prepare(`SELECT ${['rowid', ...columns].join(', ')} ${from} LIMIT ${SEARCH_CANDIDATES}`).all(
-      ftsQuery(query),
-    ) as unknown as IndexRow[];
+    const newest = `SELECT rowid ${from} LIMIT ${SEARCH_CANDIDATES}`;
+    if (columns.length === 0) return prepare(newest).all(ftsQuery(query)) as unknown as IndexRow[];
+    // The text from the index's own table of it, joined to the rows found: asked of the index, each
+    // row's text was a lookup of its own (87 µs for 50 rows of `the`, 69 µs joined).
+    return prepare(
+      `SELECT f.rowid, ${columns.map((column) => `t.${contentColumn(index, column)} AS ${column}`).join(', ')}
+         FROM (${newest}) f JOIN ${index.table}_content t ON t.id = f.rowid`,
+    ).all(ftsQuery(query)) as unknown as IndexRow[];
   }
   const holdsTheRest = holdsEvery(checked);
   const rows: IndexRow[] = [];
