@@ -40,7 +40,7 @@ export interface SearchBounds {
   /** SEARCH_SCAN_CAP: the most rows read past that to look for the other words. */
   scanned: number;
 }
-export const SEARCH_BOUNDS: SearchBounds = { postings: SEARCH_POSTINGS_BUDGET, scanned: SEARCH_SCAN_CAP };
+const SEARCH_BOUNDS: SearchBounds = { postings: SEARCH_POSTINGS_BUDGET, scanned: SEARCH_SCAN_CAP };
 
 /** A full-text index of generation `g`, and the columns it holds text in. */
 const fullIndex = (g: number) => ({ table: table('products_fts', g), text: ['name', 'description'] });
@@ -84,7 +84,7 @@ export async function searchProducts(
   ).map(matchText);
   // Names are indexed in the full index too, so a query it matches fewer times than that
   // has no name matches beyond these. Skipping the second index halves a query that matches
-  // little: a query that matches nothing costs a full intersection of its words' lists.
+  // little: a query that matches nothing costs an intersection of its words' lists to the end.
   if (matches.length === SEARCH_CANDIDATES) {
     const read = new Set(matches.map((m) => m.seq));
     const more = newestMatches(
@@ -112,7 +112,7 @@ export async function searchProducts(
  * The newest SEARCH_CANDIDATES rows of `index` that hold every word of `query`, with `columns`.
  * A query of words whose lists (`postings`) add up to more than the budget is not intersected
  * whole: the engine intersects its rarest words within the budget, and the others are looked
- * for in the text of the rows that matches, the newest `bounds.scanned` at most. A product that
+ * for in the text of the rows those match, the newest `bounds.scanned` at most. A product that
  * holds every word but is older than those is then not found (docs/api.md#search).
  */
 function newestMatches(
