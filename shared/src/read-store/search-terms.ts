@@ -162,7 +162,7 @@ export const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /**
  * What a query word matches: any of `words` whole, or (`startOf`) any word that starts so, which
- * the engine finds in its own prefix index. ftsQuery, holdsWord and the SQLite store's estimate
+ * the engine finds in its own prefix index. ftsQuery, holdsEvery and the SQLite store's estimate
  * of a query's cost all read a word this way, so they agree on what it stands for.
  */
 export function alternativesOf({ term, prefix, expansions, completions, typos }: QueryWord): { words: string[]; startOf?: string } {
@@ -194,8 +194,8 @@ export function holdsEvery(query: QueryWord[]): (text: string) => boolean {
   const alternatives = query.map(alternativesOf);
   const patterns = (letter: string, flags: string) =>
     alternatives.map(({ words, startOf }) => {
-      const whole = words.map((word) => `${word}(?!${letter})`);
-      return new RegExp(`(?<!${letter})(?:${[...whole, ...(startOf === undefined ? [] : [startOf])].join('|')})`, flags);
+      const whole = words.map((word) => `${literally(word)}(?!${letter})`);
+      return new RegExp(`(?<!${letter})(?:${[...whole, ...(startOf === undefined ? [] : [literally(startOf)])].join('|')})`, flags);
     });
   const unicode = patterns('[\\p{L}\\p{N}]', 'u');
   const ascii = alternatives.every(({ words, startOf }) => words.every(isAscii) && isAscii(startOf ?? ''))
@@ -207,6 +207,9 @@ export function holdsEvery(query: QueryWord[]): (text: string) => boolean {
     return (plain ? ascii : unicode).every((pattern) => pattern.test(folded));
   };
 }
+
+/** A word as a pattern that matches it as written: words() yields none that need it, the vocabulary of an older store might. */
+const literally = (word: string) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * The most entries of its words' lists in a full-text index that a search lets the engine

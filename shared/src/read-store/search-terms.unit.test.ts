@@ -217,6 +217,13 @@ describe('holdsEvery', () => {
     expect(holdsEvery([word('copper'), word('brulee')])('Copper crème brûlée')).toBe(true);
   });
 
+  it('reads a word from the vocabulary as written, even one with characters a pattern would take as syntax', () => {
+    const holds = holdsEvery([word('cpp', { typos: ['c++', 'a.b'] })]);
+    expect(holds('The c++ book')).toBe(true);
+    expect(holds('The c book')).toBe(false);
+    expect(holds('axb')).toBe(false);
+  });
+
   it('reads text with accents and letters beyond ASCII as words() splits it', () => {
     expect(holdsEvery([word('creme')])('Crème brûlée')).toBe(true);
     expect(holdsEvery([word('bru', { prefix: true })])('Crème brûlée')).toBe(true);
