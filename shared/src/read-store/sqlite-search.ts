@@ -130,25 +130,34 @@ function newestMatches(
     if (columns.length === 0) return prepare(newest).all(ftsQuery(query)) as unknown as IndexRow[];
     return prepare(withText(index, columns, newest)).all(ftsQuery(query)) as unknown as IndexRow[];
   }
-  // In two reads at most, each of a bounded number of rows: the first is enough where the other
-  // words are common among them. Reading row by row until enough were found cost 40% more a row.
-  const read = prepare(`${withText(index, index.text, `SELECT rowid ${from} LIMIT ? OFFSET ?`)} ORDER BY f.rowid DESC`);
   const holdsTheRest = holdsEvery(checked);
   const match = ftsQuery(intersected);
   const rows: IndexRow[] = [];
+  /** Keeps a row that holds the other words; true once there are enough. */
+  const kept = (row: IndexRow & Record<string, string>) => {
+    if (holdsTheRest(index.text.map((column) => row[column]).join(' '))) rows.push(row);
+    return rows.length === SEARCH_CANDIDATES;
+  };
+  if (intersected.length > 1) {
+    // Row by row, until enough: reading an intersection again from its start would spend the budget twice.
+    let read = 0;
+    const found = prepare(`SELECT ${['rowid', ...index.text].join(', ')} ${from}`).iterate(match);
+    for (const row of found as IterableIterator<IndexRow & Record<string, string>>) if (kept(row) || ++read === bounds.scanned) break;
+    return rows;
+  }
+  // A word alone, in two statements, each reading its rows with their text at once (a row at a
+  // time cost 40% more): the first is enough where the other words are common among its rows,
+  // and the second starts over, which costs a word alone little.
+  const read = prepare(`${withText(index, index.text, `SELECT rowid ${from} LIMIT ? OFFSET ?`)} ORDER BY f.rowid DESC`);
   for (let offset = 0, size = Math.min(FIRST_READ, bounds.scanned); size > 0; offset += size, size = bounds.scanned - offset) {
     const batch = read.all(match, size, offset) as Array<IndexRow & Record<string, string>>;
-    for (const row of batch) {
-      if (!holdsTheRest(index.text.map((column) => row[column]).join(' '))) continue;
-      rows.push(row);
-      if (rows.length === SEARCH_CANDIDATES) return rows;
-    }
+    for (const row of batch) if (kept(row)) return rows;
     if (batch.length < size) break;
   }
   return rows;
 }
 
-/** The rows a search over the budget reads first (bounds.scanned in all, at most). */
+/** The rows of a word alone that a search over the budget reads first (bounds.scanned in all, at most). */
 const FIRST_READ = 100;
 
 /**

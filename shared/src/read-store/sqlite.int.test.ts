@@ -146,6 +146,8 @@ describe('embedded SQLite read store: a query whose words are listed too often t
     product(i + 1, names[i % names.length]!, descriptions[(i * 7) % descriptions.length]!),
   );
   const queries = [
+    'copper kettle the',
+    'kettle the road',
     'copper kettle',
     'the kettle',
     'kettle the',
@@ -161,19 +163,42 @@ describe('embedded SQLite read store: a query whose words are listed too often t
 
   it('finds what the whole intersection finds, when the words checked in the text are among the newest rows of the others', async () => {
     const whole = openSqliteReadStore(':memory:');
-    // Every query of two words or more over the budget: all but the rarest are looked for in the text.
-    const bounded = openSqliteReadStore(':memory:', { searchBounds: { postings: 1, scanned: 1000 } });
+    // Every query of two words or more over the budget: all but the rarest are looked for in the
+    // text (a word alone, read in parts); and a budget that two of three words fit (an intersection, read row by row).
+    const bounded = [1, 100].map((postings) => openSqliteReadStore(':memory:', { searchBounds: { postings, scanned: 1000 } }));
     try {
-      for (const store of [whole, bounded])
+      for (const store of [whole, ...bounded]) {
         await store.writer(await store.activeGeneration()).write(catalogue, { name: 'test', position: 1 });
+      }
       for (const q of queries) {
         const expected = await whole.search(q, 50);
         expect(expected.length, q).toBeGreaterThan(0);
-        expect(
-          (await bounded.search(q, 50)).map((h) => [h.doc.id, h.score]),
-          q,
-        ).toEqual(expected.map((h) => [h.doc.id, h.score]));
+        for (const store of bounded) {
+          expect(
+            (await store.search(q, 50)).map((h) => [h.doc.id, h.score]),
+            q,
+          ).toEqual(expected.map((h) => [h.doc.id, h.score]));
+        }
       }
+    } finally {
+      for (const store of [whole, ...bounded]) await store.close();
+    }
+  });
+
+  it('reads on past the first rows of its rarest word when the other words are rare among them', async () => {
+    const whole = openSqliteReadStore(':memory:');
+    const bounded = openSqliteReadStore(':memory:', { searchBounds: { postings: 1, scanned: 1000 } });
+    try {
+      // `copper` (300 products) is rarer than `kettle` (350), and its newest 200 are pans.
+      const rows = [
+        ...Array.from({ length: 250 }, (_, i) => product(i + 1, 'Steel kettle', 'Plain')),
+        ...Array.from({ length: 100 }, (_, i) => product(i + 251, 'Copper kettle', 'Plain')),
+        ...Array.from({ length: 200 }, (_, i) => product(i + 351, 'Copper pan', 'Plain')),
+      ];
+      for (const store of [whole, bounded]) await store.writer(await store.activeGeneration()).write(rows, { name: 'test', position: 1 });
+      const expected = (await whole.search('copper kettle', 50)).map((h) => h.doc.id);
+      expect(expected).toHaveLength(50);
+      expect((await bounded.search('copper kettle', 50)).map((h) => h.doc.id)).toEqual(expected);
     } finally {
       await whole.close();
       await bounded.close();
