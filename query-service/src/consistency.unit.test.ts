@@ -2,6 +2,7 @@
 // last while the projector in this process has announced no batch since.
 import { describe, expect, it } from 'vitest';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { progressSignal } from '@eventide/shared/service/compose.ts';
 import { progressOf } from './consistency.ts';
 
 /** A store whose served checkpoint is `at.position`, counting how often it is asked. */
@@ -16,28 +17,11 @@ function storeAt(at: { position: number }) {
   return { store, asked };
 }
 
-/** A projector's signal, as the platform keeps it (shared/src/service/compose.ts). */
-function announcer() {
-  const listeners = new Set<() => void>();
-  let count = 0;
-  return {
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    notifications: () => count,
-    announce: () => {
-      count++;
-      for (const listener of listeners) listener();
-    },
-  };
-}
-
 describe('progressOf', () => {
   it('asks the store on every read where no projector in this process announces its batches', async () => {
     const at = { position: 5 };
     const { store, asked } = storeAt(at);
-    const progress = progressOf(store, announcer());
+    const progress = progressOf(store, progressSignal());
     expect(await progress.current()).toBe(5);
     at.position = 6; // a projector in another process
     expect(await progress.current()).toBe(6);
@@ -47,17 +31,17 @@ describe('progressOf', () => {
   it('keeps what the store said between two announced batches, and asks again after each', async () => {
     const at = { position: 5 };
     const { store, asked } = storeAt(at);
-    const projector = announcer();
+    const projector = progressSignal();
     const progress = progressOf(store, projector);
     at.position = 7;
-    projector.announce();
+    projector.notify();
     expect(await progress.current()).toBe(7);
     expect(await progress.current()).toBe(7);
     expect(await progress.current()).toBe(7);
     expect(asked.count).toBe(1);
 
     at.position = 9;
-    projector.announce();
+    projector.notify();
     expect(await progress.current()).toBe(9);
     expect(await progress.current()).toBe(9);
     expect(asked.count).toBe(2);
@@ -68,8 +52,8 @@ describe('progressOf', () => {
     // comes before the query service exists, and no batch follows it.
     const at = { position: 7 };
     const { store, asked } = storeAt(at);
-    const projector = announcer();
-    projector.announce();
+    const projector = progressSignal();
+    projector.notify();
     const progress = progressOf(store, projector);
     expect(await progress.current()).toBe(7);
     expect(await progress.current()).toBe(7);
@@ -79,9 +63,9 @@ describe('progressOf', () => {
   it('asks the store whenever a read waits for a position', async () => {
     const at = { position: 7 };
     const { store, asked } = storeAt(at);
-    const projector = announcer();
+    const projector = progressSignal();
     const progress = progressOf(store, projector);
-    projector.announce();
+    projector.notify();
     expect(await progress.current()).toBe(7);
     at.position = 8; // a rebuild elsewhere promoted a generation further on; no batch here yet
     expect(await progress.waitFor(8, 1000)).toBe(8);

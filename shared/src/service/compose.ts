@@ -86,7 +86,8 @@ export interface Composition<Services extends Record<string, Service>> {
   close(): Promise<void>;
 }
 
-function progressSignal(): ProgressSignal {
+/** The signal a projector in this process announces its progress on (Platform.projected). */
+export function progressSignal(): ProgressSignal {
   const listeners = new Set<() => void>();
   let notifications = 0;
   return {
