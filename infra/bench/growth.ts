@@ -37,6 +37,9 @@ interface Latency {
   p99: number;
 }
 
+/** One route's load at one size: requests per second and p99 latency (ms). */
+export type Measured = { requestsPerSecond: number; p99: number };
+
 /**
  * Every route at every size, measured again at the end with the stores of all sizes served at once
  * and loaded in turn (smallest to largest, ROUNDS times): what the growth ratios are taken from.
@@ -46,8 +49,12 @@ interface Latency {
 export interface SizesCompared {
   sizes: number[];
   rounds: number;
-  /** Per route (in the steps' order), per size: the median over the rounds. */
-  routes: Array<{ route: string; perSize: Array<{ requestsPerSecond: number; p99: number }> }>;
+  /**
+   * Per route (in the steps' order), per size: the median over the rounds; for the read routes the
+   * raw floor's too, loaded right after ours on the same store, so that a route's growth can be
+   * told from the growth of its answer (a word that matches more products at a larger size).
+   */
+  routes: Array<{ route: string; perSize: Measured[]; floorPerSize?: Measured[] }>;
 }
 
 export interface GrowthStep {
@@ -218,35 +225,47 @@ async function signUps(url: string, seconds: number) {
 }
 
 const ROUNDS = 3;
-type Measured = { requestsPerSecond: number; p99: number };
 /** Each figure's median over the rounds. */
 function medianOf(runs: Measured[]): Measured {
   const median = (values: number[]) => p(values, 0.5);
   return { requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)), p99: median(runs.map((run) => run.p99)) };
 }
 
-/** Every route on the stores of every size at once, loaded in turn, ROUNDS times (SizesCompared). */
+/** Every route on the stores of every size at once, loaded in turn, ROUNDS times, each read route's floor after it (SizesCompared). */
 async function compareSizes(stores: Array<{ events: number; dataDir: string }>, seconds: number): Promise<SizesCompared> {
   const services: RunningService[] = [];
+  const floors: Array<{ port: number; stop: () => void }> = [];
   try {
-    for (const { dataDir } of stores) services.push(await startCaughtUp(dataDir));
+    for (const { dataDir } of stores) {
+      services.push(await startCaughtUp(dataDir));
+      floors.push(await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir }));
+    }
     // Per store, its routes in the order of the steps' tables: its own ids, the same words everywhere.
     const routes = stores.map(({ dataDir }) => [
-      ...routesOf(sample(dataDir)).map(({ route, paths }) => ({ route, run: (url: string) => load(url, paths, seconds) })),
-      { route: SIGN_UPS.route, run: (url: string) => signUps(url, seconds) },
+      ...routesOf(sample(dataDir)).map(({ route, paths }) => ({ route, run: (url: string) => load(url, paths, seconds), floored: true })),
+      { route: SIGN_UPS.route, run: (url: string) => signUps(url, seconds), floored: false },
     ]);
-    const runs = routes[0]!.map(() => stores.map(() => [] as Measured[]));
+    const runs = routes[0]!.map(() => stores.map(() => ({ ours: [] as Measured[], floor: [] as Measured[] })));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [r, perStore] of runs.entries()) {
-        for (const [i, service] of services.entries()) perStore[i]!.push(await routes[i]![r]!.run(service.url));
+        for (const [i, service] of services.entries()) {
+          const route = routes[i]![r]!;
+          perStore[i]!.ours.push(await route.run(service.url));
+          if (route.floored) perStore[i]!.floor.push(await route.run(`http://127.0.0.1:${floors[i]!.port}`));
+        }
       }
     }
     return {
       sizes: stores.map((s) => s.events),
       rounds: ROUNDS,
-      routes: routes[0]!.map(({ route }, r) => ({ route, perSize: runs[r]!.map(medianOf) })),
+      routes: routes[0]!.map(({ route, floored }, r) => ({
+        route,
+        perSize: runs[r]!.map((size) => medianOf(size.ours)),
+        ...(floored ? { floorPerSize: runs[r]!.map((size) => medianOf(size.floor)) } : {}),
+      })),
     };
   } finally {
+    for (const floor of floors) floor.stop();
     for (const service of services) await service.stop();
   }
 }

@@ -96,7 +96,7 @@ try {
     );
   for (const [i, route] of last.routes.entries()) {
     console.log(
-      `${route.route} at ${fmt(last.events)} events: ${fmt(route.ours.requestsPerSecond)} req/s, p99 ${route.ours.p99} ms${route.floor ? `, ÷ raw floor ${ratio(route.ours.requestsPerSecond, route.floor.requestsPerSecond)}` : ''}; ÷ itself at ${fmt(compared.sizes[0]!)} events (interleaved) ${grown(compared.routes[i]!, 0)}`,
+      `${route.route} at ${fmt(last.events)} events: ${fmt(route.ours.requestsPerSecond)} req/s, p99 ${route.ours.p99} ms${route.floor ? `, ÷ raw floor ${ratio(route.ours.requestsPerSecond, route.floor.requestsPerSecond)}` : ''}; ÷ itself at ${fmt(compared.sizes[0]!)} events (interleaved) ${grown(compared.routes[i]!, 0)}${compared.routes[i]!.floorPerSize ? `, the floor's ${grown(compared.routes[i]!, 0, 'floor')}` : ''}`,
     );
   }
 
