@@ -10,6 +10,7 @@ import type { EventName, Model } from '../events/catalogue.ts';
 import { entityIdOf, modelOf } from '../events/envelope.ts';
 import type { Logger } from '../log.ts';
 import { kafkaLogCreator } from './kafka-log.ts';
+import { stopIdleRequestQueueLoop } from './kafkajs-idle-loop.ts';
 import type { EventBus, SubscribeOptions, Subscription } from './port.ts';
 
 export const HEADER_EVENT_TYPE = 'event-type';
@@ -38,6 +39,8 @@ export function topicOf(prefix: string, model: string): string {
 }
 
 export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
+  // Before any connection: kafkajs would otherwise keep each one busy once a millisecond.
+  stopIdleRequestQueueLoop();
   const kafka = new Kafka({ clientId: settings.clientId, brokers: settings.brokers, logCreator: kafkaLogCreator(log) });
   const deadLetterTopic = settings.deadLetterTopic ?? ((topic: string) => `${topic}.dead-letter`);
   const subscriptions = new Set<Subscription>();
