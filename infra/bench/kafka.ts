@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { kafkaBus } from '@eventide/shared/event-bus/kafka.ts';
+import { stopIdleRequestQueueLoop } from '@eventide/shared/event-bus/kafkajs-idle-loop.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { NewEvent } from '@eventide/shared/event-store/port.ts';
 import { newId } from '@eventide/shared/ids.ts';
@@ -94,6 +95,8 @@ async function rawProduceRate(brokers: string[], events: number) {
 
 export async function benchKafka(dir: string, scale: number): Promise<KafkaResults | undefined> {
   if (!kcatAvailable()) return undefined;
+  // Ours runs kafkajs with its idle loop stopped (docs/events.md); so does the raw peer, from its first connection.
+  stopIdleRequestQueueLoop();
   const cluster = await startMockKafka();
   const eventStore = openSqliteEventStore({ path: join(dir, 'kafka-events.db'), synchronous: 'NORMAL' });
   try {

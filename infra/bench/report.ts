@@ -339,6 +339,7 @@ export function benchmarksReport(run: BenchRun): string[] {
           'so neither latency is quantised by a timer. With a wait, the mock cluster (which does not end a waiting fetch when',
           'data arrives) made each figure depend on when a message landed in the wait rather than on the work done: 24x at p50',
           'before this change. On a real broker a waiting fetch returns as data arrives, so the default wait costs nothing there.',
+          "Both run kafkajs with the request queue's idle loop stopped, as our bus runs it (docs/events.md#distribution).",
           '',
         ]
       : ['## Event distribution over Kafka', '', 'Skipped: kcat (the mock cluster) was not installed.', '']),
