@@ -5,6 +5,7 @@
 import type { Middleware } from 'koa';
 import { AppError, problems } from '@eventide/shared/http/problem.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { ProgressSignal } from '@eventide/shared/service/compose.ts';
 
 export const WAIT_HEADER = 'Wait-For-Position';
 export const READ_POSITION_HEADER = 'Read-Position';
@@ -18,12 +19,8 @@ export interface Progress {
   waitFor(position: number, timeoutMs: number): Promise<number>;
 }
 
-/** What progressOf hears from a projector in this process (shared/src/service/compose.ts ProgressSignal). */
-export interface ProjectorSignal {
-  subscribe(listener: () => void): () => void;
-  /** How many announcements there have been, heard or not. */
-  notifications(): number;
-}
+/** What progressOf hears from a projector in this process: the platform's signal, without the right to announce. */
+export type ProjectorSignal = Pick<ProgressSignal, 'subscribe' | 'notifications'>;
 
 /**
  * `projected`, where the projector runs in this process, wakes waiters at once; others poll.
