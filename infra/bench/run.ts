@@ -17,7 +17,9 @@ import { benchLongStreams } from './long-streams.ts';
 import { benchGrowth } from './growth.ts';
 import { LOAD_HEADING, withLoadSection } from '../load/report.ts';
 import { benchEmmett } from './emmett.ts';
-import { benchmarksReport, fmt, grown, ms, peerRate, ratio } from './report.ts';
+import { fmt, ms, ratio } from './format.ts';
+import { benchmarksReport, peerRate } from './report.ts';
+import { grown } from './report-growth.ts';
 
 /** The machine's load when the run began: the figures mean less on a busy machine. */
 const loadAtStart = loadavg()[0]!.toFixed(2);
