@@ -94,6 +94,17 @@ describe('embedded SQLite event store, id reuse inside a new append', () => {
     await store.close();
   });
 
+  it('says which stream holds the first event id of an append to a new stream, writing none of it', async () => {
+    const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
+    const store = openSqliteEventStore({ path: ':memory:' });
+    const old = { id: newId(), type: 't', data: {}, metadata };
+    await store.append('a', [old], { expectedRevision: 'no_stream' });
+    const refused = store.append('b', [old, { id: newId(), type: 't', data: {}, metadata }], { expectedRevision: 'no_stream' });
+    await expect(refused).rejects.toThrow(/belongs to stream a/);
+    expect(await store.readStream('b')).toEqual([]);
+    await store.close();
+  });
+
   it('refuses only the failing appends of those committed together, writing the others whole', async () => {
     const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
     const store = openSqliteEventStore({ path: ':memory:' });
