@@ -152,7 +152,7 @@ export function benchmarksReport(run: BenchRun): string[] {
     'difference; much of both paths has changed since.) A group commit held 14 sign-ups on average under',
     "this load; its commit of events.db took 1.0 ms of the batch's 1.5 ms, and keys.db's 0.5 ms, on the event loop (the",
     'fsync). A writer thread, to serve the next batch during the fsync, was tried on 2026-11-20 and measured slower here.',
-    'Committing events.db at synchronous=NORMAL and syncing its write-ahead log on libuv\'s threads before answering made',
+    "Committing events.db at synchronous=NORMAL and syncing its write-ahead log on libuv's threads before answering made",
     '14-21% more sign-ups in each of 4 interleaved pairs, but lets every reader see a commit before it is durable (at',
     'FULL, SQLite shows a commit only after its fsync): a follower could project or publish an event that a power loss',
     'then takes back, and one in another process cannot be told to wait, so it is not done (the note in',
