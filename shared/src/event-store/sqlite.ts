@@ -12,20 +12,11 @@
 // measured too (2026-11-25: 14-21% more sign-ups), and left out: SQLite shows a commit to other
 // readers as it ends, which at FULL is after its fsync and at NORMAL before any. A follower (here
 // or in another process) could then project or publish an event that a power loss takes back.
-import {
-  EventIdReusedError,
-  WrongExpectedRevisionError,
-  type AppendResult,
-  type EventStore,
-  type NewEvent,
-  type RecordedEvent,
-  type Snapshot,
-  type StreamAppend,
-  type SubscribeOptions,
-} from './port.ts';
+import type { AppendResult, EventStore, RecordedEvent, Snapshot, StreamAppend, SubscribeOptions } from './port.ts';
 import { isUuid } from '../ids.ts';
 import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
+import { sqliteAppendWriter } from './sqlite-append.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface SqliteEventStoreOptions {
@@ -72,9 +63,6 @@ interface PendingAppend {
 }
 
 const READ_PAGE = 500;
-/** SQLITE_CONSTRAINT_UNIQUE: an insert refused by a unique index (node:sqlite's `errcode`). */
-const UNIQUE_CONSTRAINT = 2067;
-const isUniquenessFailure = (error: unknown) => (error as { errcode?: unknown }).errcode === UNIQUE_CONSTRAINT;
 const NAME_BASED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5/i;
 
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
@@ -82,11 +70,9 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   db.exec(EVENT_STORE_SCHEMA);
   const clock = options.clock ?? (() => new Date());
   const pollIntervalMs = options.pollIntervalMs ?? 100;
+  const appendNow = sqliteAppendWriter(db, clock);
 
   const sql = {
-    currentRevision: db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream_id = ?'),
-    findEvent: db.prepare('SELECT stream_id, revision, position, time FROM events WHERE event_id = ?'),
-    insert: db.prepare('INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     readStream: db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision BETWEEN ? AND ? ORDER BY revision'),
     // `+stream_id` keeps the planner on the cause index: the stream's own index would walk all its events.
     readCausedByRepeatable: db.prepare(`SELECT * FROM events WHERE ${CAUSE} = ? AND ${REPEATABLE} AND +stream_id = ? ORDER BY revision`),
@@ -114,102 +100,6 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   let snapshotQueue: PendingSnapshot[] = [];
   let flushScheduled = false;
   const waiters = new Set<() => void>();
-
-  function currentRevision(streamId: string): number {
-    const row = sql.currentRevision.get(streamId) as { revision: number | null };
-    return row.revision ?? -1;
-  }
-
-  type Found = { stream_id: string; revision: number; position: number; time: string } | undefined;
-
-  /**
-   * A repeat of an earlier append (same ids, same stream, same order) returns its result. Only
-   * the first id is looked up: if it is new, a reused id further on trips the unique index.
-   */
-  function findDuplicate(streamId: string, events: NewEvent[]): AppendResult | undefined {
-    const first = sql.findEvent.get(events[0]!.id) as Found;
-    if (!first) return undefined;
-    const found = events.map((e, i) => (i === 0 ? first : (sql.findEvent.get(e.id) as Found)));
-    found.forEach((f, i) => {
-      const event = events[i]!;
-      if (!f) throw new EventIdReusedError(event.id, 'only part of this append was written before');
-      if (f.stream_id !== streamId) throw new EventIdReusedError(event.id, `it belongs to stream ${f.stream_id}`);
-      if (f.revision !== first.revision + i) throw new EventIdReusedError(event.id, 'it was written in another order');
-    });
-    const last = found[found.length - 1]!;
-    return { nextRevision: last.revision, position: Number(last.position), time: last.time };
-  }
-
-  // A repeat of an earlier append is looked for only where the append cannot go ahead: on a
-  // revision it does not expect, or when its first event's id is taken. Looking first, for every
-  // append, was one more statement each, and statements are most of an append's cost.
-  function appendNow(append: StreamAppend): AppendResult {
-    return (append.expectedRevision === 'no_stream' && appendToNewStream(append)) || appendChecked(append);
-  }
-
-  /**
-   * An append that expects no stream, without reading the stream's revision first: streams start
-   * at revision 0 and nothing is ever deleted from them, so its first insert, at revision 0,
-   * succeeds exactly when the stream does not exist. When that insert is refused (the stream
-   * exists, or the first event's id is taken) nothing is written yet, and the append takes the
-   * checked way, which says which it was and finds a repeat. A statement less for every new
-   * stream: each sign-up makes two (its email's claim and the user).
-   */
-  function appendToNewStream({ streamId, events }: StreamAppend): AppendResult | undefined {
-    const time = clock().toISOString();
-    let position = 0;
-    for (const [revision, event] of events.entries()) {
-      try {
-        position = insert(streamId, revision, event, time);
-      } catch (error) {
-        if (revision === 0 && isUniquenessFailure(error)) return undefined;
-        if (!String((error as Error).message).includes('events.event_id')) throw error;
-        throw new EventIdReusedError(event.id, 'it is already in the log');
-      }
-    }
-    return { nextRevision: events.length - 1, position, time };
-  }
-
-  function insert(streamId: string, revision: number, event: NewEvent, time: string): number {
-    const result = sql.insert.run(
-      event.id,
-      streamId,
-      revision,
-      event.type,
-      JSON.stringify(event.data),
-      JSON.stringify(event.metadata),
-      time,
-    );
-    return Number(result.lastInsertRowid);
-  }
-
-  function appendChecked({ streamId, events, expectedRevision }: StreamAppend): AppendResult {
-    const current = currentRevision(streamId);
-    const satisfied =
-      expectedRevision === 'any' ||
-      (expectedRevision === 'no_stream' && current === -1) ||
-      (expectedRevision === 'stream_exists' && current >= 0) ||
-      expectedRevision === current;
-    if (!satisfied) {
-      const duplicate = findDuplicate(streamId, events);
-      if (duplicate) return duplicate;
-      throw new WrongExpectedRevisionError(streamId, expectedRevision, current);
-    }
-    const time = clock().toISOString();
-    let position = 0;
-    for (const [i, event] of events.entries()) {
-      try {
-        position = insert(streamId, current + 1 + i, event, time);
-      } catch (error) {
-        if (!String((error as Error).message).includes('events.event_id')) throw error;
-        // Nothing of this append is written yet when its first id is taken: a repeat of it?
-        const duplicate = i === 0 ? findDuplicate(streamId, events) : undefined;
-        if (duplicate) return duplicate;
-        throw new EventIdReusedError(event.id, 'it is already in the log');
-      }
-    }
-    return { nextRevision: current + events.length, position, time };
-  }
 
   /** Writes a snapshot unless its last event is not where it says; one statement at a time, so a failure undoes only itself. */
   function saveSnapshotNow({ streamId, snapshot }: PendingSnapshot): void {
