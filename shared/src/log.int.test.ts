@@ -64,6 +64,20 @@ describe('log lines on stdout', () => {
     expect(child.messages()).toEqual(Array.from({ length: 1000 }, (_, i) => `line ${i}`));
   });
 
+  it('answers flush, as shutdown awaits it before exiting', async () => {
+    // Something keeps the loop alive, as the followers' thread does: only the answer ends it.
+    const child = logging(
+      `setInterval(() => {}, 60_000); log.info('last'); log.flush(() => { process.stderr.write('flushed'); process.exit(0); });`,
+    );
+    try {
+      expect(await child.exited).toBe(0);
+      expect(child.errors()).toBe('flushed');
+      expect(child.messages()).toEqual(['last']);
+    } finally {
+      child.kill();
+    }
+  });
+
   it('writes the lines before a crash', async () => {
     const child = logging(`log.info('before the crash'); throw new Error('crashed');`);
     expect(await child.exited).toBe(1);

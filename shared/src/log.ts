@@ -29,7 +29,8 @@ const AT_ONCE_FROM = pino.levels.values.warn!;
 
 interface Stdout {
   write(line: string): void;
-  flush(): void;
+  /** Hands what waits to sonic-boom; `done` (pino's flush callback) runs once it has. */
+  flush(done?: () => void): void;
 }
 let stdout: Stdout | undefined;
 
@@ -45,14 +46,14 @@ function batchedStdout(): Stdout {
   const boom = pino.destination({ dest: 1, sync: false });
   let batch = '';
   let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
+  const flush = (done?: () => void) => {
     clearTimeout(timer);
     timer = undefined;
-    if (batch === '') return;
-    boom.write(batch);
+    if (batch !== '') boom.write(batch);
     batch = '';
+    done?.();
   };
-  process.on('beforeExit', flush);
+  process.on('beforeExit', () => flush());
   // No event loop left: what the loop has not written yet is written here and now.
   process.on('exit', () => {
     flush();
