@@ -17,6 +17,8 @@ export interface Checkpoints {
 export interface Follower {
   /** The position of the last event handled. */
   position(): number;
+  /** Calls `listener` each time the checkpoint has moved; returns what stops it. */
+  onProgress(listener: (position: number) => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export function startFollower(options: {
 }): Follower {
   const { name, checkpoint, eventStore, checkpoints, log, handle, keepSealed = false } = options;
   const controller = new AbortController();
+  const listeners = new Set<(position: number) => void>();
   let position = 0;
 
   async function follow(): Promise<void> {
@@ -44,12 +47,17 @@ export function startFollower(options: {
       const last = batch[batch.length - 1]!.position;
       await checkpoints.saveCheckpoint(checkpoint, last);
       position = last;
+      for (const listener of listeners) listener(position);
     }
   }
 
   const running = runResilient(name, controller.signal, log, follow);
   return {
     position: () => position,
+    onProgress(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async stop() {
       controller.abort();
       await running;

@@ -2,6 +2,8 @@
 // store into the read models, publishes the public events on the event bus (Kafka when
 // KAFKA_BROKERS is set, else the in-process bus), and forgets every deleted user (forgetter.ts). It serves no routes of its own, only what it
 // reports on GET /health.
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
 import { startProjector, type Projector } from './projector.ts';
 import { startForgetter, type Forgetter } from './forgetter.ts';
@@ -23,17 +25,7 @@ export function projectorService(): ServiceFactory<ProjectorService> {
     const publisher = startPublisher({ eventStore: events.store, checkpoints: read.store, bus: bus.store, log });
     const forgetter = startForgetter({ eventStore: events.store, keys: events.keys, checkpoints: read.store, log });
     log.info({ bus: bus.description }, 'publishing the public events');
-    const behind = async (position: number) => Math.max(0, (await events.store.head()) - position);
-    metrics.gaugeOnScrape('projector_lag_events', 'Events in the log the read models have not projected yet', () =>
-      behind(projector.position()),
-    );
-    metrics.gaugeOnScrape('projector_lag_seconds', 'Age of the oldest event the read models have not projected yet', async () => {
-      const [oldest] = await events.store.readAll({ after: projector.position(), limit: 1 });
-      return oldest ? Math.max(0, (Date.now() - Date.parse(oldest.time)) / 1000) : 0;
-    });
-    metrics.gaugeOnScrape('publisher_lag_events', 'Events in the log not yet published on the event bus', () =>
-      behind(publisher.position()),
-    );
+    followerGauges(metrics, events.store, { projected: projector.position, published: publisher.position });
     return {
       projector,
       publisher,
@@ -53,4 +45,15 @@ export function projectorService(): ServiceFactory<ProjectorService> {
       },
     };
   };
+}
+
+/** The followers' lags, read when scraped: where each has got, against the store's head. */
+export function followerGauges(metrics: Metrics, events: EventStore, at: { projected: () => number; published: () => number }): void {
+  const behind = async (position: number) => Math.max(0, (await events.head()) - position);
+  metrics.gaugeOnScrape('projector_lag_events', 'Events in the log the read models have not projected yet', () => behind(at.projected()));
+  metrics.gaugeOnScrape('projector_lag_seconds', 'Age of the oldest event the read models have not projected yet', async () => {
+    const [oldest] = await events.readAll({ after: at.projected(), limit: 1 });
+    return oldest ? Math.max(0, (Date.now() - Date.parse(oldest.time)) / 1000) : 0;
+  });
+  metrics.gaugeOnScrape('publisher_lag_events', 'Events in the log not yet published on the event bus', () => behind(at.published()));
 }

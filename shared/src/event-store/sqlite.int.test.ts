@@ -74,6 +74,25 @@ describe('embedded SQLite event store, beyond the contract', () => {
     await store.close();
   });
 
+  it('wakes at once a subscription on the same file in this process, however long it would poll', async () => {
+    // Another store on the file in this process stands for one on another thread (npm start's followers):
+    // both are told through the same channel. With an hour between polls, only being told delivers.
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-es-wake-'));
+    const writer = openSqliteEventStore({ path: join(dir, 'events.db') });
+    const follower = openSqliteEventStore({ path: join(dir, 'events.db'), pollIntervalMs: 3_600_000 });
+    const controller = new AbortController();
+    try {
+      const live = follower.subscribeToAll({ signal: controller.signal })[Symbol.asyncIterator]();
+      const first = live.next(); // reads the empty log, then waits
+      const appended = await writer.append('a', [{ id: newId(), type: 't', data: {}, metadata }], { expectedRevision: 'no_stream' });
+      expect((await first).value).toMatchObject({ streamId: 'a', position: appended.position });
+    } finally {
+      controller.abort();
+      await Promise.all([writer.close(), follower.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses ids that are not UUIDs and empty appends', async () => {
     const store = openSqliteEventStore({ path: ':memory:' });
     await expect(store.append('a', [{ id: 'x', type: 't', data: {}, metadata }], { expectedRevision: 'any' })).rejects.toThrow(/UUID/);

@@ -17,6 +17,7 @@ import { isUuid } from '../ids.ts';
 import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import { sqliteAppendWriter } from './sqlite-append.ts';
+import { crossThreadWake } from './sqlite-wake.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface SqliteEventStoreOptions {
@@ -100,6 +101,10 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   let snapshotQueue: PendingSnapshot[] = [];
   let flushScheduled = false;
   const waiters = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of waiters) wake();
+  };
+  const otherThreads = crossThreadWake(options.path, wakeAll);
 
   /** Writes a snapshot unless its last event is not where it says; one statement at a time, so a failure undoes only itself. */
   function saveSnapshotNow({ streamId, snapshot }: PendingSnapshot): void {
@@ -174,7 +179,8 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       if (outcome.ok) pending.resolve(outcome.value);
       else pending.reject(outcome.error);
     });
-    for (const wake of waiters) wake();
+    wakeAll();
+    otherThreads.announce();
   }
 
   function validate(appends: StreamAppend[]): void {
@@ -204,7 +210,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     return (sql.readAll.all(after, limit) as unknown as EventRow[]).map(toRecorded);
   }
 
-  /** Resolves on a local append, after a poll interval (appends by other processes), or on abort. */
+  /** Resolves on an append in this process, after a poll interval (appends by other processes), or on abort. */
   function nextWake(signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
@@ -291,7 +297,8 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       if (closed) return;
       flush();
       closed = true;
-      for (const wake of waiters) wake();
+      otherThreads.close();
+      wakeAll();
       db.close();
     },
   };

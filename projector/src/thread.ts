@@ -1,0 +1,89 @@
+// The projector service on a thread of its own, for `npm start`: the followers (projector,
+// publisher, forgetter) read and write the stores on the second core while the first answers
+// requests. On one thread with them, each sign-up cost 150-160 µs of CPU more, and the process
+// took a quarter fewer (docs/benchmarks.md). The thread opens its own connections to the same files, as
+// `npm run start:projector` in another process would; what it adds over that is being told at
+// once: appends wake its followers (event-store/sqlite-wake.ts), and it says each time the read
+// models moved, so that reads waiting for a write here are answered without polling.
+import { Worker } from 'node:worker_threads';
+import type { Config } from '@eventide/shared/config.ts';
+import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import { followerGauges } from './service.ts';
+
+/** What the thread starts from: the process's configuration as it was read, not the environment again. */
+export interface ThreadData {
+  name: string;
+  /** The process logger's level, which a test may have set apart from LOG_LEVEL. */
+  level: string;
+  config: Config;
+}
+export type ToThread = { type: 'close' };
+/** Where each follower has got, as GET /health says it. */
+export interface Positions {
+  projectedTo: number;
+  publishedTo: number;
+  forgottenTo: number;
+}
+export type FromThread =
+  | { type: 'started'; health: Record<string, unknown>; positions: Positions }
+  | {
+      type: 'progress';
+      /** Whether the read models moved (not only the publisher or the forgetter). */
+      projected: boolean;
+      positions: Positions;
+    };
+
+/** `name`: the process's, for the thread's log lines and spans (runServices). */
+export function projectorOnThread(name: string): ServiceFactory {
+  return async ({ config, log, projected, eventStore, metrics }) => {
+    const worker = new Worker(new URL('./thread-entry.ts', import.meta.url), {
+      workerData: { name, level: log.level, config } satisfies ThreadData,
+    });
+    let health: Record<string, unknown> = {};
+    let positions: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0 };
+    /** Set once the thread is told to stop, or failed: its end is then no news. */
+    let ending = false;
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    worker.on('message', (message: FromThread) => {
+      positions = message.positions;
+      if (message.type === 'started') health = message.health;
+      else if (message.projected) projected.notify();
+    });
+    await new Promise<void>((resolve, reject) => {
+      const started = (message: FromThread) => {
+        if (message.type !== 'started') return;
+        worker.off('message', started);
+        worker.off('error', reject);
+        resolve();
+      };
+      worker.on('message', started);
+      worker.once('error', reject);
+      void exited.then((code) => reject(new Error(`the projector's thread exited with ${code} before it started`)));
+    });
+    // Once started, a thread that fails or ends on its own leaves no one to project: the process
+    // ends with an error, as it would had the failure been on its own thread, so that whatever
+    // supervises it starts it again. Every acknowledged write is already committed.
+    worker.on('error', (error) => {
+      ending = true;
+      log.fatal({ err: error }, "the projector's thread failed");
+      log.flush(() => process.exit(1));
+    });
+    void exited.then((code) => {
+      if (ending) return;
+      log.fatal({ code }, "the projector's thread ended");
+      log.flush(() => process.exit(1));
+    });
+
+    const events = await eventStore();
+    followerGauges(metrics, events.store, { projected: () => positions.projectedTo, published: () => positions.publishedTo });
+    return {
+      routers: [],
+      health: () => ({ ...health, ...positions }),
+      async close() {
+        ending = true;
+        worker.postMessage({ type: 'close' } satisfies ToThread);
+        await exited;
+      },
+    } satisfies Service;
+  };
+}

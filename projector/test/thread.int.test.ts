@@ -1,0 +1,61 @@
+// The projector service on a thread of its own (what `npm start` runs): it follows the stores the
+// process's configuration names (not the environment's), projects what this thread appends,
+// announces each move on the platform's signal, reports each follower's position for GET /health,
+// and its thread stops with the composition.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { loadConfig } from '@eventide/shared/config.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { createLogger } from '@eventide/shared/log.ts';
+import { compose } from '@eventide/shared/service/compose.ts';
+import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
+import { projectorOnThread } from '../src/thread.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-thread-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('projects, publishes and checks for deletions on its own thread, and says how far each has got', async () => {
+  const composition = await compose(
+    { config: loadConfig({ ...TEST_ENV, DATA_DIR: dir }), log: createLogger({ level: 'silent' }) },
+    { projector: projectorOnThread('test') },
+  );
+  const { platform } = composition;
+  try {
+    const productId = newId();
+    const announcedBefore = platform.projected.notifications();
+    const appended = await (await platform.eventStore()).store.append(
+      `product-${productId}`,
+      [
+        {
+          id: newId(),
+          type: 'product:created',
+          data: {
+            productId,
+            name: 'Threaded kettle',
+            description: 'Boils water',
+            price: { amount: 1999, currency: 'EUR' },
+            sku: null,
+            category: null,
+          },
+          metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const health = () => composition.health() as { projectedTo: number; publishedTo: number; forgottenTo: number; readStore: string };
+    await until(
+      () =>
+        health().projectedTo >= appended.position && health().publishedTo >= appended.position && health().forgottenTo >= appended.position,
+      'every follower to reach the append',
+    );
+    expect(health().readStore).toContain(join(dir, 'read.db'));
+    expect(platform.projected.notifications()).toBeGreaterThan(announcedBefore);
+    const read = (await platform.readStore()).store;
+    expect((await read.get('products', productId))?.fields).toMatchObject({ name: 'Threaded kettle' });
+  } finally {
+    await composition.close();
+  }
+});
