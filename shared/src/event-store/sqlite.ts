@@ -9,9 +9,10 @@
 // the fsync it hid on this hardware (single appends 3.6x slower, 32 concurrent appenders 4x
 // slower), so the commit stays here. Revisit on disks whose fsync takes milliseconds.
 // Committing at NORMAL and syncing the write-ahead log on libuv's threads before answering was
-// measured too (2026-11-25: 14-21% more sign-ups), and left out: SQLite shows a commit to other
-// readers as it ends, which at FULL is after its fsync and at NORMAL before any. A follower (here
-// or in another process) could then project or publish an event that a power loss takes back.
+// measured too (2026-11-25: 14-21% more sign-ups; later, with the followers on a thread of their
+// own, none), and left out: SQLite shows a commit to other readers as it ends, which at FULL is
+// after its fsync and at NORMAL before any. A follower (here or in another process) could then
+// project or publish an event that a power loss takes back.
 import type { AppendResult, EventStore, RecordedEvent, Snapshot, StreamAppend, SubscribeOptions } from './port.ts';
 import { isUuid } from '../ids.ts';
 import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
