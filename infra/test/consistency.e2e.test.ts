@@ -11,6 +11,7 @@ import { listenOnLoopback } from '@eventide/shared/testing/json-client.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
+import { projectorOnThread } from '@eventide/projector/src/thread.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
@@ -36,14 +37,17 @@ it('answers at once from where the read models are, and waits only when asked', 
   expect(asked.body.type).toBe('/problems/not-yet-consistent');
 });
 
-it('on read models already caught up, asks where they are once, not on every read', async () => {
+it.each([
+  ['in this thread', () => projectorService()],
+  ['on a thread of its own, as npm start runs it', () => projectorOnThread('test')],
+])('on read models already caught up, asks where they are once, not on every read (the projector %s)', async (_, projector) => {
   // The projector opens before the query service and, with nothing left to project, announces
   // only its start: before the query service exists. Reads must still keep what the store said.
   const dir = mkdtempSync(join(tmpdir(), 'eventide-caught-up-'));
   const log = createLogger({ level: 'silent' });
   const composition = await compose(
     { config: loadConfig({ DATA_DIR: dir, ...TEST_ENV }), log },
-    { projector: projectorService(), query: queryService() },
+    { projector: projector(), query: queryService() },
   );
   try {
     await until(() => composition.platform.projected.notifications() > 0, "the projector's announcement of its start");

@@ -32,11 +32,15 @@ const moved = (projected: boolean) => {
     report = undefined;
   });
 };
+// The projector announces on the platform's signal from its start on: on a store it has caught up
+// with, that first announcement may have come while the service was still being composed, and is
+// then the only one, so it is passed on here, or the other thread would never hear of it.
 const stopWatching = [
-  projector.onProgress(() => moved(true)),
+  composition.platform.projected.subscribe(() => moved(true)),
   publisher.onProgress(() => moved(false)),
   forgetter.onProgress(() => moved(false)),
 ];
+if (composition.platform.projected.notifications() > 0) moved(true);
 
 port.on('message', async (message: ToThread) => {
   if (message.type !== 'close') return;
