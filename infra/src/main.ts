@@ -1,10 +1,10 @@
 // The one entry point of `npm start`: every service in one process on one base URL (PORT,
 // default 3000), data under DATA_DIR (default ./data), on the embedded adapters unless engine
 // URLs are set. The followers (projector, publisher, forgetter) run on a second thread
-// (projector/src/thread.ts). Each service can also start alone from its own main.ts.
+// (projector/src/thread.ts, FOLLOWERS_THREAD). Each service can also start alone from its own main.ts.
 import { runServices } from '@eventide/shared/service/run.ts';
 import { commandService } from '@eventide/command-service/src/service.ts';
-import { projectorOnThread } from '@eventide/projector/src/thread.ts';
+import { projectorBesideRequests } from '@eventide/projector/src/thread.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
@@ -13,7 +13,7 @@ import { webAppService } from '@eventide/web/src/service.ts';
 
 await runServices('eventide', {
   command: commandService(),
-  projector: projectorOnThread('eventide'),
+  projector: projectorBesideRequests('eventide'),
   query: queryService(),
   collab: collabService(),
   export: personalDataExportService(),

@@ -5,10 +5,11 @@
 // `npm run start:projector` in another process would; what it adds over that is being told at
 // once: appends wake its followers (event-store/sqlite-wake.ts), and it says each time the read
 // models moved, so that reads waiting for a write here are answered without polling.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '@eventide/shared/config.ts';
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
-import { followerGauges } from './service.ts';
+import { followerGauges, projectorService } from './service.ts';
 
 /** What the thread starts from: the process's configuration as it was read, not the environment again. */
 export interface ThreadData {
@@ -32,6 +33,18 @@ export type FromThread =
       projected: boolean;
       positions: Positions;
     };
+
+/**
+ * The projector service of a process that also serves requests: on a thread of its own unless
+ * FOLLOWERS_THREAD is `off`, or unset on one core, where a thread would only cost its memory
+ * (about 55 MB: a second V8 heap with the stores' modules).
+ */
+export function projectorBesideRequests(name: string): ServiceFactory {
+  return (platform) => {
+    const onThread = (platform.config.FOLLOWERS_THREAD ?? (availableParallelism() > 1 ? 'on' : 'off')) === 'on';
+    return onThread ? projectorOnThread(name)(platform) : projectorService()(platform);
+  };
+}
 
 /** `name`: the process's, for the thread's log lines and spans (runServices). */
 export function projectorOnThread(name: string): ServiceFactory {

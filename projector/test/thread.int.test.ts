@@ -12,7 +12,7 @@ import { createLogger } from '@eventide/shared/log.ts';
 import { compose } from '@eventide/shared/service/compose.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
-import { projectorOnThread } from '../src/thread.ts';
+import { projectorBesideRequests, projectorOnThread } from '../src/thread.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,5 +57,24 @@ it('projects, publishes and checks for deletions on its own thread, and says how
     expect((await read.get('products', productId))?.fields).toMatchObject({ name: 'Threaded kettle' });
   } finally {
     await composition.close();
+  }
+});
+
+it.each([
+  ['off', false],
+  ['on', true],
+])('FOLLOWERS_THREAD=%s: the followers run on a thread of their own: %s', async (setting, threaded) => {
+  const own = mkdtempSync(join(tmpdir(), 'eventide-followers-setting-'));
+  const composition = await compose(
+    { config: loadConfig({ ...TEST_ENV, DATA_DIR: own, FOLLOWERS_THREAD: setting }), log: createLogger({ level: 'silent' }) },
+    { projector: projectorBesideRequests('test') },
+  );
+  try {
+    // On this thread, the service hands out its followers; on another, only what that thread reports.
+    expect('projector' in composition.services.projector).toBe(!threaded);
+    await until(() => composition.platform.projected.notifications() > 0, "the projector's announcement of its start");
+  } finally {
+    await composition.close();
+    rmSync(own, { recursive: true, force: true });
   }
 });

@@ -101,6 +101,11 @@ const schema = z.object({
   RATE_LIMIT_SIGN_UPS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Changes of a user's own email address per hour (the same reason). */
   RATE_LIMIT_EMAIL_CHANGES_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /**
+   * Where `npm start` runs the projector, the publisher and the forgetter: `on`, a thread of their
+   * own; `off`, the thread that serves requests. Unset: on with two cores or more.
+   */
+  FOLLOWERS_THREAD: z.enum(['on', 'off']).optional(),
   /** Password hashes computed at once; unset: the cores, at most one less than libuv's thread pool. */
   PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(64).optional(),
   /** Collaborative editing: the largest WebSocket message accepted, in bytes. */
