@@ -5,6 +5,7 @@
 import type { EventStore, RecordedEvent } from '@eventide/shared/event-store/port.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { batches } from '@eventide/shared/event-store/batches.ts';
+import { progressSignal } from '@eventide/shared/service/compose.ts';
 import { runResilient } from './resilient.ts';
 
 const BATCH = 500;
@@ -18,7 +19,7 @@ export interface Follower {
   /** The position of the last event handled. */
   position(): number;
   /** Calls `listener` each time the checkpoint has moved; returns what stops it. */
-  onProgress(listener: (position: number) => void): () => void;
+  onProgress(listener: () => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -35,7 +36,7 @@ export function startFollower(options: {
 }): Follower {
   const { name, checkpoint, eventStore, checkpoints, log, handle, keepSealed = false } = options;
   const controller = new AbortController();
-  const listeners = new Set<(position: number) => void>();
+  const progress = progressSignal();
   let position = 0;
 
   async function follow(): Promise<void> {
@@ -47,17 +48,14 @@ export function startFollower(options: {
       const last = batch[batch.length - 1]!.position;
       await checkpoints.saveCheckpoint(checkpoint, last);
       position = last;
-      for (const listener of listeners) listener(position);
+      progress.notify();
     }
   }
 
   const running = runResilient(name, controller.signal, log, follow);
   return {
     position: () => position,
-    onProgress(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onProgress: progress.subscribe,
     async stop() {
       controller.abort();
       await running;

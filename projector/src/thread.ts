@@ -76,16 +76,13 @@ export function projectorOnThread(name: string): ServiceFactory {
     // Once started, a thread that fails or ends on its own leaves no one to project: the process
     // ends with an error, as it would had the failure been on its own thread, so that whatever
     // supervises it starts it again. Every acknowledged write is already committed.
-    worker.on('error', (error) => {
+    const endProcess = (fields: Record<string, unknown>, message: string) => {
       ending = true;
-      log.fatal({ err: error }, "the projector's thread failed");
+      log.fatal(fields, message);
       log.flush(() => process.exit(1));
-    });
-    void exited.then((code) => {
-      if (ending) return;
-      log.fatal({ code }, "the projector's thread ended");
-      log.flush(() => process.exit(1));
-    });
+    };
+    worker.on('error', (error) => endProcess({ err: error }, "the projector's thread failed"));
+    void exited.then((code) => ending || endProcess({ code }, "the projector's thread ended"));
 
     const events = await eventStore();
     followerGauges(metrics, events.store, { projected: () => positions.projectedTo, published: () => positions.publishedTo });
