@@ -1,7 +1,7 @@
 // ShareDB's own adapter suites (the ones its MongoDB adapters pass), run by mocha against our
 // SQLite op log and milestone store. Started by sharedb-suite.int.test.ts.
 import { createRequire } from 'node:module';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteShareDb } from '../../src/store/sqlite-db.ts';
@@ -9,6 +9,8 @@ import { SqliteMilestoneDb } from '../../src/store/sqlite-milestones.ts';
 
 const require = createRequire(import.meta.url);
 const directory = mkdtempSync(join(tmpdir(), 'sharedb-suite-'));
+// The suites never close every database they create: the files go when mocha's process does.
+process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
 let files = 0;
 const freshFile = () => join(directory, `collab-${++files}.sqlite`);
 
