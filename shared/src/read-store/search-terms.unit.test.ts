@@ -162,6 +162,25 @@ describe('relevanceFor', () => {
     );
   });
 
+  it('scores ASCII text, which it searches another way, as weighing every word does', () => {
+    // Query words that start one another ("ab", "abc") and meet inside words, in texts long enough
+    // to hold several of them: nothing outside ASCII, so no text takes the Unicode pattern's way.
+    const asciiText = fc.array(fc.constantFrom(...'abcekK1 ,-.'), { maxLength: 60 }).map((cs) => cs.join(''));
+    const asciiWord = fc.array(fc.constantFrom(...'abck1'), { minLength: 1, maxLength: 3 }).map((cs) => cs.join(''));
+    const asciiQueryWord = fc.record({
+      term: asciiWord,
+      prefix: fc.boolean(),
+      completions: fc.array(asciiWord, { maxLength: 3 }),
+      typos: fc.array(asciiWord, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(asciiQueryWord, { minLength: 1, maxLength: 4 }), asciiText, asciiText, (query, name, description) => {
+        expect(relevanceFor(query)({ name, description })).toBeCloseTo(byEveryWord({ name, description }, query), 9);
+      }),
+      { numRuns: 2000, seed: 20261125 },
+    );
+  });
+
   it('scores a product again from the start, however many it scored before', () => {
     const relevance = relevanceFor([{ term: 'kettle', prefix: false, completions: [], typos: [] }]);
     const product = { name: 'Kettle', description: 'A kettle, the kettle' };
