@@ -9,6 +9,7 @@ import { installSessions } from '../auth/session.ts';
 import type { Logger } from '../log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
+import { routesBySegment } from './routes-by-segment.ts';
 import type { Readiness } from '../service/readiness.ts';
 import { httpMetrics } from '../metrics/http.ts';
 import { httpTracing } from '../tracing/spans.ts';
@@ -68,7 +69,7 @@ export function createHttpApp({ log, routers, health, ready, metrics, auth }: Ht
   });
   // One router over all, so that 405 lists the methods of every service on a path.
   for (const router of routers) root.use(router.routes());
-  app.use(root.routes());
+  app.use(routesBySegment(root));
   app.use(root.allowedMethods());
   return app;
 }
