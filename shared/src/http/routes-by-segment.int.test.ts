@@ -36,7 +36,7 @@ function composedRouter(): Router {
   return root;
 }
 
-async function serve(routes: (root: Router) => Koa.Middleware): Promise<{ url: string; close: () => void }> {
+async function serve(routes: (root: Router) => ReturnType<Router['routes']>): Promise<{ url: string; close: () => void }> {
   const root = composedRouter();
   const app = new Koa();
   app.use(routes(root));
