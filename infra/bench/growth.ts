@@ -29,6 +29,8 @@ export interface RouteResult {
 export interface SearchLatency {
   q: string;
   note: string;
+  /** Whether ours runs the floor's FTS5 query (a word alone): what the target on search ÷ raw FTS5 compares. */
+  sameQuery: boolean;
   ours: Latency;
   floor: Latency;
 }
@@ -87,7 +89,10 @@ async function seedTo(dataDir: string, events: number, step: number): Promise<nu
 interface Sample {
   products: number;
   ids: string[];
-  /** The search words (SEARCH_WORDS), with how many products hold each at this size. */
+  /**
+   * The search words: SEARCH_WORDS, the same at every size, and STEADY_ANSWER's word of this
+   * size, with how many products hold each at this size.
+   */
   words: Array<{ q: string; matches: number; label: string }>;
   /** The longest query accepted: the most common name words, as many as a query may have. */
   commonWords: string;
@@ -113,6 +118,14 @@ const SEARCH_WORDS = [
   { q: descriptionWordWithShare(0.9), label: 'a word in ~90%' },
 ];
 
+/**
+ * A word of about this many products at every size, a different word at each: its search does the
+ * same work at every size (a search ranks at most 100 candidates), so its growth is the store's
+ * own, where a fixed word's answer grows with the store (the rarest word holds no product at
+ * 1,000 events and 99 at 1,000,000).
+ */
+const STEADY_ANSWER = 100;
+
 /** Product ids to look up and how many products hold each search word, read from the served generation. */
 function sample(dataDir: string): Sample {
   const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
@@ -123,10 +136,19 @@ function sample(dataDir: string): Sample {
     // A query's last word also matches as a prefix, so `matches` counts the products with the whole
     // word: the query matches at least those.
     const held = db.prepare(`SELECT docs FROM products_terms_g${g} WHERE term = ?`);
+    // A word of 5 letters or more: a search also matches the words its last word starts, and a longer word starts fewer.
+    const steady = db
+      .prepare(
+        `SELECT term, docs FROM products_terms_g${g} WHERE length(term) >= 5 AND term GLOB '[a-z]*' ORDER BY abs(docs - ?), term LIMIT 1`,
+      )
+      .get(STEADY_ANSWER) as { term: string; docs: number };
     return {
       products,
       ids,
-      words: SEARCH_WORDS.map((word) => ({ ...word, matches: Number((held.get(word.q) as { docs: number } | undefined)?.docs ?? 0) })),
+      words: [
+        ...SEARCH_WORDS.map((word) => ({ ...word, matches: Number((held.get(word.q) as { docs: number } | undefined)?.docs ?? 0) })),
+        { q: steady.term, label: `a word in ~${STEADY_ANSWER} products`, matches: Number(steady.docs) },
+      ],
       commonWords: (
         db.prepare(`SELECT term FROM products_name_terms_g${g} ORDER BY docs DESC LIMIT ${SEARCH_MAX_WORDS}`).all() as Array<{
           term: string;
@@ -295,8 +317,8 @@ export async function benchGrowth(
         routes.push({ route, note, ours, floor: await load(floorUrl, paths, seconds) });
       }
       const searchAlone: SearchLatency[] = [];
-      for (const { q, note } of [
-        ...words.map((w) => ({ q: w.q, note: `${w.label}: ${w.matches.toLocaleString('en')} products` })),
+      for (const { q, note, sameQuery = false } of [
+        ...words.map((w) => ({ q: w.q, note: `${w.label}: ${w.matches.toLocaleString('en')} products`, sameQuery: true })),
         { q: commonWords, note: `the ${SEARCH_MAX_WORDS} commonest name words` },
         { q: typoOfEach(commonWords), note: 'the same, the last two letters of each swapped' },
         // Common words that never meet: the seed gives a name one material, and the two commonest
@@ -308,7 +330,7 @@ export async function benchGrowth(
         { q: commonestWords.join(' '), note: `the ${SEARCH_MAX_WORDS} commonest words` },
       ]) {
         const path = `/search?q=${encodeURIComponent(q)}`;
-        searchAlone.push({ q, note, ...(await alternately({ ours: service.url + path, floor: floorUrl + path }, seconds)) });
+        searchAlone.push({ q, note, sameQuery, ...(await alternately({ ours: service.url + path, floor: floorUrl + path }, seconds)) });
       }
       routes.push({ ...SIGN_UPS, ours: await signUps(service.url, seconds) });
       steps.push({ events: size, seeded: seededNow, products, routes, searchAlone });

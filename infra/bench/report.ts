@@ -15,6 +15,7 @@ import type { benchSearchQuality } from './search-quality.ts';
 import type { benchWeb } from './web.ts';
 import { fmt, ms, ratio } from './format.ts';
 import { growthSection } from './report-growth.ts';
+import { targetsSection } from './report-targets.ts';
 
 /** The errors of the peer's runs that did not finish, counted by kind, after the rate of the one that did. */
 const peerFailures = (r: PeerRate) => {
@@ -60,6 +61,7 @@ export function benchmarksReport(run: BenchRun): string[] {
     '',
     `Run: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, BENCH_SCALE=${scale}, BENCH_SECONDS=${seconds}; load average (1 min) ${loadAtStart} at the start and ${loadavg()[0]!.toFixed(2)} at the end.`,
     '',
+    ...targetsSection(run),
     '## Embedded event store: appends against raw SQLite inserts',
     '',
     'Both on one disk, WAL mode, the same table and indexes, at the same `synchronous` level. FULL is the default',
