@@ -29,7 +29,7 @@ export interface RouteResult {
 export interface SearchLatency {
   q: string;
   note: string;
-  /** Whether ours runs the floor's FTS5 query (a word alone): what the target on search ÷ raw FTS5 compares. */
+  /** Whether the floor's FTS5 query is the same question as ours (a word alone, found as typed): what the target on search ÷ raw FTS5 compares. */
   sameQuery: boolean;
   ours: Latency;
   floor: Latency;
