@@ -4,11 +4,14 @@
 import { fmt, ms, ratio } from './format.ts';
 import type { benchGrowth, SizesCompared } from './growth.ts';
 
-/** A route's throughput at the largest size ÷ at size `i`, from the interleaved comparison (`of` its floor's). */
+/** Throughput at the largest size ÷ at size `i`, from one route's figures per size. */
+export const growthOf = (perSize: Array<{ requestsPerSecond: number }>, i: number) =>
+  perSize[perSize.length - 1]!.requestsPerSecond / perSize[i]!.requestsPerSecond;
+
+/** A route's growthOf from the interleaved comparison (`of` its floor's), as the report writes it. */
 export const grown = (route: SizesCompared['routes'][number], i: number, of: 'ours' | 'floor' = 'ours') => {
   const perSize = of === 'ours' ? route.perSize : route.floorPerSize;
-  if (!perSize) return '–';
-  return ratio(perSize[perSize.length - 1]!.requestsPerSecond, perSize[i]!.requestsPerSecond);
+  return perSize ? ratio(growthOf(perSize, i), 1) : '–';
 };
 
 export function growthSection(

@@ -5,6 +5,7 @@ import { fmt, ratio } from './format.ts';
 import type { benchGrowth, SizesCompared } from './growth.ts';
 import type { benchHttp } from './http.ts';
 import type { benchLongStreams } from './long-streams.ts';
+import { growthOf } from './report-growth.ts';
 
 /** The figures of a run (report.ts's BenchRun) that the targets are about. */
 export interface TargetFigures {
@@ -21,19 +22,18 @@ interface Target {
   met: boolean;
 }
 
-const ms = (n: number) => `${Number(n.toFixed(1))} ms`;
+/** Milliseconds to one place, with the unit (format.ts's `ms` gives three places, without). */
+const millis = (n: number) => `${Number(n.toFixed(1))} ms`;
 
 export function targetsSection(run: TargetFigures): string[] {
   const { compared, growth, streams, http, stores } = run;
   const sizes = compared.sizes;
   const [smallest, largest] = [sizes[0]!, sizes[sizes.length - 1]!];
   const last = growth[growth.length - 1]!;
-  const grownOf = (perSize: Array<{ requestsPerSecond: number }>) =>
-    perSize[perSize.length - 1]!.requestsPerSecond / perSize[0]!.requestsPerSecond;
   const growthRows = compared.routes.map((route) => ({
     route: route.route,
-    ours: grownOf(route.perSize),
-    floor: route.floorPerSize && grownOf(route.floorPerSize),
+    ours: growthOf(route.perSize, 0),
+    floor: route.floorPerSize && growthOf(route.floorPerSize, 0),
   }));
   const fallen = growthRows.filter((row) => row.ours < 0.8);
   const reads = compared.routes.filter((route) => route.floorPerSize);
@@ -58,12 +58,12 @@ export function targetsSection(run: TargetFigures): string[] {
     },
     {
       target: `p99 of every read ≤ 50 ms at ${fmt(largest)} events`,
-      measured: `at most ${ms(slowestRead)} (16 connections)`,
+      measured: `at most ${millis(slowestRead)} (16 connections)`,
       met: slowestRead <= 50,
     },
     {
       target: `search p99 ≤ 20 ms for any accepted query at ${fmt(largest)} events`,
-      measured: `at most ${ms(slowestSearch.ours.p99)} (\`${slowestSearch.q}\`, one at a time)`,
+      measured: `at most ${millis(slowestSearch.ours.p99)} (\`${slowestSearch.q}\`, one at a time)`,
       met: slowestSearch.ours.p99 <= 20,
     },
     {
