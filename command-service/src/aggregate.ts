@@ -3,7 +3,6 @@
 // entity model; the account is private to the write side and brings its own.
 import type { JsonValue } from '@eventide/shared/event-store/port.ts';
 import type { Recorded } from '@eventide/shared/models/model.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
 
 /** An event as a decider emits it: a public one from the catalogue or a private one. */
 export type Decided = { type: string; data: JsonValue };
@@ -13,16 +12,6 @@ export interface Aggregate<State, Command, Event extends Decided> {
   model: string;
   initialState: State;
   evolve(state: State, event: Recorded<Event>): State;
-  /** Pure: everything it needs (ids, prices, the time) is in the command. Throws AppError to refuse. */
+  /** Pure: everything it needs (ids, prices, the time, who acts) is in the command. Throws a Refusal to refuse. */
   decide(command: Command, state: State): Event[];
-}
-
-/** The state of an entity that exists and is not deleted; 404 or 410 otherwise. */
-export function requireLive<State extends { status: string }>(
-  state: State,
-  what: string,
-): Exclude<State, { status: 'absent' | 'deleted' }> {
-  if (state.status === 'absent') throw problems.notFound(what);
-  if (state.status === 'deleted') throw problems.gone(what);
-  return state as Exclude<State, { status: 'absent' | 'deleted' }>;
 }

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent, type StreamAppend } from '@eventide/shared/event-store/port.ts';
-import type { AppError } from '@eventide/shared/http/problem.ts';
+import type { Refusal } from '@eventide/shared/models/refusal.ts';
 import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { derivedId } from '@eventide/shared/ids.ts';
 import { loadState, type Foldable, type LoadedState } from './load.ts';
@@ -35,7 +35,7 @@ export interface ClaimRules<Holder> {
   holderStream(holderId: string): string;
   holder: Foldable<Holder>;
   holds(holder: Holder, key: string): boolean;
-  conflict(): AppError;
+  conflict(): Refusal;
 }
 
 export interface Claims {

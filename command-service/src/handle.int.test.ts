@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { AppError } from '@eventide/shared/http/problem.ts';
+import { Refusal } from '@eventide/shared/models/refusal.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { handle } from './handle.ts';
 import { productAggregate } from './product/decide.ts';
@@ -49,10 +49,10 @@ async function createProduct(): Promise<string> {
   return productId;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
+async function refusal(promise: Promise<unknown>): Promise<Refusal> {
   const error = await promise.catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
+  expect(error).toBeInstanceOf(Refusal);
+  return error as Refusal;
 }
 
 describe('handle() under a concurrent write', () => {
@@ -61,7 +61,7 @@ describe('handle() under a concurrent write', () => {
     const error = await refusal(
       handle(racing(store), productAggregate, productId, { type: 'ChangeProduct', changes: { name: 'Ours' } }, { metadata }),
     );
-    expect(error.status).toBe(409);
+    expect(error.kind).toBe('conflict');
     expect(error.message).toMatch(/changed by another request at the same time/);
     const events = await store.readStream(`product-${productId}`);
     expect(events.map((e) => (e.data as { changes?: { name: string } }).changes?.name)).toEqual([undefined, 'Theirs']);
@@ -72,7 +72,7 @@ describe('handle() under a concurrent write', () => {
     const error = await refusal(
       handle(racing(store), productAggregate, productId, { type: 'ChangeProduct', changes: { name: 'Ours' } }, { metadata, ifMatch: [0] }),
     );
-    expect(error.status).toBe(412);
+    expect(error.kind).toBe('stale');
     expect(await store.readStream(`product-${productId}`)).toHaveLength(2);
   });
 
@@ -90,7 +90,7 @@ describe('handle() under a concurrent write', () => {
         { appendFirst: async () => [{ streamId: claim, events: [claimEvent()], expectedRevision: 'no_stream' }] },
       ),
     );
-    expect(error.status).toBe(409);
+    expect(error.kind).toBe('conflict');
     // The embedded store commits both or neither: the refused command left no claim behind.
     expect(await store.readStream(claim)).toEqual([]);
   });
@@ -160,7 +160,7 @@ describe('handle() creating an entity whose id it was just given (unwritten)', (
     const error = await refusal(
       handle(store, productAggregate, productId, { type: 'CreateProduct', productId, details }, { metadata, unwritten: true }),
     );
-    expect(error.status).toBe(409);
+    expect(error.kind).toBe('conflict');
     const events = await store.readStream(`product-${productId}`);
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ name: 'Mine' })]);
   });

@@ -2,7 +2,7 @@
 // repeated request, check If-Match, decide, append with the revision it decided on.
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
 import { derivedId, newId } from '@eventide/shared/ids.ts';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type StreamAppend } from '@eventide/shared/event-store/port.ts';
 import type { Aggregate, Decided } from './aggregate.ts';
@@ -54,6 +54,8 @@ export interface Hooks<State, Event> {
   appendFirst?(events: Event[], before: State, commandId: string): Promise<StreamAppend[]>;
 }
 
+export const KEY_REUSED = 'this Idempotency-Key was already used for a different request; use a new key for a new request';
+
 /** How often the appends of appendFirst are asked for again after another request changed their streams. */
 const APPEND_FIRST_ATTEMPTS = 5;
 
@@ -89,7 +91,7 @@ async function replay<State, Event extends Decided>(
   if (!idempotency) return undefined;
   const caused = await store.readCausedBy(streamId, commandId);
   if (caused.length === 0) return undefined;
-  if (caused[0]!.id !== eventIdOf(commandId, idempotency, 0)) throw problems.idempotencyKeyReused();
+  if (caused[0]!.id !== eventIdOf(commandId, idempotency, 0)) throw refuse.keyReused(KEY_REUSED);
   const last = caused[caused.length - 1]!;
   const then = await loadState(store, aggregate, streamId, { upTo: last.revision });
   return { state: then.state, revision: last.revision, position: last.position, changed: false };
@@ -97,9 +99,9 @@ async function replay<State, Event extends Decided>(
 
 function checkIfMatch(ifMatch: IfMatch | undefined, revision: number, what: string): void {
   if (ifMatch === undefined) return;
-  if (revision < 0) throw problems.preconditionFailed(`${what} does not exist, so it cannot match If-Match`);
+  if (revision < 0) throw refuse.stale(`${what} does not exist, so it cannot match If-Match`);
   if (ifMatch !== '*' && !ifMatch.includes(revision)) {
-    throw problems.preconditionFailed(`${what} is at revision "${revision}", not ${ifMatch.map((r) => `"${r}"`).join(', ')}`);
+    throw refuse.stale(`${what} is at revision "${revision}", not ${ifMatch.map((r) => `"${r}"`).join(', ')}`);
   }
 }
 
@@ -147,11 +149,11 @@ export async function handle<State, Command, Event extends Decided>(
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       if (error.streamId !== own.streamId) {
         if (attempt < APPEND_FIRST_ATTEMPTS) continue;
-        throw problems.conflict(`other requests kept changing what ${what} depends on; retry`);
+        throw refuse.conflict(`other requests kept changing what ${what} depends on; retry`);
       }
       throw options.ifMatch
-        ? problems.preconditionFailed(`${what} changed while this request was handled`)
-        : problems.conflict(`${what} was changed by another request at the same time; read it again and retry`);
+        ? refuse.stale(`${what} changed while this request was handled`)
+        : refuse.conflict(`${what} was changed by another request at the same time; read it again and retry`);
     }
   }
   const state = decided.reduce(

@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore, JsonValue } from '@eventide/shared/event-store/port.ts';
-import type { AppError } from '@eventide/shared/http/problem.ts';
+import type { Principal } from '@eventide/shared/models/principal.ts';
+import type { Refusal } from '@eventide/shared/models/refusal.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { fold } from '@eventide/shared/models/model.ts';
 import { accountAggregate } from './account/decide.ts';
@@ -16,6 +17,7 @@ import { userAggregate } from './user/decide.ts';
 
 const metadata = { correlationId: 'c', actor: { type: 'anonymous' as const } };
 const options: CommandOptions = { metadata };
+const SYSTEM: Principal = { type: 'system', name: 'test' };
 const LONG = 10 * SNAPSHOT_AFTER_EVENTS;
 
 let store: EventStore;
@@ -107,7 +109,7 @@ describe('loading a stream from its snapshot', () => {
         ifMatch: [LONG - 1],
       },
     ).catch((e: unknown) => e);
-    expect((stale as AppError).status).toBe(412);
+    expect((stale as Refusal).kind).toBe('stale');
   });
 
   it('never uses a snapshot written by other code (another version)', async () => {
@@ -137,13 +139,13 @@ describe('loading a stream from its snapshot', () => {
 
     const orderId = newId();
     const line = (quantity: number) => ({ productId: newId(), quantity, unitPrice: { amount: 250, currency: 'EUR' } });
-    await handle(store, orderAggregate, orderId, { type: 'CreateOrder', orderId, userId, lines: [line(1)] }, options);
+    await handle(store, orderAggregate, orderId, { type: 'CreateOrder', by: SYSTEM, orderId, userId, lines: [line(1)] }, options);
     for (let i = 2; i < SNAPSHOT_AFTER_EVENTS + 4; i++) {
-      await handle(store, orderAggregate, orderId, { type: 'ChangeOrder', changes: { lines: [line(i), line(1)] } }, options);
+      await handle(store, orderAggregate, orderId, { type: 'ChangeOrder', by: SYSTEM, changes: { lines: [line(i), line(1)] } }, options);
     }
-    await handle(store, orderAggregate, orderId, { type: 'ChangeOrder', changes: { status: 'placed' } }, options);
-    await handle(store, orderAggregate, orderId, { type: 'ChangeOrder', changes: { status: 'cancelled' } }, options);
-    await handle(store, orderAggregate, orderId, { type: 'DeleteOrder' }, options);
+    await handle(store, orderAggregate, orderId, { type: 'ChangeOrder', by: SYSTEM, changes: { status: 'placed' } }, options);
+    await handle(store, orderAggregate, orderId, { type: 'ChangeOrder', by: SYSTEM, changes: { status: 'cancelled' } }, options);
+    await handle(store, orderAggregate, orderId, { type: 'DeleteOrder', by: SYSTEM }, options);
 
     const identity = { provider: 'local', subject: 'someone' };
     for (let i = 0; i < SNAPSHOT_AFTER_EVENTS; i++) {
@@ -219,6 +221,6 @@ describe('a retried command on a long stream', () => {
         idempotency: { ...idempotency, fingerprint: 'request-2' },
       },
     ).catch((e: unknown) => e);
-    expect((reused as AppError).status).toBe(422);
+    expect((reused as Refusal).kind).toBe('key-reused');
   });
 });

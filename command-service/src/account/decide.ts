@@ -2,7 +2,7 @@
 // aggregate's, so a concurrent change to the same account is refused there, once.
 import type { Role } from '@eventide/shared/auth/session.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { handle, type CommandOptions } from '../handle.ts';
 import { accountModel, hasIdentity, type Account, type AccountEvent, type Identity } from './account.ts';
@@ -17,7 +17,7 @@ export type AccountCommand =
 
 function setPassword(command: Extract<AccountCommand, { type: 'SetPassword' }>, account: Account): AccountEvent[] {
   if (account.passwordHash !== command.replacing) {
-    throw problems.conflict('the password was changed by another request at the same time; try again');
+    throw refuse.conflict('the password was changed by another request at the same time; try again');
   }
   return [{ type: 'account:password-set', data: { hash: command.hash } }];
 }
@@ -34,9 +34,9 @@ function link(command: Extract<AccountCommand, { type: 'LinkIdentity' }>, accoun
 /** Every link to the provider goes, unless it is the last way to sign in. */
 function unlink(provider: string, account: Account): AccountEvent[] {
   const linked = account.identities.filter((i) => i.provider === provider);
-  if (linked.length === 0) throw problems.notFound(`a link to ${JSON.stringify(provider.slice(0, 64))}`);
+  if (linked.length === 0) throw refuse.notFound(`a link to ${JSON.stringify(provider.slice(0, 64))}`);
   if (!account.passwordHash && account.identities.length === linked.length) {
-    throw problems.conflict('this is your only way to sign in: set a password or link another provider first');
+    throw refuse.conflict('this is your only way to sign in: set a password or link another provider first');
   }
   return linked.map((i) => ({ type: 'account:identity-unlinked', data: { provider: i.provider, subject: i.subject } }));
 }

@@ -22,11 +22,11 @@ describe('account decider', () => {
     it('refuses when the password changed after the caller checked it', () =>
       given(password('h1'), password('h2'))
         .when({ type: 'SetPassword', hash: 'h3', replacing: 'h1' })
-        .thenRefuses(409, /changed by another request/));
+        .thenRefuses('conflict', /changed by another request/));
     it('refuses a first password when one was set meanwhile (a racing sign-up)', () =>
       given(password('h1'))
         .when({ type: 'SetPassword', hash: 'h2', replacing: undefined })
-        .thenRefuses(409, /changed by another request/));
+        .thenRefuses('conflict', /changed by another request/));
   });
 
   describe('LinkIdentity', () => {
@@ -55,11 +55,11 @@ describe('account decider', () => {
     it('refuses a provider that is not linked', () =>
       given(password('h1'))
         .when({ type: 'UnlinkProvider', provider: 'github' })
-        .thenRefuses(404, /github/));
+        .thenRefuses('not-found', /github/));
     it('refuses to remove the last way to sign in', () =>
       given(linked(github))
         .when({ type: 'UnlinkProvider', provider: 'github' })
-        .thenRefuses(409, /only way to sign in/));
+        .thenRefuses('conflict', /only way to sign in/));
     it('allows it while another provider is linked', () =>
       given(linked(github), linked(google))
         .when({ type: 'UnlinkProvider', provider: 'github' })

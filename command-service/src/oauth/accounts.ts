@@ -15,7 +15,8 @@ import type { Role } from '@eventide/shared/auth/session.ts';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { ClaimNames } from '../claims.ts';
-import { AppError, problems } from '@eventide/shared/http/problem.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { loadAccount, type Identity } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
@@ -31,9 +32,6 @@ export interface Resolution {
   roles: Role[];
   created: boolean;
 }
-
-const refusal = (status: number, type: string, detail: string) =>
-  new AppError(status, { type, title: 'This sign-in cannot reach an account', detail });
 
 export function providerAccounts(store: EventStore, names: ClaimNames) {
   const claims = identityClaims(store, names);
@@ -58,9 +56,9 @@ export function providerAccounts(store: EventStore, names: ClaimNames) {
     const causation = { ...metadata, causationId: newId() };
     const holderId = await claims.holderOf(identityKey(identity));
     if (holderId) {
-      if (linkUserId && holderId !== linkUserId) throw problems.conflict('this provider account is already linked to another user');
+      if (linkUserId && holderId !== linkUserId) throw refuse.conflict('this provider account is already linked to another user');
       const holder = await activeUser(store, holderId);
-      if (!holder) throw refusal(403, 'account-deleted', 'the account linked to this provider account has been deleted');
+      if (!holder) throw refuse.forbidden('the account linked to this provider account has been deleted', { reason: 'account-deleted' });
       return { userId: holderId, roles: (await loadAccount(store, holderId)).account.roles, created: false };
     }
 
@@ -72,10 +70,9 @@ export function providerAccounts(store: EventStore, names: ClaimNames) {
     }
 
     if (!profile.email || !profile.emailVerified) {
-      throw refusal(
-        403,
-        'email-not-verified',
+      throw refuse.forbidden(
         `${identity.provider} did not confirm an email address for this account; sign in another way and link ${identity.provider} from your account`,
+        { reason: 'email-not-verified' },
       );
     }
     const holder = await userByEmail(store, names, profile.email);
@@ -84,10 +81,9 @@ export function providerAccounts(store: EventStore, names: ClaimNames) {
       const verified = account.verifiedEmail === normalizeEmail(holder.email);
       const unclaimable = !account.passwordHash && account.identities.length === 0;
       if (!verified && !unclaimable) {
-        throw refusal(
-          409,
-          'account-exists',
+        throw refuse.conflict(
           `an account with this email exists, and its address has not been verified; sign in to it with its password, then link ${identity.provider} from there`,
+          { reason: 'account-exists' },
         );
       }
       const linked = await link(holder, identity, profile, { ...causation, actor: { type: 'user', userId: holder.userId } });

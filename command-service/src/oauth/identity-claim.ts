@@ -2,7 +2,7 @@
 // while the holder's account lists the identity (claims.ts). Linking claims first, then records
 // the link in the account; unlinking is the account event alone.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
 import { uniqueClaims, type ClaimNames, type Claims } from '../claims.ts';
 import { accountModel, accountStream, hasIdentity, type Identity } from '../account/account.ts';
 
@@ -23,7 +23,7 @@ export function identityClaims(store: EventStore, names: ClaimNames, now?: () =>
       holderStream: accountStream,
       holder: accountModel,
       holds: (account, key) => hasIdentity(account, parseKey(key)),
-      conflict: () => problems.conflict('this provider account is already linked to another user'),
+      conflict: () => refuse.conflict('this provider account is already linked to another user'),
     },
     now,
   );

@@ -1,18 +1,31 @@
 // Order commands and the pure decisions on them. Lines arrive priced: the caller looked the
-// products up, so deciding needs nothing but the command and the state.
+// products up, so deciding needs nothing but the command and the state. Who may take which step
+// is the order's life cycle (shared/src/models/order/life-cycle.ts); every command says who acts.
 import type { OrderLine, OrderStatus } from '@eventide/shared/events/catalogue.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import {
+  maySee,
+  requireDeletable,
+  requireLinesMayChange,
+  requireMayOrderFor,
+  requireStep,
+} from '@eventide/shared/models/order/life-cycle.ts';
 import { orderModel, type ExistingOrder, type OrderEvent, type OrderState } from '@eventide/shared/models/order/state.ts';
-import { requireLive, type Aggregate } from '../aggregate.ts';
-import { DELETABLE, transitionRefusal } from './status.ts';
+import type { Principal } from '@eventide/shared/models/principal.ts';
+import { refuse, requireLive } from '@eventide/shared/models/refusal.ts';
+import type { Aggregate } from '../aggregate.ts';
 
-export type OrderCommand =
+export type OrderCommand = { by: Principal } & (
   | { type: 'CreateOrder'; orderId: string; userId: string; lines: OrderLine[] }
-  | { type: 'ChangeOrder'; changes: { lines?: OrderLine[]; status?: OrderStatus } }
+  | { type: 'ChangeOrder'; changes: { lines?: OrderLine[] | undefined; status?: OrderStatus | undefined } }
   | { type: 'ReplaceOrder'; userId: string; lines: OrderLine[]; status: OrderStatus }
-  | { type: 'DeleteOrder' };
+  | { type: 'DeleteOrder' }
+);
 
-const requireExisting = (state: OrderState): ExistingOrder => requireLive(state, 'this order');
+/** The order, when it exists and `who` may see it: to anyone else it is not found, whatever its state. */
+function requireVisible(state: OrderState, who: Principal): ExistingOrder {
+  if (state.status !== 'absent' && !maySee(state.userId, who)) throw refuse.notFound('this order');
+  return requireLive(state, 'this order');
+}
 
 /** One line per product, one currency per order. */
 function checkLines(lines: OrderLine[]): void {
@@ -20,11 +33,11 @@ function checkLines(lines: OrderLine[]): void {
   const currency = lines[0]?.unitPrice.currency;
   lines.forEach((line, i) => {
     if (seen.has(line.productId)) {
-      throw problems.unprocessable(`lines.${i}.productId`, "this product is already on another line; raise that line's quantity instead");
+      throw refuse.unprocessable(`lines.${i}.productId`, "this product is already on another line; raise that line's quantity instead");
     }
     seen.add(line.productId);
     if (line.unitPrice.currency !== currency) {
-      throw problems.unprocessable(
+      throw refuse.unprocessable(
         `lines.${i}.productId`,
         `is priced in ${line.unitPrice.currency}, but the order's first line is in ${currency}`,
       );
@@ -36,21 +49,19 @@ function sameLines(a: OrderLine[], b: OrderLine[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function change(state: OrderState, wanted: { lines?: OrderLine[] | undefined; status?: OrderStatus | undefined }): OrderEvent[] {
-  const current = requireExisting(state);
+function change(
+  current: ExistingOrder,
+  wanted: { lines?: OrderLine[] | undefined; status?: OrderStatus | undefined },
+  by: Principal,
+): OrderEvent[] {
   const changes: { lines?: OrderLine[]; status?: OrderStatus } = {};
   if (wanted.lines && !sameLines(wanted.lines, current.lines)) {
-    if (current.status !== 'draft') {
-      throw problems.conflict(`the order is ${current.status}: only a draft order's lines can change`, [
-        { field: 'lines', message: `cannot change once the order is ${current.status}` },
-      ]);
-    }
+    requireLinesMayChange({ ...current, lineCount: current.lines.length });
     checkLines(wanted.lines);
     changes.lines = wanted.lines;
   }
   if (wanted.status && wanted.status !== current.status) {
-    const refusal = transitionRefusal(current.status, wanted.status, (changes.lines ?? current.lines).length);
-    if (refusal) throw problems.conflict(refusal, [{ field: 'status', message: refusal }]);
+    requireStep({ userId: current.userId, status: current.status, lineCount: (changes.lines ?? current.lines).length }, wanted.status, by);
     changes.status = wanted.status;
   }
   if (Object.keys(changes).length === 0) return [];
@@ -60,23 +71,20 @@ function change(state: OrderState, wanted: { lines?: OrderLine[] | undefined; st
 export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
   switch (command.type) {
     case 'CreateOrder':
-      if (state.status !== 'absent') throw problems.conflict(`order ${command.orderId} already exists`);
+      requireMayOrderFor(command.userId, command.by);
+      if (state.status !== 'absent') throw refuse.conflict(`order ${command.orderId} already exists`);
       checkLines(command.lines);
       return [{ type: 'order:created', data: { orderId: command.orderId, userId: command.userId, lines: command.lines, status: 'draft' } }];
     case 'ChangeOrder':
-      return change(state, command.changes);
+      return change(requireVisible(state, command.by), command.changes, command.by);
     case 'ReplaceOrder': {
-      const current = requireExisting(state);
-      if (command.userId !== current.userId) throw problems.unprocessable('userId', "an order's user cannot change");
-      return change(state, { lines: command.lines, status: command.status });
+      const current = requireVisible(state, command.by);
+      if (command.userId !== current.userId) throw refuse.unprocessable('userId', "an order's user cannot change");
+      return change(current, { lines: command.lines, status: command.status }, command.by);
     }
     case 'DeleteOrder': {
-      const current = requireExisting(state);
-      if (!DELETABLE.includes(current.status)) {
-        throw problems.conflict(
-          `the order is ${current.status}: cancel it before deleting it (only draft or cancelled orders can be deleted)`,
-        );
-      }
+      const current = requireVisible(state, command.by);
+      requireDeletable(current);
       return [{ type: 'order:deleted', data: { orderId: current.orderId } }];
     }
     default: {

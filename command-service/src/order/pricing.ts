@@ -3,10 +3,12 @@
 // at; a new one takes the catalogue's current price.
 import type { Money, OrderLine } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
 import { isUuid } from '@eventide/shared/ids.ts';
 import { load } from '../handle.ts';
 import { isExisting, type OrderState } from '@eventide/shared/models/order/state.ts';
+import { requireMayOrderFor } from '@eventide/shared/models/order/life-cycle.ts';
+import type { Principal } from '@eventide/shared/models/principal.ts';
 import { productAggregate } from '../product/decide.ts';
 import { userAggregate } from '../user/decide.ts';
 
@@ -15,10 +17,12 @@ export interface RequestedLine {
   quantity: number;
 }
 
-export async function requireCustomer(store: EventStore, userId: string): Promise<void> {
+/** The user an order is made for: one `who` may order for (the life cycle's rule, first, so that nothing is told of others), and one that exists. */
+export async function requireCustomer(store: EventStore, userId: string, who: Principal): Promise<void> {
+  requireMayOrderFor(userId, who);
   const { state } = isUuid(userId) ? await load(store, userAggregate, userId) : { state: { status: 'absent' } };
-  if (state.status === 'absent') throw problems.unprocessable('userId', 'no user has this id');
-  if (state.status === 'deleted') throw problems.unprocessable('userId', 'this user has been deleted');
+  if (state.status === 'absent') throw refuse.unprocessable('userId', 'no user has this id');
+  if (state.status === 'deleted') throw refuse.unprocessable('userId', 'this user has been deleted');
 }
 
 /** Current catalogue prices of the requested products, refusing unknown or deleted ones. */
@@ -27,10 +31,10 @@ export async function currentPrices(store: EventStore, lines: RequestedLine[]): 
   await Promise.all(
     lines.map(async (line, i) => {
       const field = `lines.${i}.productId`;
-      if (!isUuid(line.productId)) throw problems.unprocessable(field, 'no product has this id');
+      if (!isUuid(line.productId)) throw refuse.unprocessable(field, 'no product has this id');
       const { state } = await load(store, productAggregate, line.productId);
-      if (state.status === 'absent') throw problems.unprocessable(field, 'no product has this id');
-      if (state.status === 'deleted') throw problems.unprocessable(field, 'this product has been deleted');
+      if (state.status === 'absent') throw refuse.unprocessable(field, 'no product has this id');
+      if (state.status === 'deleted') throw refuse.unprocessable(field, 'this product has been deleted');
       prices.set(line.productId, state.price);
     }),
   );
@@ -46,6 +50,6 @@ export function priceLines(lines: RequestedLine[], prices: Map<string, Money>, o
   }));
   // Prices recorded before the API bounded them could make a total that is no longer exact.
   const total = priced.reduce((sum, line) => sum + line.quantity * line.unitPrice.amount, 0);
-  if (!Number.isSafeInteger(total)) throw problems.unprocessable('lines', "the order's total would be too large to count exactly");
+  if (!Number.isSafeInteger(total)) throw refuse.unprocessable('lines', "the order's total would be too large to count exactly");
   return priced;
 }

@@ -4,9 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { readBody } from '@eventide/shared/http/body.ts';
-import { requireUser, type SessionUser } from '@eventide/shared/auth/session.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
-import { mayActFor } from '../http/authorize.ts';
+import { principalOf, requireUser } from '@eventide/shared/auth/session.ts';
 import { entityId } from '../http/conditions.ts';
 import { commandOptions, newEntity } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
@@ -35,61 +33,46 @@ export function orderRoutes({ store, bodyLimit }: { store: EventStore; bodyLimit
     return (order: OrderState) => (requested && prices ? priceLines(requested, prices, order) : undefined);
   }
 
-  /** Someone else's order is not found, whatever its state. */
-  const owned = (user: SessionUser, orderId: string, command: (s: OrderState) => OrderCommand) => (s: OrderState) => {
-    if (s.status !== 'absent' && !mayActFor(user, s.userId)) throw problems.notFound(`order ${orderId}`);
-    return command(s);
-  };
-  /** Orders are placed for oneself; another user, to a non-admin, does not exist. */
-  const customer = async (user: SessionUser, userId: string) => {
-    if (!mayActFor(user, userId)) throw problems.unprocessable('userId', 'no user has this id');
-    await requireCustomer(store, userId);
-  };
-
   const create = (prefix: string, represent: Represent) => async (ctx: Context) => {
-    const user = requireUser(ctx);
+    const by = principalOf(requireUser(ctx));
     const body = await readBody(ctx, createBody, bodyLimit);
-    await customer(user, body.userId);
+    await requireCustomer(store, body.userId, by);
     const price = await priced(body.lines);
     const { id: orderId, options } = newEntity(commandOptions(ctx, body));
-    const result = await run(orderId, (s) => ({ type: 'CreateOrder', orderId, userId: body.userId, lines: price(s) ?? [] }), options);
+    const result = await run(orderId, (s) => ({ type: 'CreateOrder', by, orderId, userId: body.userId, lines: price(s) ?? [] }), options);
     respondWrite(ctx, result, represent(result.state), { status: 201, location: `${prefix}/orders/${orderId}` });
   };
 
   const change = (represent: Represent) => async (ctx: Context) => {
-    const user = requireUser(ctx);
+    const by = principalOf(requireUser(ctx));
     const orderId = entityId(ctx, 'id', 'order');
     const body = await readBody(ctx, changeBody, bodyLimit);
     const price = await priced(body.lines);
-    const command = owned(user, orderId, (s) => ({ type: 'ChangeOrder', changes: { lines: price(s), status: body.status } }));
+    const command = (s: OrderState): OrderCommand => ({ type: 'ChangeOrder', by, changes: { lines: price(s), status: body.status } });
     const result = await run(orderId, command, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(result.state));
   };
 
   const replace = (represent: Represent) => async (ctx: Context) => {
-    const user = requireUser(ctx);
+    const by = principalOf(requireUser(ctx));
     const orderId = entityId(ctx, 'id', 'order');
     const body = await readBody(ctx, replaceBody, bodyLimit);
-    if (!mayActFor(user, body.userId)) throw problems.unprocessable('userId', 'no user has this id');
     const price = await priced(body.lines);
-    const command = owned(user, orderId, (s) => ({
+    const command = (s: OrderState): OrderCommand => ({
       type: 'ReplaceOrder',
+      by,
       userId: body.userId,
       lines: price(s) ?? [],
       status: body.status,
-    }));
+    });
     const result = await run(orderId, command, commandOptions(ctx, body));
     respondWrite(ctx, result, represent(result.state));
   };
 
   const remove = (represent: Represent) => async (ctx: Context) => {
-    const user = requireUser(ctx);
+    const by = principalOf(requireUser(ctx));
     const orderId = entityId(ctx, 'id', 'order');
-    const result = await run(
-      orderId,
-      owned(user, orderId, () => ({ type: 'DeleteOrder' })),
-      commandOptions(ctx, null),
-    );
+    const result = await run(orderId, { type: 'DeleteOrder', by }, commandOptions(ctx, null));
     respondWrite(ctx, result, represent(result.state));
   };
 

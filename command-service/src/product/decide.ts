@@ -1,7 +1,7 @@
 // Product commands and the pure decisions on them.
-import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse, requireLive } from '@eventide/shared/models/refusal.ts';
 import { productModel, type ProductDetails, type ProductEvent, type ProductState } from '@eventide/shared/models/product/state.ts';
-import { requireLive, type Aggregate } from '../aggregate.ts';
+import type { Aggregate } from '../aggregate.ts';
 
 export type ProductCommand =
   | { type: 'CreateProduct'; productId: string; details: ProductDetails }
@@ -19,7 +19,7 @@ function same(a: unknown, b: unknown): boolean {
 export function decide(command: ProductCommand, state: ProductState): ProductEvent[] {
   switch (command.type) {
     case 'CreateProduct':
-      if (state.status !== 'absent') throw problems.conflict(`product ${command.productId} already exists`);
+      if (state.status !== 'absent') throw refuse.conflict(`product ${command.productId} already exists`);
       return [{ type: 'product:created', data: { productId: command.productId, ...command.details } }];
     case 'ChangeProduct': {
       const current = requireActive(state);

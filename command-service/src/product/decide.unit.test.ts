@@ -21,7 +21,7 @@ describe('product decider', () => {
     it('refuses when the product exists', () =>
       given(created)
         .when({ type: 'CreateProduct', productId, details })
-        .thenRefuses(409, /already exists/));
+        .thenRefuses('conflict', /already exists/));
   });
 
   describe('ChangeProduct', () => {
@@ -40,11 +40,11 @@ describe('product decider', () => {
     it('refuses an unknown product', () =>
       given()
         .when({ type: 'ChangeProduct', changes: { name: 'x' } })
-        .thenRefuses(404, /does not exist/));
+        .thenRefuses('not-found', /does not exist/));
     it('refuses a deleted product', () =>
       given(created, deleted)
         .when({ type: 'ChangeProduct', changes: { name: 'x' } })
-        .thenRefuses(410, /deleted/));
+        .thenRefuses('gone', /deleted/));
   });
 
   describe('DeleteProduct', () => {
@@ -52,10 +52,10 @@ describe('product decider', () => {
     it('refuses an unknown product', () =>
       given()
         .when({ type: 'DeleteProduct' })
-        .thenRefuses(404, /does not exist/));
+        .thenRefuses('not-found', /does not exist/));
     it('refuses a product deleted already', () =>
       given(created, deleted)
         .when({ type: 'DeleteProduct' })
-        .thenRefuses(410, /deleted/));
+        .thenRefuses('gone', /deleted/));
   });
 });

@@ -1,6 +1,6 @@
 // given(events).when(command).then(events) for deciders: the spec style of every aggregate test.
 import { expect } from 'vitest';
-import { AppError } from '@eventide/shared/http/problem.ts';
+import { Refusal, type RefusalKind } from '@eventide/shared/models/refusal.ts';
 import type { Recorded } from '@eventide/shared/models/model.ts';
 import type { Aggregate, Decided } from '../aggregate.ts';
 
@@ -20,19 +20,19 @@ export function deciderSpec<State, Command, Event extends Decided>(aggregate: Ag
           // biome-ignore lint/suspicious/noThenProperty: given/when/then is the spec style; nothing awaits it
           then: (expected: Event[]) => expect(run()).toEqual(expected),
           thenNothing: () => expect(run()).toEqual([]),
-          /** The decider refuses with this status and a message matching `detail`. */
-          thenRefuses: (status: number, detail: RegExp, field?: string) => {
+          /** The decider refuses with this kind of refusal and a message matching `detail`. */
+          thenRefuses: (kind: RefusalKind, detail: RegExp, field?: string) => {
             let error: unknown;
             try {
               run();
             } catch (caught) {
               error = caught;
             }
-            expect(error, 'the decider should refuse').toBeInstanceOf(AppError);
-            const appError = error as AppError;
-            expect(appError.status).toBe(status);
-            expect(appError.message).toMatch(detail);
-            if (field) expect(appError.errors?.map((e) => e.field)).toContain(field);
+            expect(error, 'the decider should refuse').toBeInstanceOf(Refusal);
+            const refusal = error as Refusal;
+            expect(refusal.kind).toBe(kind);
+            expect(refusal.message).toMatch(detail);
+            if (field) expect(refusal.fields.map((e) => e.field)).toContain(field);
           },
         };
       },

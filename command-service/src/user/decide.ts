@@ -1,7 +1,7 @@
 // User commands and the pure decisions on them.
-import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse, requireLive } from '@eventide/shared/models/refusal.ts';
 import { userModel, type UserEvent, type UserState } from '@eventide/shared/models/user/state.ts';
-import { requireLive, type Aggregate } from '../aggregate.ts';
+import type { Aggregate } from '../aggregate.ts';
 
 export interface UserProfile {
   name: string;
@@ -34,7 +34,7 @@ function update(state: UserState, wanted: Partial<UserProfile>): UserEvent[] {
 }
 
 export function decideCreate(command: Extract<UserCommand, { type: 'CreateUser' }>, state: UserState): UserEvent[] {
-  if (state.status !== 'absent') throw problems.conflict(`user ${command.userId} already exists`);
+  if (state.status !== 'absent') throw refuse.conflict(`user ${command.userId} already exists`);
   return [{ type: 'user:created', data: { userId: command.userId, ...command.profile } }];
 }
 

@@ -18,11 +18,11 @@ describe('user decider', () => {
     it('refuses when the user exists', () =>
       given(created)
         .when({ type: 'CreateUser', userId, profile })
-        .thenRefuses(409, /already exists/));
+        .thenRefuses('conflict', /already exists/));
     it('refuses when the user existed and was deleted', () =>
       given(created, deleted)
         .when({ type: 'CreateUser', userId, profile })
-        .thenRefuses(409, /already exists/));
+        .thenRefuses('conflict', /already exists/));
   });
 
   describe('ChangeUser', () => {
@@ -37,11 +37,11 @@ describe('user decider', () => {
     it('refuses an unknown user', () =>
       given()
         .when({ type: 'ChangeUser', changes: { name: 'x' } })
-        .thenRefuses(404, /does not exist/));
+        .thenRefuses('not-found', /does not exist/));
     it('refuses a deleted user', () =>
       given(created, deleted)
         .when({ type: 'ChangeUser', changes: { name: 'x' } })
-        .thenRefuses(410, /deleted/));
+        .thenRefuses('gone', /deleted/));
   });
 
   describe('ReplaceUser', () => {
@@ -53,11 +53,11 @@ describe('user decider', () => {
     it('refuses an unknown user', () =>
       given()
         .when({ type: 'ReplaceUser', profile })
-        .thenRefuses(404, /does not exist/));
+        .thenRefuses('not-found', /does not exist/));
     it('refuses a deleted user', () =>
       given(created, deleted)
         .when({ type: 'ReplaceUser', profile })
-        .thenRefuses(410, /deleted/));
+        .thenRefuses('gone', /deleted/));
   });
 
   describe('DeleteUser', () => {
@@ -65,10 +65,10 @@ describe('user decider', () => {
     it('refuses an unknown user', () =>
       given()
         .when({ type: 'DeleteUser' })
-        .thenRefuses(404, /does not exist/));
+        .thenRefuses('not-found', /does not exist/));
     it('refuses a user deleted already', () =>
       given(created, deleted)
         .when({ type: 'DeleteUser' })
-        .thenRefuses(410, /deleted/));
+        .thenRefuses('gone', /deleted/));
   });
 });

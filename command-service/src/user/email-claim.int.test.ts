@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { AppError } from '@eventide/shared/http/problem.ts';
+import { Refusal, type RefusalKind } from '@eventide/shared/models/refusal.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';
@@ -44,12 +44,12 @@ async function createUser(email: string): Promise<string> {
   return userId;
 }
 
-async function outcome(promise: Promise<void>): Promise<'claimed' | number> {
+async function outcome(promise: Promise<void>): Promise<'claimed' | RefusalKind> {
   try {
     await promise;
     return 'claimed';
   } catch (error) {
-    if (error instanceof AppError) return error.status;
+    if (error instanceof Refusal) return error.kind;
     throw error;
   }
 }
@@ -60,18 +60,18 @@ describe('email claims', () => {
       outcome(claims.claim('x@example.com', newId(), newId(), metadata)),
       outcome(claims.claim('X@Example.com', newId(), newId(), metadata)),
     ]);
-    expect(results.sort()).toEqual([409, 'claimed']);
+    expect(results.sort()).toEqual(['claimed', 'conflict']);
   });
 
   it('binds while its holder holds the address, however old it is', async () => {
     await createUser('held@example.com');
     clock += 10 * CLAIM_GRACE_MS;
-    expect(await outcome(claims.claim('held@example.com', newId(), newId(), metadata))).toBe(409);
+    expect(await outcome(claims.claim('held@example.com', newId(), newId(), metadata))).toBe('conflict');
   });
 
   it('binds a claim in flight for the grace period, then frees it', async () => {
     await claims.claim('flight@example.com', newId(), newId(), metadata); // its user never recorded
-    expect(await outcome(claims.claim('flight@example.com', newId(), newId(), metadata))).toBe(409);
+    expect(await outcome(claims.claim('flight@example.com', newId(), newId(), metadata))).toBe('conflict');
     clock += CLAIM_GRACE_MS;
     expect(await outcome(claims.claim('flight@example.com', newId(), newId(), metadata))).toBe('claimed');
   });
@@ -81,7 +81,7 @@ describe('email claims', () => {
     await claims.claim('new@example.com', a, newId(), metadata);
     await userEvent(a, 'user:updated', { changes: { email: 'new@example.com' } });
     expect(await outcome(claims.claim('old@example.com', newId(), newId(), metadata))).toBe('claimed');
-    expect(await outcome(claims.claim('new@example.com', newId(), newId(), metadata))).toBe(409);
+    expect(await outcome(claims.claim('new@example.com', newId(), newId(), metadata))).toBe('conflict');
   });
 
   it('frees the address of a deleted user, at once', async () => {
@@ -100,7 +100,7 @@ describe('email claims', () => {
       outcome(claims.claim('back@example.com', a, newId(), metadata)),
       outcome(claims.claim('back@example.com', newId(), newId(), metadata)),
     ]);
-    expect(results.sort()).toEqual([409, 'claimed']);
+    expect(results.sort()).toEqual(['claimed', 'conflict']);
   });
 
   it('writes nothing more when a command retries its claim', async () => {
@@ -127,7 +127,7 @@ describe('email claims', () => {
     await store.append(legacy, [{ id: newId(), type: EMAIL_CLAIMED, data: { userId }, metadata }], { expectedRevision: 'no_stream' });
     await userEvent(userId, 'user:created', { name: 'L', email: 'legacy@example.com' });
     expect(await claims.holderOf('Legacy@example.com')).toBe(userId);
-    expect(await outcome(claims.claim('legacy@example.com', newId(), newId(), metadata))).toBe(409);
+    expect(await outcome(claims.claim('legacy@example.com', newId(), newId(), metadata))).toBe('conflict');
     // Its holder may claim it again (under the new name), and once they move away it is free.
     await claims.claim('legacy@example.com', userId, newId(), metadata);
     await claims.claim('moved@example.com', userId, newId(), metadata);

@@ -2,7 +2,7 @@
 // how they are named, and how they bind without ever being released). A claim binds while its holder is active and holds
 // the address.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
 import { claimStreamOf, uniqueClaims, type ClaimNames, type Claims } from '../claims.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { normalizeEmail, userModel } from '@eventide/shared/models/user/state.ts';
@@ -29,7 +29,9 @@ export function emailClaims(store: EventStore, names: ClaimNames, now?: () => Da
       holder: userModel,
       holds: (user, email) => user.status === 'active' && user.email !== null && normalizeEmail(user.email) === email,
       conflict: () =>
-        problems.conflict('this email address is already in use by another user', [{ field: 'email', message: 'is already in use' }]),
+        refuse.conflict('this email address is already in use by another user', {
+          fields: [{ field: 'email', message: 'is already in use' }],
+        }),
     },
     now,
   );

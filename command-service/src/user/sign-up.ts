@@ -17,11 +17,11 @@ import { signIn, type SessionUser } from '@eventide/shared/auth/session.ts';
 import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
-import { AppError, problems } from '@eventide/shared/http/problem.ts';
+import { isRefusal, refuse } from '@eventide/shared/models/refusal.ts';
 import { accountStream, loadAccount } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
 import { activeUser } from '../account/directory.ts';
-import { commandIdOf, type CommandOptions, type WriteResult } from '../handle.ts';
+import { commandIdOf, KEY_REUSED, type CommandOptions, type WriteResult } from '../handle.ts';
 import { newEntity } from '../http/command-options.ts';
 import type { EmailClaims } from './email-claim.ts';
 import { normalizeEmail, type UserState } from '@eventide/shared/models/user/state.ts';
@@ -45,9 +45,9 @@ export interface SignUpRequest {
 }
 
 const unprovable = () =>
-  problems.conflict(
+  refuse.conflict(
     'a sign-up with this Idempotency-Key was already made; without a session its answer is given again only to a caller who sends the same password',
-    [{ field: 'Idempotency-Key', message: 'already used for a sign-up' }],
+    { fields: [{ field: 'Idempotency-Key', message: 'already used for a sign-up' }] },
   );
 
 export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
@@ -62,10 +62,10 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
   async function prove(ctx: Context, request: SignUpRequest, userId: string): Promise<void> {
     const { account } = await loadAccount(store, userId);
     if (!account.passwordHash) throw unprovable();
-    if (request.password === undefined) throw problems.idempotencyKeyReused();
+    if (request.password === undefined) throw refuse.keyReused(KEY_REUSED);
     const attempt = await guard.attempt(normalizeEmail(request.profile.email), ctx.ip);
     const verdict = await hasher.verify(clientKey(ctx), request.password, account.passwordHash, abandonSignal(ctx));
-    if (!verdict.ok) throw problems.idempotencyKeyReused();
+    if (!verdict.ok) throw refuse.keyReused(KEY_REUSED);
     await attempt.succeeded();
   }
 
@@ -93,7 +93,7 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
       return true;
     } catch (error) {
       // The account has a password already, or got one while this request appended.
-      if (error instanceof AppError && error.status === 409) return false;
+      if (isRefusal(error, 'conflict')) return false;
       throw error;
     }
   }

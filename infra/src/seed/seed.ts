@@ -14,7 +14,8 @@ import { productAggregate } from '@eventide/command-service/src/product/decide.t
 import { userAggregate } from '@eventide/command-service/src/user/decide.ts';
 import { emailClaims } from '@eventide/command-service/src/user/email-claim.ts';
 import type { ClaimNames } from '@eventide/command-service/src/claims.ts';
-import { AppError } from '@eventide/shared/http/problem.ts';
+import { isRefusal } from '@eventide/shared/models/refusal.ts';
+import type { Principal } from '@eventide/shared/models/principal.ts';
 import type { OrderState } from '@eventide/shared/models/order/state.ts';
 import { MIX, seedData } from './data.ts';
 
@@ -37,6 +38,9 @@ export interface SeedOptions {
   concurrency?: number;
   onProgress?(progress: SeedProgress): void;
 }
+
+/** The seed acts as the system: it takes every step of an order's life cycle, the admin's too. */
+const SEED: Principal = { type: 'system', name: 'seed' };
 
 /** The steps an order's status takes, and how often an order goes on to the next one. */
 const LIFE: Array<{ status: 'placed' | 'paid' | 'shipped' | 'delivered'; share: number }> = [
@@ -76,7 +80,7 @@ export async function seed({
       try {
         return await counted(handle(eventStore, aggregate, id, command, options()));
       } catch (error) {
-        if (!(error instanceof AppError && error.status === 409 && attempt < 5)) throw error;
+        if (!(isRefusal(error, 'conflict') && attempt < 5)) throw error;
       }
     }
   }
@@ -115,12 +119,18 @@ export async function seed({
     const userId = data.pick(userIds);
     const currency = data.pick([...productsByCurrency.keys()]);
     const body = data.order(userId, productsByCurrency.get(currency)!);
-    await requireCustomer(eventStore, userId);
+    await requireCustomer(eventStore, userId, SEED);
     const prices = await currentPrices(eventStore, body.lines);
     await run(
       orderAggregate,
       orderId,
-      (state: OrderState): OrderCommand => ({ type: 'CreateOrder', orderId, userId, lines: priceLines(body.lines, prices, state) }),
+      (state: OrderState): OrderCommand => ({
+        type: 'CreateOrder',
+        by: SEED,
+        orderId,
+        userId,
+        lines: priceLines(body.lines, prices, state),
+      }),
     );
     progress.orders++;
     if (data.random() < 0.3) {
@@ -128,17 +138,17 @@ export async function seed({
       await run(
         orderAggregate,
         orderId,
-        (state: OrderState): OrderCommand => ({ type: 'ChangeOrder', changes: { lines: priceLines(more, prices, state) } }),
+        (state: OrderState): OrderCommand => ({ type: 'ChangeOrder', by: SEED, changes: { lines: priceLines(more, prices, state) } }),
       );
     }
     for (const step of LIFE) {
       if (data.random() > step.share) {
         // Half of the orders that stop before shipping are cancelled; the rest stay where they are.
         if (step.status !== 'delivered' && data.random() < 0.5)
-          await run(orderAggregate, orderId, { type: 'ChangeOrder', changes: { status: 'cancelled' } });
+          await run(orderAggregate, orderId, { type: 'ChangeOrder', by: SEED, changes: { status: 'cancelled' } });
         return;
       }
-      await run(orderAggregate, orderId, { type: 'ChangeOrder', changes: { status: step.status } });
+      await run(orderAggregate, orderId, { type: 'ChangeOrder', by: SEED, changes: { status: step.status } });
     }
   }
 

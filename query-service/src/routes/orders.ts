@@ -3,7 +3,8 @@ import Router from '@koa/router';
 import { orderV1, orderV2 } from '@eventide/shared/models/order/representation.ts';
 import type { OrderState } from '@eventide/shared/models/order/state.ts';
 import { deprecatedVersion } from '@eventide/shared/http/versioning.ts';
-import { isAdmin, requireUser } from '@eventide/shared/auth/session.ts';
+import { isAdmin, principalOf, requireUser } from '@eventide/shared/auth/session.ts';
+import { maySee } from '@eventide/shared/models/order/life-cycle.ts';
 import { parseQuery } from '@eventide/shared/http/query.ts';
 import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
 import { orderListQuery as listQuery } from '@eventide/shared/api/orders.ts';
@@ -39,8 +40,8 @@ export function orderReadRoutes({ readStore, progress }: QueryDeps): Router {
       ctx.body = await offsetPage(readStore, 'orders', query, render, filter);
     });
     get(`${prefix}/orders/:id`, async (ctx) => {
-      const user = requireUser(ctx);
-      const doc = await findOne(readStore, 'orders', ctx, 'order', (d) => isAdmin(user) || d.fields.userId === user.id);
+      const who = principalOf(requireUser(ctx));
+      const doc = await findOne(readStore, 'orders', ctx, 'order', (d) => maySee(String(d.fields.userId), who));
       ctx.set('ETag', `"${doc.version}"`);
       ctx.body = render(doc.fields);
     });

@@ -12,6 +12,7 @@ import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Actor } from '../events/catalogue.ts';
+import type { Principal } from '../models/principal.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { problems } from '../http/problem.ts';
 import { storeKeyOf } from './session-store/keys.ts';
@@ -203,3 +204,6 @@ export function requireUser(ctx: Context): SessionUser {
 }
 
 export const isAdmin = (user: SessionUser | undefined) => user?.roles.includes('admin') ?? false;
+
+/** The signed-in user as the domain's rules see them. */
+export const principalOf = (user: SessionUser): Principal => ({ type: 'user', userId: user.id, admin: isAdmin(user) });

@@ -1,6 +1,9 @@
-// The outermost middleware: every error becomes an application/problem+json answer.
+// The outermost middleware: every error becomes an application/problem+json answer, the
+// domain's refusals among them (refusals.ts).
 import type { Context, Middleware } from 'koa';
+import { Refusal } from '../models/refusal.ts';
 import { AppError } from './problem.ts';
+import { problemOfRefusal } from './refusals.ts';
 import { requestLogger } from './request-context.ts';
 import type { Logger } from '../log.ts';
 
@@ -49,7 +52,8 @@ export function problemDetails(log: Logger): Middleware {
   };
 }
 
-function respond(ctx: Context, error: unknown, log: Logger): void {
+function respond(ctx: Context, thrown: unknown, log: Logger): void {
+  const error = thrown instanceof Refusal ? problemOfRefusal(thrown) : thrown;
   const correlationId = ctx.state.correlationId as string | undefined;
   let body: ProblemBody;
   let headers: Record<string, string> = {};

@@ -4,34 +4,37 @@
 // and the answer replaces what is shown, so a stale page says so instead of overwriting.
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { Order } from '@eventide/shared/client/api-client.ts';
+import type { Order, Session } from '@eventide/shared/client/api-client.ts';
+import {
+  LINES_CHANGE_IN,
+  ORDER_PATH,
+  mayDelete,
+  stepsFor,
+  type OrderStep,
+  type OrderStepName,
+} from '@eventide/shared/models/order/life-cycle.ts';
+import type { Principal } from '@eventide/shared/models/principal.ts';
+import type { OrderStatus } from '@eventide/shared/events/catalogue.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
 import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 
-type Status = Order['status'];
-/** Where a status may go: any but `deleted`, which only a DELETE makes. */
-type Step = Exclude<Status, 'deleted'>;
-const NEXT: Record<Status, Array<{ to: Step; label: string; admin?: boolean }>> = {
-  draft: [
-    { to: 'placed', label: 'Place order' },
-    { to: 'cancelled', label: 'Cancel order' },
-  ],
-  placed: [
-    { to: 'paid', label: 'Pay' },
-    { to: 'cancelled', label: 'Cancel order' },
-  ],
-  paid: [
-    { to: 'shipped', label: 'Mark shipped', admin: true },
-    { to: 'cancelled', label: 'Cancel order' },
-  ],
-  shipped: [{ to: 'delivered', label: 'Mark delivered', admin: true }],
-  delivered: [],
-  cancelled: [],
-  deleted: [],
+/** What each step of the life cycle is called on a button; which steps a person may take is the model's. */
+const STEP_LABELS: Record<OrderStepName, string> = {
+  place: 'Place order',
+  pay: 'Record payment',
+  ship: 'Mark shipped',
+  deliver: 'Mark delivered',
+  cancel: 'Cancel order',
 };
-const STEPS: Status[] = ['draft', 'placed', 'paid', 'shipped', 'delivered'];
+
+/** The life cycle's steps this person may take on the order now: exactly those the server accepts from them. */
+function offeredSteps(order: Order, session: Session): OrderStep[] {
+  if (order.status === 'deleted') return [];
+  const who: Principal = { type: 'user', userId: session.userId, admin: isAdmin(session) };
+  return stepsFor({ userId: order.userId, status: order.status, lineCount: order.lines.length }, who);
+}
 
 export function OrdersPage() {
   const { session } = useSession();
@@ -149,12 +152,15 @@ export function OrderPage({ id }: { id: string }) {
   const busy = writing.busy;
   const changeLines = (lines: Array<{ productId: string; quantity: number }>, done: string) =>
     write(async (o) => (await api.orders.change(o.orderId, { lines }, { ifMatch: o.version })).data, done);
-  const moveTo = (status: Step, label: string) =>
-    write(async (o) => (await api.orders.change(o.orderId, { status }, { ifMatch: o.version })).data, `${label}: done.`);
+  const take = (step: OrderStep) =>
+    write(
+      async (o) => (await api.orders.change(o.orderId, { status: step.to }, { ifMatch: o.version })).data,
+      `${STEP_LABELS[step.name]}: done.`,
+    );
 
   if (session === null) return <SignInFirst what="this order" />;
-  if (!order) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the order…</Loading>;
-  const draft = order.status === 'draft';
+  if (!order || !session) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the order…</Loading>;
+  const draft = order.status !== 'deleted' && LINES_CHANGE_IN.includes(order.status);
   const lines = order.lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
   return (
     <article aria-labelledby="order-title" aria-busy={busy}>
@@ -168,10 +174,12 @@ export function OrderPage({ id }: { id: string }) {
             cancelled
           </li>
         ) : (
-          STEPS.map((step) => (
+          ORDER_PATH.map((step) => (
             <li
               key={step}
-              class={step === order.status ? 'current' : STEPS.indexOf(step) < STEPS.indexOf(order.status) ? 'past' : ''}
+              class={
+                step === order.status ? 'current' : ORDER_PATH.indexOf(step) < ORDER_PATH.indexOf(order.status as OrderStatus) ? 'past' : ''
+              }
               aria-current={step === order.status ? 'step' : undefined}
             >
               {step}
@@ -242,20 +250,18 @@ export function OrderPage({ id }: { id: string }) {
         </p>
       )}
       <div class="actions">
-        {NEXT[order.status]
-          .filter((step) => !step.admin || isAdmin(session))
-          .map((step) => (
-            <button
-              key={step.to}
-              type="button"
-              class={step.to === 'cancelled' ? 'secondary' : ''}
-              disabled={busy}
-              onClick={() => void moveTo(step.to, step.label)}
-            >
-              {step.label}
-            </button>
-          ))}
-        {(draft || order.status === 'cancelled') && (
+        {offeredSteps(order, session).map((step) => (
+          <button
+            key={step.name}
+            type="button"
+            class={step.name === 'cancel' ? 'secondary' : ''}
+            disabled={busy}
+            onClick={() => void take(step)}
+          >
+            {STEP_LABELS[step.name]}
+          </button>
+        ))}
+        {order.status !== 'deleted' && mayDelete({ status: order.status }) && (
           <button
             type="button"
             class="secondary"
