@@ -2,7 +2,8 @@
 // of steps, so that every history is one the command service could have written (which is why
 // these tests live in infra, where the two sides are put together).
 import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
-import { AppError } from '@eventide/shared/http/problem.ts';
+import type { Principal } from '@eventide/shared/models/principal.ts';
+import { Refusal } from '@eventide/shared/models/refusal.ts';
 import { fold, type DomainEvent } from '@eventide/shared/models/model.ts';
 import type { Aggregate } from '@eventide/command-service/src/aggregate.ts';
 import { orderAggregate } from '@eventide/command-service/src/order/decide.ts';
@@ -19,6 +20,8 @@ export interface Step {
 }
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
+/** Histories are written with every step allowed, as the seed writes them. */
+const SYSTEM: Principal = { type: 'system', name: 'test' };
 export const entityId = (kind: Kind, n: number) =>
   `${{ user: 'a', product: 'b', order: 'c' }[kind]}0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -47,10 +50,10 @@ function command(step: Step): unknown {
     case 'order':
       if (step.op === 'create') {
         const line = { productId: entityId('product', 0), quantity: 1 + (s % 3), unitPrice: { amount: 100, currency: 'EUR' } };
-        return { type: 'CreateOrder', orderId: id, userId: entityId('user', s % 2), lines: s % 2 ? [line] : [] };
+        return { type: 'CreateOrder', by: SYSTEM, orderId: id, userId: entityId('user', s % 2), lines: s % 2 ? [line] : [] };
       }
-      if (step.op === 'change') return { type: 'ChangeOrder', changes: { status: ORDER_STATUSES[s % ORDER_STATUSES.length] } };
-      return { type: 'DeleteOrder' };
+      if (step.op === 'change') return { type: 'ChangeOrder', by: SYSTEM, changes: { status: ORDER_STATUSES[s % ORDER_STATUSES.length] } };
+      return { type: 'DeleteOrder', by: SYSTEM };
   }
 }
 
@@ -72,7 +75,7 @@ export function historyOf(steps: Step[], start = Date.parse('2026-01-01T00:00:00
     try {
       decided = aggregate.decide(command(step), fold(aggregate, stream));
     } catch (error) {
-      if (error instanceof AppError) continue;
+      if (error instanceof Refusal) continue;
       throw error;
     }
     for (const event of decided) {
