@@ -16,7 +16,7 @@ export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryM
     const collab = await openCollab(config, { auth, readStore: read.store, log, personalData, metrics, ...options });
     return {
       collab,
-      routers: collab.routers,
+      api: { service: 'collab' as const, handlers: collab.handlers },
       health: () => ({ collab: collab.description, auth: auth.description, readStore: read.description }),
       probes: () => [
         answering('collabStore', () => collab.probe()),

@@ -1,26 +1,26 @@
 // The collab service's parts, wired from configuration: for its own main and for `npm start`.
 // Routes go on the Koa app; the WebSocket endpoint attaches to the HTTP server once listening.
 import type { Server } from 'node:http';
-import type Router from '@koa/router';
 import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
 import type { Config } from '@eventide/shared/config.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-import { limiter } from '@eventide/shared/auth/rate-limit.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { documentReader } from './documents.ts';
 import { addCollabSections } from './personal-data.ts';
 import type { PersonalDataSections } from '@eventide/shared/personal-data/export.ts';
 import { documentLibrary, type UserDirectory } from './library.ts';
-import { collabRoutes } from './routes.ts';
+import { collabHandlers } from './handlers.ts';
 import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
 import { openCollabPubSub } from './sharedb/pubsub.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
 import { openCollabStore } from './store/open.ts';
 import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
+import type { Handlers } from '@eventide/shared/http/mount.ts';
 import { editorAssets } from './web/assets.ts';
 
 export interface Collab {
-  routers: Router[];
+  /** The collab operations of the route table (http/mount.ts). */
+  handlers: Handlers<'collab'>;
   collab: CollabBackend;
   description: string;
   /** Opens /collab on the server; call once it listens. */
@@ -77,15 +77,9 @@ export async function openCollab(
     idByEmail: async (email) => (await readStore.userByEmail(email))?.id,
   };
   const library = documentLibrary({ backend: collab.backend, access: collab.access, members: store.members, users });
-  const limitLookups = limiter(auth.limiters, {
-    name: 'share-lookups',
-    points: config.COLLAB_SHARE_LOOKUPS_PER_HOUR,
-    duration: 3600,
-    what: 'people looked up to share with',
-  });
   const reader = documentReader(collab.backend);
   if (personalData) addCollabSections(personalData, { members: store.members, access: collab.access, reader });
-  const routers = [collabRoutes({ access: collab.access, reader, editor: editorAssets(), library, limitLookups })];
+  const handlers = collabHandlers({ access: collab.access, reader, editor: editorAssets(), library });
   let socket: CollabSocket | undefined;
   if (metrics) {
     metrics.gaugeOnScrape(
@@ -99,7 +93,7 @@ export async function openCollab(
     });
   }
   return {
-    routers,
+    handlers,
     collab,
     description: `documents in ${store.description}, editors' ops shared ${shared.description}`,
     ...(shared.probe ? { pubsubProbe: shared.probe } : {}),

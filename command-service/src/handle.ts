@@ -1,6 +1,7 @@
 // Runs one command against one aggregate instance: load its state, replay the answer of a
 // repeated request, check If-Match, decide, append with the revision it decided on.
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
+import type { IfMatch } from '@eventide/shared/http/conditions.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
 import { refuse } from '@eventide/shared/models/refusal.ts';
 import { derivedId, newId } from '@eventide/shared/ids.ts';
@@ -9,7 +10,7 @@ import type { Aggregate, Decided } from './aggregate.ts';
 import { loadState, unwrittenState, type LoadedState } from './load.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
-export type IfMatch = '*' | number[];
+export type { IfMatch };
 
 /** A request made with an Idempotency-Key: retries of it land on the same ids. */
 export interface Idempotency {
@@ -31,6 +32,12 @@ export interface CommandOptions {
    * still expects no stream, so an id that did exist would be refused, never overwritten.
    */
   unwritten?: boolean | undefined;
+  /**
+   * The entity's state as a check before the command read it (an owner route's rule: http/mount.ts),
+   * so it is not read twice. The append expects the revision it was read at, so a change made
+   * since is refused as a concurrent one.
+   */
+  loaded?: LoadedState<unknown> | undefined;
 }
 
 export interface WriteResult<State> {
@@ -124,9 +131,11 @@ export async function handle<State, Command, Event extends Decided>(
     options.idempotency,
   );
   if (repeated) return repeated;
-  const loaded = options.unwritten
-    ? unwrittenState(aggregate, streamIdOf(aggregate.model, entityId))
-    : await load(store, aggregate as Aggregate<State, unknown, Event>, entityId);
+  const loaded =
+    (options.loaded as LoadedState<State> | undefined) ??
+    (options.unwritten
+      ? unwrittenState(aggregate, streamIdOf(aggregate.model, entityId))
+      : await load(store, aggregate as Aggregate<State, unknown, Event>, entityId));
   checkIfMatch(options.ifMatch, loaded.revision, what);
 
   const resolved = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;

@@ -8,7 +8,7 @@ import type { Service, ServiceFactory } from '@eventide/shared/service/compose.t
 import type { AuthDeps } from './account/deps.ts';
 import { addAccountSections } from './account/personal-data.ts';
 import { loadProviders } from './oauth/providers.ts';
-import { commandRoutes } from './routes.ts';
+import { commandHandlers } from './handlers.ts';
 
 export interface CommandService extends Service {
   store: EventStore;
@@ -29,9 +29,6 @@ function authDeps(config: Config, auth: OpenedAuth, hasher: PasswordHasher | und
       blockSeconds: config.SIGNIN_BLOCK_SECONDS,
       failuresPerAddressPerDay: config.SIGNIN_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    profilePerSecond: config.RATE_LIMIT_PROFILE_PER_SECOND,
-    signUpsPerHour: config.RATE_LIMIT_SIGN_UPS_PER_HOUR,
-    emailChangesPerHour: config.RATE_LIMIT_EMAIL_CHANGES_PER_HOUR,
     hasher: hasher ?? new PasswordHasher(config.PASSWORD_HASHES_AT_ONCE ? { concurrency: config.PASSWORD_HASHES_AT_ONCE } : {}),
   };
 }
@@ -46,13 +43,15 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
     return {
       store: events.store,
       auth,
-      routers: commandRoutes({
-        store: events.store,
-        keys: events.keys,
-        bodyLimit: config.BODY_LIMIT,
-        auth: authDeps(config, auth, options.hasher),
-        oauth: { sessions: auth.sessions.store, providers, publicOrigin: config.PUBLIC_ORIGIN },
-      }),
+      api: {
+        service: 'command' as const,
+        handlers: commandHandlers({
+          store: events.store,
+          keys: events.keys,
+          auth: authDeps(config, auth, options.hasher),
+          oauth: { sessions: auth.sessions.store, providers, publicOrigin: config.PUBLIC_ORIGIN },
+        }),
+      },
       health: () => ({ eventStore: events.description, auth: auth.description }),
       close: async () => undefined,
     };

@@ -86,8 +86,15 @@ describe('bad input to the command service', () => {
     ));
   it('a zero quantity is a 400 naming it', () =>
     expectRefused(() => app.request('POST', '/orders', { userId, lines: [{ productId: userId, quantity: 0 }] }), 400, 'lines.0.quantity'));
-  it('an unknown status is a 400 naming it', () =>
-    expectRefused(() => app.request('PATCH', `/orders/${userId}`, { status: 'teleported' }), 400, 'status'));
+  it('an unknown status is a 400 naming it', async () => {
+    const order = await app.request('POST', '/orders', { userId });
+    await expectRefused(() => app.request('PATCH', `/orders/${order.body.orderId}`, { status: 'teleported' }), 400, 'status');
+  });
+  it('any body to an order that does not exist is a 404: what the path names is checked first', async () => {
+    const reply = await app.request('PATCH', `/orders/${userId}`, { status: 'teleported' });
+    expect(reply.status).toBe(404);
+    expect(reply.body.detail).toBe(`order ${userId} does not exist`);
+  });
 
   it('an unknown id is a 404 problem', async () => {
     const reply = await app.request('DELETE', '/products/00000000-0000-4000-8000-000000000000');

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@eventide/shared/ids.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
-import { EXPORTS_PER_HOUR } from '@eventide/shared/personal-data/export-service.ts';
+import { EXPORTS_PER_HOUR } from '@eventide/shared/api/limits.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { loadAccount } from '@eventide/command-service/src/account/account.ts';
 import { connectEditor, openText, settled, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';

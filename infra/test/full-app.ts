@@ -15,6 +15,8 @@ import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
 import { compose } from '@eventide/shared/service/compose.ts';
 import { httpAppOf } from '@eventide/shared/service/http.ts';
+import { routesServedBy } from '@eventide/shared/http/app.ts';
+import { routerPath } from '@eventide/shared/api/routes.ts';
 import { commandService } from '@eventide/command-service/src/service.ts';
 import { signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
@@ -37,7 +39,7 @@ export interface FullApp extends JsonClient {
   /** Where the embedded stores keep their files. */
   dataDir: string;
   auth: OpenedAuth;
-  /** Every route the routers serve, for tests that must reach them all. */
+  /** Every route the app serves (each path with its methods), for tests that must reach them all. */
   routes: RouteInfo[];
   admin: SignedIn;
   anonymous(): JsonClient;
@@ -86,19 +88,21 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   const readStore = (await composition.platform.readStore()).store;
   const { keys } = await composition.platform.eventStore();
   const eventBus = (await composition.platform.eventBus()).store;
-  const { routers } = composition;
-  const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
+  const app = httpAppOf(composition, log);
+  const { server, url } = await listenOnLoopback(app);
   composition.attach(server);
   // Every reply the tests get is checked against the API's description; close() fails if one did not match.
   const documented = documentedReplies(options.onReply);
   const { clientOptions } = documented;
   const client = jsonClient(url, clientOptions);
   const admin = await signUpAdmin(client, eventStore, auth.sessions.store);
-  const routes = routers.flatMap((router) =>
-    router.stack
-      .filter((layer) => layer.methods.length > 0)
-      .map((layer) => ({ methods: layer.methods.filter((m) => m !== 'HEAD'), path: String(layer.path) })),
-  );
+  // Each path with its methods, as the router writes it (/users/:id).
+  const methods = new Map<string, string[]>();
+  for (const route of routesServedBy(app)) {
+    const path = routerPath(route.path);
+    methods.set(path, [...(methods.get(path) ?? []), route.method.toUpperCase()]);
+  }
+  const routes = [...methods].map(([path, m]) => ({ methods: m, path }));
   return {
     url,
     dataDir: dir,

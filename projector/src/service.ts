@@ -30,7 +30,6 @@ export function projectorService(): ServiceFactory<ProjectorService> {
       projector,
       publisher,
       forgetter,
-      routers: [],
       health: () => ({
         eventStore: events.description,
         readStore: read.description,

@@ -87,7 +87,6 @@ export function projectorOnThread(name: string): ServiceFactory {
     const events = await eventStore();
     followerGauges(metrics, events.store, { projected: () => positions.projectedTo, published: () => positions.publishedTo });
     return {
-      routers: [],
       health: () => ({ ...health, ...positions }),
       async close() {
         ending = true;

@@ -2,7 +2,8 @@
 // read models that a projector keeps up to date, here or in another process.
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
 import { addQuerySections } from './personal-data.ts';
-import { queryRoutes } from './routes.ts';
+import { readConsistency } from './consistency.ts';
+import { queryHandlers } from './handlers.ts';
 import { queryDeps } from './wire.ts';
 
 export function queryService(): ServiceFactory<Service> {
@@ -13,9 +14,9 @@ export function queryService(): ServiceFactory<Service> {
     // The event store feeds GET /events (server-sent events) for subscribers without Kafka.
     const events = await eventStore();
     addQuerySections(personalData, read.store, events.store);
-    const deps = queryDeps(config, read.store, { projected, eventStore: events.store, limiters: auth.limiters });
+    const deps = queryDeps(config, read.store, { projected, eventStore: events.store });
     return {
-      routers: queryRoutes(deps),
+      api: { service: 'query' as const, handlers: queryHandlers(deps), readConsistency: readConsistency(deps.progress) },
       health: () => ({ readStore: read.description, auth: auth.description }),
       close: async () => undefined,
     };

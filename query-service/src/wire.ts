@@ -3,16 +3,15 @@ import { join } from 'node:path';
 import type { Config } from '@eventide/shared/config.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
 import { loadOrCreateSecret } from '@eventide/shared/secret.ts';
 import { cursors } from './cursor.ts';
 import { progressOf, type ProjectorSignal } from './consistency.ts';
-import type { QueryDeps } from './routes.ts';
+import type { QueryDeps } from './handlers.ts';
 
 export function queryDeps(
   config: Config,
   readStore: ReadStore,
-  options: { limiters: LimiterFactory; projected?: ProjectorSignal; eventStore?: EventStore },
+  options: { projected?: ProjectorSignal; eventStore: EventStore },
 ): QueryDeps {
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
   return {
@@ -20,7 +19,5 @@ export function queryDeps(
     cursors: cursors(secret),
     progress: progressOf(readStore, options.projected),
     eventStore: options.eventStore,
-    limiters: options.limiters,
-    limits: { searchPerSecond: config.RATE_LIMIT_SEARCH_PER_SECOND, profilePerSecond: config.RATE_LIMIT_PROFILE_PER_SECOND },
   };
 }

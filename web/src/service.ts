@@ -2,7 +2,6 @@
 // files, built from app/ when the service starts (esbuild; nothing comes from a CDN). The app
 // routes in the URL's fragment (/#/products/…), so the server needs no route per page and the
 // API's own paths stay JSON.
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
 import { buildApp, type AppFiles, type BuiltFile } from './build.ts';
@@ -16,17 +15,20 @@ export function webAppService(): ServiceFactory<Service> {
     // Built once at start: a broken build fails the start, not a visitor's first request.
     const files: AppFiles = await buildApp();
     log.info({ scriptBytes: files.script.body.length, scriptGzipBytes: files.script.gzip.length }, 'web app built');
-    const router = new Router();
-    router.get('/', (ctx) => {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', POLICY);
-      ctx.set('Cache-Control', 'no-cache');
-      ctx.body = files.page;
-    });
-    router.get('/app.js', (ctx) => serveFile(ctx, files.script));
-    router.get('/app.css', (ctx) => serveFile(ctx, files.style));
     return {
-      routers: [router],
+      api: {
+        service: 'web' as const,
+        handlers: {
+          appPage({ ctx }) {
+            ctx.type = 'text/html; charset=utf-8';
+            ctx.set('Content-Security-Policy', POLICY);
+            ctx.set('Cache-Control', 'no-cache');
+            ctx.body = files.page;
+          },
+          appScript: ({ ctx }) => serveFile(ctx, files.script),
+          appStyle: ({ ctx }) => serveFile(ctx, files.style),
+        },
+      },
       health: () => ({ webApp: `${files.script.gzip.length} bytes of compressed script` }),
       close: async () => {},
     };

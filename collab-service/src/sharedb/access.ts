@@ -35,6 +35,9 @@ export interface DocumentAccess {
 
 const CACHE_MS = 2_000;
 
+/** The owner and the editors: who may open a document (admins too). */
+export const isMember = (record: AccessRecord, userId: string) => record.owner === userId || record.editors.includes(userId);
+
 export function documentAccess(backend: ShareDB, revocations: RevocationFeed, clock: () => number = Date.now): DocumentAccess {
   const cache = new Map<string, { record: AccessRecord | undefined; until: number }>();
   const stopListening = revocations.subscribe((revocation) => {
@@ -58,8 +61,6 @@ export function documentAccess(backend: ShareDB, revocations: RevocationFeed, cl
     cache.set(id, { record: fresh, until: clock() + CACHE_MS });
     return fresh;
   }
-
-  const isMember = (record: AccessRecord, userId: string) => record.owner === userId || record.editors.includes(userId);
 
   /** Runs a change on the record through ShareDB, so that concurrent changes are transformed, not lost. */
   async function change(id: string, apply: (doc: ReturnType<typeof connection.get>) => Promise<void>): Promise<AccessRecord | undefined> {

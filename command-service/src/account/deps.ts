@@ -9,12 +9,6 @@ export interface AuthDeps {
   sessions: SessionStore;
   limiters: LimiterFactory;
   signIn: SignInGuardOptions;
-  /** Requests per second per client on a user profile (/users/{id}). */
-  profilePerSecond: number;
-  /** Sign-ups per hour per client not signed in; each may tell whether an address is taken. */
-  signUpsPerHour: number;
-  /** Changes of their own address per hour per user; each may tell whether an address is taken. */
-  emailChangesPerHour: number;
   /** Every password hash goes through it, fairly per client. */
   hasher: PasswordHasher;
 }

@@ -2,14 +2,10 @@
 // suites get through the full app is checked with it, so the description cannot drift from
 // what the services send.
 import { problem } from './common.ts';
-import { API_ROUTES, type ApiRoute } from './routes.ts';
+import { API_ROUTES, answerBody, type ApiRoute } from './routes.ts';
 
-const matchers = API_ROUTES.map((route) => ({
-  route,
-  pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`),
-  // A path with fewer parameters is the more specific: /auth/session before /auth/{provider}.
-  parameters: (route.path.match(/\{/g) ?? []).length,
-})).sort((a, b) => a.parameters - b.parameters);
+// API_ROUTES comes more specific first: /auth/session before /auth/{provider}.
+const matchers = API_ROUTES.map((route) => ({ route, pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
 
 export function routeOf(method: string, url: string): ApiRoute | undefined {
   const path = url.split('?')[0]!;
@@ -22,10 +18,11 @@ export function undocumented(method: string, url: string, status: number, body: 
   // Not a route of the API (a 404 for a path that does not exist is a problem document too).
   if (!route) return status >= 400 ? problemMismatch(method, url, status, body) : `${method} ${url}: not in the route list`;
   if (status >= 400) return problemMismatch(method, url, status, body);
-  const answer = route.answers[status];
+  const answer = route.shape.answers[status];
   if (!answer) return `${method} ${url}: status ${status} is not documented for ${route.operationId}`;
-  if (!answer.body) return undefined;
-  const parsed = answer.body.safeParse(body);
+  const schema = answerBody(route, answer);
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(body);
   return parsed.success
     ? undefined
     : `${method} ${url} ${status}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;

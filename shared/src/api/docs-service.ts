@@ -4,7 +4,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import { V1_DEPRECATED_AT, V1_SUNSET_AT } from '../http/versioning.ts';
 import type { Service, ServiceFactory } from '../service/compose.ts';
@@ -56,29 +55,35 @@ async function asset(ctx: Context, file: string, type: string): Promise<void> {
 
 export function apiDocsService(): ServiceFactory<Service> {
   return async () => {
-    const router = new Router();
     let document: string | undefined;
-    router.get('/openapi.json', (ctx) => {
-      ctx.type = 'application/json';
-      document ??= JSON.stringify(openApiDocument());
-      ctx.body = document;
-    });
-    router.get('/docs', (ctx) => {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', ONLY_OWN);
-      ctx.body = DOCS_PAGE;
-    });
-    router.get('/docs/versioning', (ctx) => {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', ONLY_OWN);
-      ctx.body = VERSIONING_PAGE;
-    });
-    router.get('/docs/init.js', (ctx) => {
-      ctx.type = 'text/javascript; charset=utf-8';
-      ctx.body = INIT_SCRIPT;
-    });
-    router.get('/docs/swagger-ui-bundle.js', (ctx) => asset(ctx, 'swagger-ui-bundle.js', 'text/javascript; charset=utf-8'));
-    router.get('/docs/swagger-ui.css', (ctx) => asset(ctx, 'swagger-ui.css', 'text/css; charset=utf-8'));
-    return { routers: [router], health: () => ({}), close: async () => {} };
+    const page =
+      (html: string) =>
+      ({ ctx }: { ctx: Context }) => {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.set('Content-Security-Policy', ONLY_OWN);
+        ctx.body = html;
+      };
+    return {
+      api: {
+        service: 'docs' as const,
+        handlers: {
+          openApi({ ctx }) {
+            ctx.type = 'application/json';
+            document ??= JSON.stringify(openApiDocument());
+            ctx.body = document;
+          },
+          docsPage: page(DOCS_PAGE),
+          versioningPage: page(VERSIONING_PAGE),
+          docsAssetinitjs({ ctx }) {
+            ctx.type = 'text/javascript; charset=utf-8';
+            ctx.body = INIT_SCRIPT;
+          },
+          docsAssetswaggeruibundlejs: ({ ctx }) => asset(ctx, 'swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
+          docsAssetswaggeruicss: ({ ctx }) => asset(ctx, 'swagger-ui.css', 'text/css; charset=utf-8'),
+        },
+      },
+      health: () => ({}),
+      close: async () => {},
+    };
   };
 }

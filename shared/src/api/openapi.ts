@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/session.ts';
 import { V1_DEPRECATED_AT, V1_SUNSET_AT } from '../http/versioning.ts';
 import { problem } from './common.ts';
-import { API_ROUTES, type ApiRoute, type RequestHeader } from './routes.ts';
+import type { RequestHeader } from './operations.ts';
+import { API_ROUTES, answerBody, type ApiRoute } from './routes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -55,39 +56,39 @@ const problemAnswer = (description: string) => ({
 function parametersOf(route: ApiRoute): Json[] {
   const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   const query: Json[] = [];
-  if (route.query) {
-    const schema = jsonSchemaOf(route.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  if (route.shape.query) {
+    const schema = jsonSchemaOf(route.shape.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, property] of Object.entries(schema.properties ?? {}))
       query.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
   }
-  return [...path, ...query, ...(route.headers ?? []).map((h) => HEADERS[h])];
+  return [...path, ...query, ...(route.spec.headers ?? []).map((h) => HEADERS[h])];
 }
 
 function operationOf(route: ApiRoute): Json {
   const isWrite = route.method !== 'get';
   const responses: Json = {};
-  for (const [status, answer] of Object.entries(route.answers)) {
+  for (const [status, answer] of Object.entries(route.shape.answers)) {
     const contentType = answer.contentType ?? 'application/json';
+    const body = answerBody(route, answer);
     responses[status] = {
       description: answer.description,
-      ...(answer.body || answer.contentType
-        ? { content: { [contentType]: answer.body ? { schema: jsonSchemaOf(answer.body, 'output') } : {} } }
-        : {}),
-      ...(isWrite && answer.body ? { headers: WRITE_HEADERS } : {}),
+      ...(body || answer.contentType ? { content: { [contentType]: body ? { schema: jsonSchemaOf(body, 'output') } : {} } } : {}),
+      ...(isWrite && body ? { headers: WRITE_HEADERS } : {}),
     };
   }
   responses['4XX'] = problemAnswer('refused: a problem document naming what is wrong (docs/errors.md)');
   responses['5XX'] = problemAnswer('failed on our side, or unavailable for now (Retry-After)');
   return {
     operationId: route.operationId,
-    summary: route.summary,
-    tags: [route.tag],
+    summary: route.spec.summary,
+    tags: [route.spec.tag],
     ...(route.deprecated ? { deprecated: true } : {}),
-    security: route.access === 'public' ? [{}, { session: [] }] : [{ session: [] }],
-    'x-access': route.access,
+    security: route.spec.access === 'public' || route.spec.access === 'signed-out' ? [{}, { session: [] }] : [{ session: [] }],
+    'x-access': route.spec.access,
+    ...(route.spec.limit ? { 'x-rate-limit': route.spec.limit } : {}),
     parameters: parametersOf(route),
-    ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } } } }
+    ...(route.shape.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.shape.body, 'input') } } } }
       : {}),
     responses,
   };
@@ -116,6 +117,7 @@ export function openApiDocument(): Json {
       { name: 'documents', description: 'Collaborative documents (the editing itself is ShareDB over /collab, a WebSocket)' },
       { name: 'docs', description: 'This description' },
       { name: 'app', description: 'The web app served at /' },
+      { name: 'health', description: 'Liveness, readiness and what the process runs' },
     ],
     paths,
     components: {

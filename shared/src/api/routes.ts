@@ -1,352 +1,126 @@
-// Every route the services serve, once: method, path, who may call it, what it takes (path
-// parameters, query, body, headers) and what it answers, with the zod schemas the services
-// validate with. The OpenAPI document (openapi.ts) and the typed client (../client) derive from
-// it, and a test fails when a router serves a route this list lacks, or the other way round.
+// What each operation of operations.ts takes and answers: its path parameters, query and body as
+// zod schemas (the mount validates with them), its answers, and for a versioned resource each
+// version's representation. API_ROUTES puts the two halves together, one route per path a version
+// is served under: what http/mount.ts serves, openapi.ts describes and conformance.ts checks.
 import { z } from 'zod';
+import { isUuid } from '../ids.ts';
+import { orderV1, orderV2 } from '../models/order/representation.ts';
+import { CURRENT_VERSION, DEPRECATED_VERSIONS, type ApiVersion } from '../http/versioning.ts';
+import { known as knownUser, userV1, userV2 } from '../models/user/representation.ts';
 import { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from './auth.ts';
 import { cursorPageOf, offsetPageOf } from './common.ts';
 import {
-  accessRecord as documentAccess,
+  accessRecord,
+  documentId,
   documentList,
   documentPeople,
   documentReadQuery,
   documentSummary,
   documentText,
+  editorId,
   newDocumentBody,
   shareBody,
 } from './documents.ts';
 import { eventsQuery } from './events.ts';
+import { OPERATIONS, type Method, type Operation, type OperationName, type PathVersion } from './operations.ts';
 import { createOrderBody, orderChanges, orderListQuery, orderV1Body, orderV2Body, replaceOrderBody } from './orders.ts';
+import { personalDataExport } from './personal-data.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './products.ts';
 import { searchBody, searchQuery } from './search.ts';
-import { personalDataExport } from './personal-data.ts';
 import { profile, signUpBody, userChanges, userListQuery, userV1Body, userV2Body } from './users.ts';
-
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/** Who may call: anyone; a signed-in user; the entity's owner or an admin; an admin only. */
-export type Access = 'public' | 'signed-in' | 'owner' | 'admin';
-
-/** Request headers a route reads, beyond the session cookie. */
-export type RequestHeader = 'If-Match' | 'Idempotency-Key' | 'Wait-For-Position' | 'Last-Event-ID';
 
 export interface Answer {
   description: string;
-  body?: z.ZodType;
+  /** A schema, or for a versioned resource one made of the version's representation (a page of it). */
+  body?: z.ZodType | ((entity: z.ZodType) => z.ZodType);
   /** Default application/json. */
   contentType?: string;
 }
 
-export interface ApiRoute {
-  /** Unique; the typed client's method name. */
-  operationId: string;
-  method: Method;
-  /** OpenAPI form: /users/{id}. */
-  path: string;
-  summary: string;
-  tag: string;
-  access: Access;
-  query?: z.ZodObject;
+/** A path parameter: what it must be, and what it names (a value that is not one names nothing: 404). */
+export interface PathParameter<Value = unknown> {
+  schema: z.ZodType<Value, string>;
+  names: string;
+}
+
+/** The versions of a resource: each one's wire schema, and how its state is shown in it. */
+export interface Representations<State = never> {
+  schema: Record<ApiVersion, z.ZodType>;
+  represent: Record<ApiVersion, (state: State) => unknown>;
+}
+
+export interface Shape {
+  params?: Record<string, PathParameter>;
+  query?: z.ZodType;
   body?: z.ZodType;
-  headers?: RequestHeader[];
   /** Success answers by status; refusals are problem documents (docs/errors.md). */
   answers: Record<number, Answer>;
-  deprecated?: boolean;
+  representations?: Representations<never>;
 }
 
-const write: RequestHeader[] = ['If-Match', 'Idempotency-Key'];
-const read: RequestHeader[] = ['Wait-For-Position'];
+const entityId = (names: string): PathParameter<string> => ({
+  // Ids are UUIDs; anything else cannot name an entity, so it is not found rather than malformed.
+  schema: z
+    .string()
+    .refine(isUuid)
+    .transform((id) => id.toLowerCase()),
+  names,
+});
+const provider: PathParameter<string> = { schema: z.string().max(64), names: 'identity provider' };
+const document: PathParameter<string> = { schema: documentId, names: 'document' };
+const editor: PathParameter<string> = { schema: editorId, names: 'user' };
+
 const html = (description: string): Answer => ({ description, contentType: 'text/html' });
+const file = (description: string, contentType: string): Answer => ({ description, contentType });
 const redirect = (description: string): Answer => ({ description });
 const noContent: Answer = { description: 'done; no body' };
+const healthJson = (description: string): Answer => ({ description, contentType: 'application/health+json' });
 
-/** The three forms of a versioned resource (docs/api.md#versioning); see mountVersioned. */
-function versioned(options: {
-  resource: 'users' | 'orders';
-  one: string;
-  createSummary: string;
-  tag: string;
-  access: { list: Access; create: Access; one: Access };
-  listQuery: z.ZodObject;
-  createBody: z.ZodType;
-  changeBody: z.ZodType;
-  replaceBody: z.ZodType;
-  v2: z.ZodType;
-  v1: z.ZodType;
-}): ApiRoute[] {
-  const { resource, one, tag, access } = options;
-  const noun = `a${one === 'Order' ? 'n' : ''} ${one.toLowerCase()}`;
-  const name = (verb: string, version: string) => `${verb}${one}${version.toUpperCase()}`;
-  const routes: ApiRoute[] = [];
-  for (const [prefix, version, body] of [
-    ['', '', options.v2],
-    ['/v2', 'v2', options.v2],
-    ['/v1', 'v1', options.v1],
-  ] as const) {
-    const deprecated = version === 'v1' ? { deprecated: true } : {};
-    const base = `${prefix}/${resource}`;
-    routes.push(
-      {
-        operationId: `list${one}s${version.toUpperCase()}`,
-        method: 'get',
-        path: base,
-        summary: `List ${resource} (offset pages)`,
-        tag,
-        access: access.list,
-        query: options.listQuery,
-        headers: read,
-        answers: { 200: { description: `a page of ${resource}`, body: offsetPageOf(body) } },
-        ...deprecated,
-      },
-      {
-        operationId: name('get', version),
-        method: 'get',
-        path: `${base}/{id}`,
-        summary: `Read ${noun}`,
-        tag,
-        access: access.one,
-        headers: read,
-        answers: { 200: { description: 'the entity; its version is the ETag', body } },
-        ...deprecated,
-      },
-      {
-        operationId: name('create', version),
-        method: 'post',
-        path: base,
-        summary: options.createSummary,
-        tag,
-        access: access.create,
-        body: options.createBody,
-        headers: ['Idempotency-Key'],
-        answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body } },
-        ...deprecated,
-      },
-      {
-        operationId: name('delete', version),
-        method: 'delete',
-        path: `${base}/{id}`,
-        summary: `Delete ${noun}`,
-        tag,
-        access: access.one,
-        headers: write,
-        answers: { 200: { description: 'deleted; the entity as it was, with deletedAt', body } },
-        ...deprecated,
-      },
-    );
-    if (version === '') {
-      routes.push({
-        operationId: `change${one}`,
-        method: 'patch',
-        path: `${base}/{id}`,
-        summary: `Change some fields of ${noun}`,
-        tag,
-        access: access.one,
-        body: options.changeBody,
-        headers: write,
-        answers: { 200: { description: 'changed; the new ETag and Event-Position are set', body } },
-      });
-    } else {
-      routes.push({
-        operationId: name('replace', version),
-        method: 'put',
-        path: `${base}/{id}`,
-        summary: `Replace ${noun} (every field)`,
-        tag,
-        access: access.one,
-        body: options.replaceBody,
-        headers: write,
-        answers: { 200: { description: 'replaced; the new ETag and Event-Position are set', body } },
-        ...deprecated,
-      });
-    }
-  }
-  return routes;
-}
+const users: Representations<Parameters<typeof knownUser>[0]> = {
+  schema: { v1: userV1Body, v2: userV2Body },
+  represent: { v1: (state) => userV1(knownUser(state)), v2: (state) => userV2(knownUser(state)) },
+};
+const orders: Representations<Parameters<typeof orderV2>[0]> = {
+  schema: { v1: orderV1Body, v2: orderV2Body },
+  represent: { v1: orderV1, v2: orderV2 },
+};
+const page = (entity: z.ZodType) => offsetPageOf(entity);
+const one = (entity: z.ZodType) => entity;
+const user = { id: entityId('user') };
+const order = { id: entityId('order') };
+const product = { id: entityId('product') };
 
-const product: ApiRoute[] = [
-  {
-    operationId: 'listProducts',
-    method: 'get',
-    path: '/products',
-    summary: 'List products, newest first (offset pages, or cursor pages with after)',
-    tag: 'products',
-    access: 'public',
-    query: productListQuery,
-    headers: read,
-    answers: {
-      200: {
-        description: 'an offset page, or a cursor page when `after` is given',
-        body: z.union([offsetPageOf(productBody), cursorPageOf(productBody)]),
-      },
-    },
+export const SHAPES = {
+  listUsers: {
+    query: userListQuery,
+    answers: { 200: { description: 'a page of users, newest first', body: page } },
+    representations: users,
   },
-  {
-    operationId: 'pageProducts',
-    method: 'get',
-    path: '/api/products',
-    summary: 'List products, newest first, by cursor',
-    tag: 'products',
-    access: 'public',
-    query: productCursorQuery,
-    headers: read,
-    answers: { 200: { description: 'a page; nextCursor is null on the last', body: cursorPageOf(productBody) } },
+  getUser: { params: user, answers: { 200: { description: 'the user; its version is the ETag', body: one } }, representations: users },
+  createUser: {
+    body: signUpBody,
+    answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: one } },
+    representations: users,
   },
-  {
-    operationId: 'getProduct',
-    method: 'get',
-    path: '/products/{id}',
-    summary: 'Read one product',
-    tag: 'products',
-    access: 'public',
-    headers: read,
-    answers: { 200: { description: 'the product; its version is the ETag', body: productBody } },
+  changeUser: {
+    params: user,
+    body: userChanges,
+    answers: { 200: { description: 'changed; the new ETag and Event-Position are set', body: one } },
+    representations: users,
   },
-  {
-    operationId: 'createProduct',
-    method: 'post',
-    path: '/products',
-    summary: 'Create a product',
-    tag: 'products',
-    access: 'admin',
-    body: createProductBody,
-    headers: ['Idempotency-Key'],
-    answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: productBody } },
+  replaceUser: {
+    params: user,
+    body: profile,
+    answers: { 200: { description: 'replaced; the new ETag and Event-Position are set', body: one } },
+    representations: users,
   },
-  {
-    operationId: 'changeProduct',
-    method: 'patch',
-    path: '/products/{id}',
-    summary: 'Change some fields of a product',
-    tag: 'products',
-    access: 'admin',
-    body: productChanges,
-    headers: write,
-    answers: { 200: { description: 'changed', body: productBody } },
+  deleteUser: {
+    params: user,
+    answers: { 200: { description: 'deleted; the user as it was, with deletedAt and nothing personal', body: one } },
+    representations: users,
   },
-  {
-    operationId: 'deleteProduct',
-    method: 'delete',
-    path: '/products/{id}',
-    summary: 'Delete a product',
-    tag: 'products',
-    access: 'admin',
-    headers: write,
-    answers: { 200: { description: 'deleted; the product as it was, with deletedAt', body: productBody } },
-  },
-  {
-    operationId: 'search',
-    method: 'get',
-    path: '/search',
-    summary: 'Search products by name and description, best match first',
-    tag: 'products',
-    access: 'public',
-    query: searchQuery,
-    headers: read,
-    answers: { 200: { description: 'the best matches', body: searchBody } },
-  },
-];
-
-const provider = 'the provider, as configured (docs/auth.md)';
-const auth: ApiRoute[] = [
-  {
-    operationId: 'signIn',
-    method: 'post',
-    path: '/auth/sign-in',
-    summary: 'Sign in with an email and a password',
-    tag: 'auth',
-    access: 'public',
-    body: signInBody,
-    answers: { 200: { description: 'signed in; the session cookie is set', body: sessionBody } },
-  },
-  {
-    operationId: 'signOut',
-    method: 'post',
-    path: '/auth/sign-out',
-    summary: 'Sign out',
-    tag: 'auth',
-    access: 'public',
-    answers: { 204: noContent },
-  },
-  {
-    operationId: 'getSession',
-    method: 'get',
-    path: '/auth/session',
-    summary: 'The session: who is signed in, until when, and their sign-in methods',
-    tag: 'auth',
-    access: 'signed-in',
-    answers: { 200: { description: 'the session', body: sessionBody } },
-  },
-  {
-    operationId: 'setPassword',
-    method: 'put',
-    path: '/auth/password',
-    summary: 'Set or change the password',
-    tag: 'auth',
-    access: 'signed-in',
-    body: passwordBody,
-    answers: { 204: noContent },
-  },
-  {
-    operationId: 'unlinkProvider',
-    method: 'delete',
-    path: '/auth/identities/{provider}',
-    summary: `Unlink a provider from the account (${provider})`,
-    tag: 'auth',
-    access: 'signed-in',
-    answers: { 204: noContent },
-  },
-  {
-    operationId: 'listProviders',
-    method: 'get',
-    path: '/auth/providers',
-    summary: 'The identity providers one may sign in with',
-    tag: 'auth',
-    access: 'public',
-    answers: { 200: { description: 'their names', body: providersBody } },
-  },
-  {
-    operationId: 'startProviderSignIn',
-    method: 'get',
-    path: '/auth/{provider}',
-    summary: `Sign in with a provider: redirects to it (${provider}); ?returnTo= a path of this site`,
-    tag: 'auth',
-    access: 'public',
-    query: z.object({ returnTo: z.string().optional() }),
-    answers: { 303: redirect("to the provider's sign-in page") },
-  },
-  {
-    operationId: 'linkProvider',
-    method: 'post',
-    path: '/auth/{provider}/link',
-    summary: `Link a provider to the signed-in account: redirects to it (${provider}), or with Accept: application/json says where to go`,
-    tag: 'auth',
-    access: 'signed-in',
-    query: z.object({ returnTo: z.string().optional() }),
-    answers: {
-      200: { description: "asked for JSON: the provider's sign-in page, for the page to go to", body: providerLocationBody },
-      303: redirect("to the provider's sign-in page"),
-    },
-  },
-  {
-    operationId: 'providerCallback',
-    method: 'get',
-    path: '/auth/callback',
-    summary: 'Where the provider sends the browser back (OAuth 2 authorization code)',
-    tag: 'auth',
-    access: 'public',
-    query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }),
-    answers: { 303: redirect('signed in (or linked): back to returnTo') },
-  },
-];
-
-const personalData: ApiRoute[] = [
-  {
-    operationId: 'exportPersonalData',
-    method: 'get',
-    path: '/users/{id}/export',
-    summary: 'Download everything the system holds about a user, as one JSON document (docs/privacy.md#export)',
-    tag: 'users',
-    access: 'owner',
+  exportPersonalData: {
+    params: user,
     answers: {
       200: {
         description: 'the export, as an attachment; `missing` names sections held by services in other processes',
@@ -354,234 +128,188 @@ const personalData: ApiRoute[] = [
       },
     },
   },
-];
 
-const events: ApiRoute[] = [
-  {
-    operationId: 'streamEvents',
-    method: 'get',
-    path: '/events',
-    summary: 'The public events as server-sent events, from a position (docs/events.md)',
-    tag: 'events',
-    access: 'admin',
+  listOrders: {
+    query: orderListQuery,
+    answers: { 200: { description: 'a page of orders, newest first', body: page } },
+    representations: orders,
+  },
+  getOrder: { params: order, answers: { 200: { description: 'the order; its version is the ETag', body: one } }, representations: orders },
+  createOrder: {
+    body: createOrderBody,
+    answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: one } },
+    representations: orders,
+  },
+  changeOrder: {
+    params: order,
+    body: orderChanges,
+    answers: { 200: { description: 'changed; the new ETag and Event-Position are set', body: one } },
+    representations: orders,
+  },
+  replaceOrder: {
+    params: order,
+    body: replaceOrderBody,
+    answers: { 200: { description: 'replaced; the new ETag and Event-Position are set', body: one } },
+    representations: orders,
+  },
+  deleteOrder: {
+    params: order,
+    answers: { 200: { description: 'deleted; the order as it was, with deletedAt', body: one } },
+    representations: orders,
+  },
+
+  listProducts: {
+    query: productListQuery,
+    answers: {
+      200: {
+        description: 'an offset page, or a cursor page when `after` is given',
+        body: z.union([offsetPageOf(productBody), cursorPageOf(productBody)]),
+      },
+    },
+  },
+  pageProducts: {
+    query: productCursorQuery,
+    answers: { 200: { description: 'a page; nextCursor is null on the last', body: cursorPageOf(productBody) } },
+  },
+  getProduct: { params: product, answers: { 200: { description: 'the product; its version is the ETag', body: productBody } } },
+  createProduct: {
+    body: createProductBody,
+    answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: productBody } },
+  },
+  changeProduct: { params: product, body: productChanges, answers: { 200: { description: 'changed', body: productBody } } },
+  deleteProduct: {
+    params: product,
+    answers: { 200: { description: 'deleted; the product as it was, with deletedAt', body: productBody } },
+  },
+  search: { query: searchQuery, answers: { 200: { description: 'the best matches', body: searchBody } } },
+
+  signIn: { body: signInBody, answers: { 200: { description: 'signed in; the session cookie is set', body: sessionBody } } },
+  signOut: { answers: { 204: noContent } },
+  getSession: { answers: { 200: { description: 'the session', body: sessionBody } } },
+  setPassword: { body: passwordBody, answers: { 204: noContent } },
+  unlinkProvider: { params: { provider }, answers: { 204: noContent } },
+  listProviders: { answers: { 200: { description: 'their names', body: providersBody } } },
+  startProviderSignIn: {
+    params: { provider },
+    query: z.object({ returnTo: z.string().optional() }),
+    answers: { 303: redirect("to the provider's sign-in page") },
+  },
+  linkProvider: {
+    params: { provider },
+    query: z.object({ returnTo: z.string().optional() }),
+    answers: {
+      200: { description: "asked for JSON: the provider's sign-in page, for the page to go to", body: providerLocationBody },
+      303: redirect("to the provider's sign-in page"),
+    },
+  },
+  providerCallback: {
+    // Not strict: a provider may add parameters of its own (session_state, …).
+    query: z.object({
+      code: z.string().optional(),
+      state: z.string().optional(),
+      error: z.string().optional(),
+      iss: z.string().optional(),
+    }),
+    answers: { 303: redirect('signed in (or linked): back to returnTo') },
+  },
+
+  streamEvents: {
     query: eventsQuery,
-    headers: ['Last-Event-ID'],
     answers: { 200: { description: 'a stream: id is the position, event the name, data the envelope', contentType: 'text/event-stream' } },
   },
-];
 
-const documents: ApiRoute[] = [
-  {
-    operationId: 'openEditor',
-    method: 'get',
-    path: '/collab/editor',
-    summary: 'The collaborative editor page (?doc=)',
-    tag: 'documents',
-    access: 'public',
-    answers: { 200: html('the page') },
-  },
-  {
-    operationId: 'editorScript',
-    method: 'get',
-    path: '/collab/editor.js',
-    summary: "The editor page's script",
-    tag: 'documents',
-    access: 'public',
-    answers: { 200: { description: 'the script', contentType: 'text/javascript' } },
-  },
-  {
-    operationId: 'editorStyle',
-    method: 'get',
-    path: '/collab/editor.css',
-    summary: "The editor page's style sheet",
-    tag: 'documents',
-    access: 'public',
-    answers: { 200: { description: 'the style sheet', contentType: 'text/css' } },
-  },
-  {
-    operationId: 'listDocuments',
-    method: 'get',
-    path: '/collab/documents',
-    summary: 'The documents the caller owns or edits, the most recently changed first (at most 500)',
-    tag: 'documents',
-    access: 'signed-in',
-    answers: { 200: { description: 'the documents', body: documentList } },
-  },
-  {
-    operationId: 'createDocument',
-    method: 'post',
-    path: '/collab/documents',
-    summary: 'A new, empty document owned by the caller, under an id the server chooses',
-    tag: 'documents',
-    access: 'signed-in',
-    body: newDocumentBody,
-    answers: { 201: { description: 'the document; Location names it', body: documentSummary } },
-  },
-  {
-    operationId: 'getDocument',
-    method: 'get',
-    path: '/collab/documents/{id}',
-    summary: 'A document now, at a version (?version=) or at a time (?at=)',
-    tag: 'documents',
-    access: 'owner',
+  openEditor: { answers: { 200: html('the page') } },
+  editorScript: { answers: { 200: file('the script', 'text/javascript') } },
+  editorStyle: { answers: { 200: file('the style sheet', 'text/css') } },
+  listDocuments: { answers: { 200: { description: 'the documents', body: documentList } } },
+  createDocument: { body: newDocumentBody, answers: { 201: { description: 'the document; Location names it', body: documentSummary } } },
+  getDocument: {
+    params: { id: document },
     query: documentReadQuery,
     answers: { 200: { description: 'its text, version and times', body: documentText } },
   },
-  {
-    operationId: 'getDocumentAccess',
-    method: 'get',
-    path: '/collab/documents/{id}/access',
-    summary: 'Who may edit a document',
-    tag: 'documents',
-    access: 'owner',
-    answers: { 200: { description: 'the owner and the editors', body: documentAccess } },
-  },
-  {
-    operationId: 'getDocumentPeople',
-    method: 'get',
-    path: '/collab/documents/{id}/people',
-    summary: 'The owner and editors of a document, by name',
-    tag: 'documents',
-    access: 'owner',
-    answers: { 200: { description: 'the owner and the editors', body: documentPeople } },
-  },
-  {
-    operationId: 'shareDocument',
-    method: 'post',
-    path: '/collab/documents/{id}/editors',
-    summary: 'Let someone edit a document, named by the email of their account or by name among the people the caller shares with',
-    tag: 'documents',
-    access: 'owner',
+  getDocumentAccess: { params: { id: document }, answers: { 200: { description: 'the owner and the editors', body: accessRecord } } },
+  getDocumentPeople: { params: { id: document }, answers: { 200: { description: 'the owner and the editors', body: documentPeople } } },
+  shareDocument: {
+    params: { id: document },
     body: shareBody,
     answers: { 200: { description: 'the owner and the editors now', body: documentPeople } },
   },
-  {
-    operationId: 'addEditor',
-    method: 'put',
-    path: '/collab/documents/{id}/editors/{userId}',
-    summary: 'Let a user edit a document',
-    tag: 'documents',
-    access: 'owner',
-    answers: { 200: { description: 'the access record now', body: documentAccess } },
+  addEditor: {
+    params: { id: document, userId: editor },
+    answers: { 200: { description: 'the access record now', body: accessRecord } },
   },
-  {
-    operationId: 'removeEditor',
-    method: 'delete',
-    path: '/collab/documents/{id}/editors/{userId}',
-    summary: 'Withdraw a user’s right to edit a document',
-    tag: 'documents',
-    access: 'owner',
-    answers: { 200: { description: 'the access record now', body: documentAccess } },
+  removeEditor: {
+    params: { id: document, userId: editor },
+    answers: { 200: { description: 'the access record now', body: accessRecord } },
   },
-];
 
-const docs: ApiRoute[] = [
-  {
-    operationId: 'openApi',
-    method: 'get',
-    path: '/openapi.json',
-    summary: 'This description, as OpenAPI 3.1',
-    tag: 'docs',
-    access: 'public',
-    answers: { 200: { description: 'the document', contentType: 'application/json' } },
-  },
-  {
-    operationId: 'docsPage',
-    method: 'get',
-    path: '/docs',
-    summary: 'This description, readable',
-    tag: 'docs',
-    access: 'public',
-    answers: { 200: html('the page') },
-  },
-  {
-    operationId: 'versioningPage',
-    method: 'get',
-    path: '/docs/versioning',
-    summary: 'What changes between API versions, and when v1 ends',
-    tag: 'docs',
-    access: 'public',
-    answers: { 200: html('the page') },
-  },
-  ...['init.js', 'swagger-ui-bundle.js', 'swagger-ui.css'].map(
-    (file): ApiRoute => ({
-      operationId: `docsAsset${file.replace(/[^a-z]/gi, '')}`,
-      method: 'get',
-      path: `/docs/${file}`,
-      summary: `A file of the /docs page (${file})`,
-      tag: 'docs',
-      access: 'public',
-      answers: { 200: { description: 'the file', contentType: file.endsWith('.css') ? 'text/css' : 'text/javascript' } },
-    }),
-  ),
-];
+  openApi: { answers: { 200: file('the document', 'application/json') } },
+  docsPage: { answers: { 200: html('the page') } },
+  versioningPage: { answers: { 200: html('the page') } },
+  docsAssetinitjs: { answers: { 200: file('the file', 'text/javascript') } },
+  docsAssetswaggeruibundlejs: { answers: { 200: file('the file', 'text/javascript') } },
+  docsAssetswaggeruicss: { answers: { 200: file('the file', 'text/css') } },
 
-/** The web app's page and files (the app routes in the URL's fragment, so no route per page). */
-const app: ApiRoute[] = [
-  {
-    operationId: 'appPage',
-    method: 'get',
-    path: '/',
-    summary: 'The web app',
-    tag: 'app',
-    access: 'public',
-    answers: { 200: html('the page') },
-  },
-  {
-    operationId: 'appScript',
-    method: 'get',
-    path: '/app.js',
-    summary: "The web app's script",
-    tag: 'app',
-    access: 'public',
-    answers: { 200: { description: 'the script', contentType: 'text/javascript' }, 304: { description: 'unchanged since the ETag sent' } },
-  },
-  {
-    operationId: 'appStyle',
-    method: 'get',
-    path: '/app.css',
-    summary: "The web app's style sheet",
-    tag: 'app',
-    access: 'public',
-    answers: { 200: { description: 'the style sheet', contentType: 'text/css' }, 304: { description: 'unchanged since the ETag sent' } },
-  },
-];
+  appPage: { answers: { 200: html('the page') } },
+  appScript: { answers: { 200: file('the script', 'text/javascript'), 304: { description: 'unchanged since the ETag sent' } } },
+  appStyle: { answers: { 200: file('the style sheet', 'text/css'), 304: { description: 'unchanged since the ETag sent' } } },
 
-export const API_ROUTES: readonly ApiRoute[] = [
-  ...versioned({
-    resource: 'users',
-    one: 'User',
-    createSummary: 'Sign up: create a user (with a password to sign in with, if given)',
-    tag: 'users',
-    access: { list: 'admin', create: 'public', one: 'owner' },
-    listQuery: userListQuery,
-    createBody: signUpBody,
-    changeBody: userChanges,
-    replaceBody: profile,
-    v2: userV2Body,
-    v1: userV1Body,
-  }),
-  ...versioned({
-    resource: 'orders',
-    one: 'Order',
-    createSummary: 'Create an order (a draft)',
-    tag: 'orders',
-    access: { list: 'signed-in', create: 'signed-in', one: 'owner' },
-    listQuery: orderListQuery,
-    createBody: createOrderBody,
-    changeBody: orderChanges,
-    replaceBody: replaceOrderBody,
-    v2: orderV2Body,
-    v1: orderV1Body,
-  }),
-  ...personalData,
-  ...product,
-  ...auth,
-  ...events,
-  ...documents,
-  ...docs,
-  ...app,
-];
+  health: { answers: { 200: { description: 'status ok, with the adapters in use' } } },
+  healthLive: { answers: { 200: healthJson('pass') } },
+  healthReady: { answers: { 200: healthJson('every check passes'), 503: healthJson('a check failed: which, and why') } },
+} as const satisfies { [K in OperationName]: Shape };
+
+/** One path an operation is served at: an operation has one, a versioned one one per version. */
+export interface ApiRoute {
+  operation: string;
+  /** Unique across the API: the operation's name, with the version for a versioned path (`getUserV1`). */
+  operationId: string;
+  method: Method;
+  /** OpenAPI form, with its version prefix: /v1/users/{id}. */
+  path: string;
+  spec: Operation;
+  shape: Shape;
+  /** The representation this path answers with, for a versioned resource. */
+  version: ApiVersion | undefined;
+  deprecated: boolean;
+}
+
+const prefixOf = (version: PathVersion) => (version === 'unversioned' ? '' : `/${version}`);
+
+/** Every path of a table of operations and their shapes, the more specific first where two could match one request. */
+export function routesOf(operations: Record<string, Operation>, shapes: Record<string, Shape>): ApiRoute[] {
+  const routes = Object.entries(operations).flatMap(([name, spec]) => {
+    const shape = shapes[name];
+    if (!shape) throw new Error(`operation ${name} has no shape`);
+    return (spec.versions ?? [undefined]).map((pathVersion): ApiRoute => {
+      const version = pathVersion === undefined ? undefined : pathVersion === 'unversioned' ? CURRENT_VERSION : pathVersion;
+      return {
+        operation: name,
+        operationId: pathVersion === undefined || pathVersion === 'unversioned' ? name : `${name}${pathVersion.toUpperCase()}`,
+        method: spec.method,
+        path: `${pathVersion ? prefixOf(pathVersion) : ''}${spec.path}`,
+        spec,
+        shape,
+        version,
+        deprecated: version !== undefined && DEPRECATED_VERSIONS.includes(version) && pathVersion !== 'unversioned',
+      };
+    });
+  });
+  // A path with fewer parameters is the more specific: /auth/session before /auth/{provider}.
+  const parameters = (route: ApiRoute) => (route.path.match(/\{/g) ?? []).length;
+  return routes.sort((a, b) => parameters(a) - parameters(b));
+}
+
+export const API_ROUTES: readonly ApiRoute[] = routesOf(OPERATIONS, SHAPES);
+
+/** An answer's body schema on a route: a versioned resource's made of the route's representation. */
+export function answerBody(route: ApiRoute, answer: Answer): z.ZodType | undefined {
+  if (typeof answer.body !== 'function') return answer.body;
+  const schema = route.version && route.shape.representations?.schema[route.version];
+  if (!schema) throw new Error(`${route.operationId}: an answer made of a representation needs one`);
+  return answer.body(schema);
+}
 
 /** `/users/{id}` as Koa's router writes it: `/users/:id`. */
 export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { createHttpApp } from '../http/app.ts';
 import { createLogger } from '../log.ts';
 import { jsonClient, listenOnLoopback } from '../testing/json-client.ts';
+import { testRoutes } from '../testing/test-routes.ts';
 import { openAuth, type OpenedAuth } from './open.ts';
 import { signIn, signOut, userOfUpgrade } from './session.ts';
 
@@ -21,16 +21,25 @@ let now = Date.now();
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'eventide-upgrade-'));
   auth = await openAuth(loadConfig({ DATA_DIR: dir }), { clock: () => now });
-  const router = new Router();
-  router.post('/in', async (ctx) => {
-    await signIn(ctx, { id: '00000000-0000-4000-8000-000000000001', roles: [] });
-    ctx.status = 204;
+  const table = testRoutes({
+    in: {
+      method: 'post',
+      path: '/in',
+      handle: async (ctx) => {
+        await signIn(ctx, { id: '00000000-0000-4000-8000-000000000001', roles: [] });
+        ctx.status = 204;
+      },
+    },
+    out: {
+      method: 'post',
+      path: '/out',
+      handle: (ctx) => {
+        signOut(ctx);
+        ctx.status = 204;
+      },
+    },
   });
-  router.post('/out', (ctx) => {
-    signOut(ctx);
-    ctx.status = 204;
-  });
-  const app = createHttpApp({ log: createLogger({ level: 'silent' }), routers: [router], auth });
+  const app = createHttpApp({ log: createLogger({ level: 'silent' }), ...table, bodyLimit: 1024, auth });
   const served = await listenOnLoopback(app);
   url = served.url;
   close = async () => {

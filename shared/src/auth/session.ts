@@ -12,9 +12,8 @@ import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Actor } from '../events/catalogue.ts';
-import type { Principal } from '../models/principal.ts';
+import type { UserPrincipal } from '../models/principal.ts';
 import { CookieSigner } from './cookie-signer.ts';
-import { problems } from '../http/problem.ts';
 import { storeKeyOf } from './session-store/keys.ts';
 import type { SessionStore } from './session-store/port.ts';
 
@@ -197,13 +196,7 @@ export function sessionUser(ctx: Context): SessionUser | undefined {
   return ctx.state.user as SessionUser | undefined;
 }
 
-export function requireUser(ctx: Context): SessionUser {
-  const user = sessionUser(ctx);
-  if (!user) throw problems.unauthenticated();
-  return user;
-}
-
 export const isAdmin = (user: SessionUser | undefined) => user?.roles.includes('admin') ?? false;
 
 /** The signed-in user as the domain's rules see them. */
-export const principalOf = (user: SessionUser): Principal => ({ type: 'user', userId: user.id, admin: isAdmin(user) });
+export const principalOf = (user: SessionUser): UserPrincipal => ({ type: 'user', userId: user.id, admin: isAdmin(user) });

@@ -1,6 +1,7 @@
-// The typed client of the REST API, for browsers and Node: each method's request and answer
-// types are the zod schemas the services validate with (shared/src/api), imported as types
-// only, so a browser bundle carries no schema code. Refusals throw ApiProblem; ETag / If-Match,
+// The typed client of the REST API, for browsers and Node, derived from the route table: where
+// each operation goes comes from api/operations.ts, and its request and answer types are the zod
+// schemas the services validate with (shared/src/api), imported as types only, so a browser
+// bundle carries no schema code. Refusals throw ApiProblem; ETag / If-Match,
 // Idempotency-Key and Wait-For-Position are options; cursor pages are an async iterator. It
 // speaks the current version (v2, the unversioned paths); v1 is deprecated and not offered.
 import type { z } from 'zod';
@@ -20,6 +21,8 @@ import type { createProductBody, productBody, productChanges } from '../api/prod
 import type { searchBody } from '../api/search.ts';
 import type { signUpBody, userChanges, userListQuery, userV2Body } from '../api/users.ts';
 import type { personalDataExport } from '../api/personal-data.ts';
+import { OPERATIONS, type OperationName } from '../api/operations.ts';
+import type { SHAPES } from '../api/routes.ts';
 import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
 
 type In<S extends z.ZodType> = z.input<S>;
@@ -40,45 +43,20 @@ export type CursorPage<S extends z.ZodType> = Out<ReturnType<typeof cursorPageOf
 type QueryOf<S extends z.ZodType> = { [K in keyof In<S>]?: In<S>[K] | number };
 
 /**
- * Where each method goes: the route list's method and path for its operation id. A test
- * checks this against shared/src/api/routes.ts, which the browser bundle need not carry.
+ * Any operation of the route table, by name: its method, path and the request headers it reads
+ * come from the table (api/operations.ts, which carries no schema code), its body and query types
+ * from the schemas the services validate with (imported as types only). The methods below are
+ * shorthands over it.
  */
-export const OPERATIONS = {
-  signUp: ['post', '/users'],
-  getUser: ['get', '/users/{id}'],
-  listUsers: ['get', '/users'],
-  changeUser: ['patch', '/users/{id}'],
-  deleteUser: ['delete', '/users/{id}'],
-  exportPersonalData: ['get', '/users/{id}/export'],
-  createProduct: ['post', '/products'],
-  getProduct: ['get', '/products/{id}'],
-  listProducts: ['get', '/products'],
-  pageProducts: ['get', '/api/products'],
-  changeProduct: ['patch', '/products/{id}'],
-  deleteProduct: ['delete', '/products/{id}'],
-  search: ['get', '/search'],
-  createOrder: ['post', '/orders'],
-  getOrder: ['get', '/orders/{id}'],
-  listOrders: ['get', '/orders'],
-  changeOrder: ['patch', '/orders/{id}'],
-  deleteOrder: ['delete', '/orders/{id}'],
-  signIn: ['post', '/auth/sign-in'],
-  signOut: ['post', '/auth/sign-out'],
-  getSession: ['get', '/auth/session'],
-  setPassword: ['put', '/auth/password'],
-  unlinkProvider: ['delete', '/auth/identities/{provider}'],
-  listProviders: ['get', '/auth/providers'],
-  linkProvider: ['post', '/auth/{provider}/link'],
-  listDocuments: ['get', '/collab/documents'],
-  createDocument: ['post', '/collab/documents'],
-  getDocument: ['get', '/collab/documents/{id}'],
-  getDocumentPeople: ['get', '/collab/documents/{id}/people'],
-  shareDocument: ['post', '/collab/documents/{id}/editors'],
-  getDocumentAccess: ['get', '/collab/documents/{id}/access'],
-  addEditor: ['put', '/collab/documents/{id}/editors/{userId}'],
-  removeEditor: ['delete', '/collab/documents/{id}/editors/{userId}'],
-} as const satisfies Record<string, readonly [string, string]>;
-type Operation = keyof typeof OPERATIONS;
+type Operation = OperationName;
+type PathParameters<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameters<Rest> : never;
+type ShapeOf<K extends Operation> = (typeof SHAPES)[K];
+export interface CallOf<K extends Operation> {
+  params?: Record<PathParameters<(typeof OPERATIONS)[K]['path']>, string>;
+  query?: ShapeOf<K> extends { query: infer Q extends z.ZodType } ? QueryOf<Q> : never;
+  body?: ShapeOf<K> extends { body: infer B extends z.ZodType } ? In<B> : never;
+  options?: ReadOptions & WriteOptions;
+}
 
 export interface ClientOptions {
   /** The service's base URL; '' in a browser page of the same site. */
@@ -119,20 +97,24 @@ export interface Answer<T> {
   headers: Headers;
 }
 
-interface Call {
-  params?: Record<string, string>;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  options?: ReadOptions & WriteOptions;
-}
-
 export function createApiClient(clientOptions: ClientOptions) {
   const send = clientOptions.fetch ?? ((input, init) => fetch(input, init));
   /** The highest Event-Position a write of this client was answered with. */
   let written = 0;
 
-  async function call<T>(operation: Operation, { params = {}, query = {}, body, options = {} }: Call = {}): Promise<Answer<T>> {
-    const [method, template] = OPERATIONS[operation];
+  async function call<K extends Operation>(operation: K, request: CallOf<K> = {}): Promise<Answer<unknown>> {
+    const { method, path: template } = OPERATIONS[operation] as { method: string; path: string };
+    const {
+      params = {},
+      query = {},
+      body,
+      options = {},
+    } = request as {
+      params?: Record<string, string>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      options?: ReadOptions & WriteOptions;
+    };
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
@@ -157,7 +139,7 @@ export function createApiClient(clientOptions: ClientOptions) {
     const position = response.headers.get('event-position');
     if (position && method !== 'get') written = Math.max(written, Number(position));
     return {
-      data: parsed as T,
+      data: parsed,
       status: response.status,
       version: etag ? Number(etag) : undefined,
       position: position ? Number(position) : undefined,
@@ -165,33 +147,37 @@ export function createApiClient(clientOptions: ClientOptions) {
     };
   }
 
-  const data = async <T>(answer: Promise<Answer<T>>) => (await answer).data;
+  /** The answer's body, as the route table documents it (the shorthands name its type). */
+  const answer = <T>(sent: Promise<Answer<unknown>>) => sent as Promise<Answer<T>>;
+  const data = async <T>(sent: Promise<Answer<unknown>>) => (await sent).data as T;
 
   return {
+    /** Any operation by its name in the route table (the shorthands below cover the JSON ones). */
+    call,
     users: {
-      signUp: (body: In<typeof signUpBody>, options?: WriteOptions) => call<User>('signUp', { body, options }),
-      get: (id: string, options?: ReadOptions) => call<User>('getUser', { params: { id }, options }),
+      signUp: (body: In<typeof signUpBody>, options?: WriteOptions) => answer<User>(call('createUser', { body, options })),
+      get: (id: string, options?: ReadOptions) => answer<User>(call('getUser', { params: { id }, options })),
       list: (query: QueryOf<typeof userListQuery> = {}, options?: ReadOptions) =>
-        data(call<OffsetPage<typeof userV2Body>>('listUsers', { query, options })),
+        data<OffsetPage<typeof userV2Body>>(call('listUsers', { query, options })),
       change: (id: string, body: In<typeof userChanges>, options?: WriteOptions) =>
-        call<User>('changeUser', { params: { id }, body, options }),
-      delete: (id: string, options?: WriteOptions) => call<User>('deleteUser', { params: { id }, options }),
+        answer<User>(call('changeUser', { params: { id }, body, options })),
+      delete: (id: string, options?: WriteOptions) => answer<User>(call('deleteUser', { params: { id }, options })),
       /** Everything held about the user (docs/privacy.md#export); a page offers it as a download at `exportUrl`. */
-      export: (id: string) => data(call<PersonalDataExport>('exportPersonalData', { params: { id } })),
+      export: (id: string) => data<PersonalDataExport>(call('exportPersonalData', { params: { id } })),
       exportUrl: (id: string) => `${clientOptions.baseUrl}/users/${encodeURIComponent(id)}/export`,
     },
     products: {
-      create: (body: In<typeof createProductBody>, options?: WriteOptions) => call<Product>('createProduct', { body, options }),
-      get: (id: string, options?: ReadOptions) => call<Product>('getProduct', { params: { id }, options }),
+      create: (body: In<typeof createProductBody>, options?: WriteOptions) => answer<Product>(call('createProduct', { body, options })),
+      get: (id: string, options?: ReadOptions) => answer<Product>(call('getProduct', { params: { id }, options })),
       change: (id: string, body: In<typeof productChanges>, options?: WriteOptions) =>
-        call<Product>('changeProduct', { params: { id }, body, options }),
-      delete: (id: string, options?: WriteOptions) => call<Product>('deleteProduct', { params: { id }, options }),
+        answer<Product>(call('changeProduct', { params: { id }, body, options })),
+      delete: (id: string, options?: WriteOptions) => answer<Product>(call('deleteProduct', { params: { id }, options })),
       /** An offset page, newest first (cursor pages are steadier under writes: page() and all()). */
       list: (query: { page?: number; limit?: number } = {}, options?: ReadOptions) =>
-        data(call<OffsetPage<typeof productBody>>('listProducts', { query, options })),
+        data<OffsetPage<typeof productBody>>(call('listProducts', { query, options })),
       /** One cursor page, newest first; pass the last page's nextCursor for the next. */
       page: (query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
-        data(call<CursorPage<typeof productBody>>('pageProducts', { query, options })),
+        data<CursorPage<typeof productBody>>(call('pageProducts', { query, options })),
       /** Every product, newest first, a page at a time as the loop asks for them. */
       async *all(query: { limit?: number } = {}, options?: ReadOptions): AsyncGenerator<Product> {
         for (let cursor: string | null = ''; cursor !== null; ) {
@@ -201,48 +187,48 @@ export function createApiClient(clientOptions: ClientOptions) {
         }
       },
       search: (q: string, options?: ReadOptions & { limit?: number }) =>
-        data(call<SearchResult>('search', { query: { q, limit: options?.limit }, options })),
+        data<SearchResult>(call('search', { query: { q, limit: options?.limit }, options })),
     },
     orders: {
-      create: (body: In<typeof createOrderBody>, options?: WriteOptions) => call<Order>('createOrder', { body, options }),
-      get: (id: string, options?: ReadOptions) => call<Order>('getOrder', { params: { id }, options }),
+      create: (body: In<typeof createOrderBody>, options?: WriteOptions) => answer<Order>(call('createOrder', { body, options })),
+      get: (id: string, options?: ReadOptions) => answer<Order>(call('getOrder', { params: { id }, options })),
       list: (query: QueryOf<typeof orderListQuery> = {}, options?: ReadOptions) =>
-        data(call<OffsetPage<typeof orderV2Body>>('listOrders', { query, options })),
+        data<OffsetPage<typeof orderV2Body>>(call('listOrders', { query, options })),
       change: (id: string, body: In<typeof orderChanges>, options?: WriteOptions) =>
-        call<Order>('changeOrder', { params: { id }, body, options }),
-      delete: (id: string, options?: WriteOptions) => call<Order>('deleteOrder', { params: { id }, options }),
+        answer<Order>(call('changeOrder', { params: { id }, body, options })),
+      delete: (id: string, options?: WriteOptions) => answer<Order>(call('deleteOrder', { params: { id }, options })),
     },
     auth: {
-      signIn: (body: In<typeof signInBody>, options?: WriteOptions) => data(call<Session>('signIn', { body, options })),
+      signIn: (body: In<typeof signInBody>, options?: WriteOptions) => data<Session>(call('signIn', { body, options })),
       signOut: async () => void (await call('signOut')),
-      session: (options?: ReadOptions) => data(call<Session>('getSession', { options })),
+      session: (options?: ReadOptions) => data<Session>(call('getSession', { options })),
       setPassword: async (body: In<typeof passwordBody>) => void (await call('setPassword', { body })),
       unlinkProvider: async (provider: string) => void (await call('unlinkProvider', { params: { provider } })),
       /** Where to send the browser to link a provider to the signed-in account (and come back to returnTo). */
       linkProviderLocation: async (provider: string, returnTo?: string) =>
-        (await data(call<Out<typeof providerLocationBody>>('linkProvider', { params: { provider }, query: { returnTo } }))).location,
+        (await data<Out<typeof providerLocationBody>>(call('linkProvider', { params: { provider }, query: { returnTo } }))).location,
       /** The identity providers configured, to offer on a sign-in page. */
-      providers: async () => (await data(call<Out<typeof providersBody>>('listProviders'))).providers,
+      providers: async () => (await data<Out<typeof providersBody>>(call('listProviders'))).providers,
       /** Where to send the browser to sign in with a provider (a full-page navigation, not a fetch). */
       providerSignInUrl: (provider: string, returnTo?: string) =>
         `${clientOptions.baseUrl}/auth/${encodeURIComponent(provider)}${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
     },
     documents: {
       /** The caller's documents (owned and shared with them), the most recently changed first. */
-      list: async () => (await data(call<Out<typeof documentList>>('listDocuments'))).items,
-      create: (body: In<typeof newDocumentBody>) => data(call<DocumentSummary>('createDocument', { body })),
+      list: async () => (await data<Out<typeof documentList>>(call('listDocuments'))).items,
+      create: (body: In<typeof newDocumentBody>) => data<DocumentSummary>(call('createDocument', { body })),
       /** The collaborative editor's page for a document (a full-page navigation). */
       editorUrl: (id: string) => `${clientOptions.baseUrl}/collab/editor?doc=${encodeURIComponent(id)}`,
-      people: (id: string) => data(call<DocumentPeople>('getDocumentPeople', { params: { id } })),
+      people: (id: string) => data<DocumentPeople>(call('getDocumentPeople', { params: { id } })),
       /** Shares with the account of an email, or by name with someone the caller already shares a document with. */
       shareWith: (id: string, person: In<typeof shareBody>) =>
-        data(call<DocumentPeople>('shareDocument', { params: { id }, body: person })),
+        data<DocumentPeople>(call('shareDocument', { params: { id }, body: person })),
       get: (id: string, at: { version?: number; at?: string } = {}) =>
-        data(call<DocumentText>('getDocument', { params: { id }, query: at })),
-      access: (id: string) => data(call<DocumentAccess>('getDocumentAccess', { params: { id } })),
+        data<DocumentText>(call('getDocument', { params: { id }, query: at })),
+      access: (id: string) => data<DocumentAccess>(call('getDocumentAccess', { params: { id } })),
       /** Shares by user id; shareWith() takes an email or a name. */
-      share: (id: string, userId: string) => data(call<DocumentAccess>('addEditor', { params: { id, userId } })),
-      unshare: (id: string, userId: string) => data(call<DocumentAccess>('removeEditor', { params: { id, userId } })),
+      share: (id: string, userId: string) => data<DocumentAccess>(call('addEditor', { params: { id, userId } })),
+      unshare: (id: string, userId: string) => data<DocumentAccess>(call('removeEditor', { params: { id, userId } })),
     },
   };
 }

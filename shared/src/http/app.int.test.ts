@@ -1,9 +1,9 @@
 // The shared HTTP stack: one JSON log line per request with its correlation id, and defects
 // answered as a bare 500 problem while the stack goes to the log only.
 import type { AddressInfo } from 'node:net';
-import Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedLog } from '../testing/captured-log.ts';
+import { testRoutes } from '../testing/test-routes.ts';
 import { createHttpApp } from './app.ts';
 
 const { log, lines } = capturedLog('info');
@@ -11,11 +11,16 @@ const { log, lines } = capturedLog('info');
 let url: string;
 let close: () => void;
 beforeAll(async () => {
-  const router = new Router();
-  router.get('/boom', () => {
-    throw new Error('database password is hunter2');
+  const table = testRoutes({
+    boom: {
+      method: 'get',
+      path: '/boom',
+      handle: () => {
+        throw new Error('database password is hunter2');
+      },
+    },
   });
-  const app = createHttpApp({ log, routers: [router] });
+  const app = createHttpApp({ log, ...table, bodyLimit: 1024 });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

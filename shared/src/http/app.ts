@@ -1,14 +1,19 @@
 // The one Koa stack every service uses: correlation id and access log, a span per request, problem+json errors,
-// sessions and the Origin check, then the service's routers, 405 with Allow, GET /health and
-// the liveness and readiness probes (/health/live, /health/ready).
+// sessions and the Origin check, then the route table mounted for the services of the process
+// (mount.ts), 405 with Allow, GET /health and the liveness and readiness probes (/health/live,
+// /health/ready), which every process serves.
 import Koa from 'koa';
-import Router from '@koa/router';
+import type { LimitPolicy } from '../api/limits.ts';
+import type { LimitName } from '../api/operations.ts';
+import type { ApiRoute } from '../api/routes.ts';
+import type { LimiterFactory } from '../auth/rate-limit.ts';
 import type { HttpAuth } from '../auth/open.ts';
 import { originCheck } from '../auth/origin.ts';
 import { installSessions } from '../auth/session.ts';
 import type { Logger } from '../log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
+import { mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
 import { routesBySegment } from './routes-by-segment.ts';
 import type { Readiness } from '../service/readiness.ts';
 import { httpMetrics } from '../metrics/http.ts';
@@ -20,7 +25,13 @@ const HEALTH_JSON = 'application/health+json';
 
 export interface HttpAppOptions {
   log: Logger;
-  routers: Router[];
+  /** The services' operations (their handlers, by name). */
+  apis: ServiceApi[];
+  bodyLimit: number;
+  /** Where rate limits count, and their budgets (api/limits.ts). */
+  limits?: { limiters: LimiterFactory; policies: Record<LimitName, LimitPolicy> };
+  /** The routes to mount; the API's, unless a test of the stack gives its own. */
+  routes?: readonly ApiRoute[];
   /** Extra facts for GET /health, such as which adapters are in use. */
   health?: () => Record<string, unknown>;
   /** GET /health/ready: whether every store this process uses answers (service/readiness.ts). */
@@ -31,7 +42,16 @@ export interface HttpAppOptions {
   auth?: HttpAuth;
 }
 
-export function createHttpApp({ log, routers, health, ready, metrics, auth }: HttpAppOptions): Koa {
+const served = new WeakMap<Koa, ApiRoute[]>();
+
+/** The routes an app made by createHttpApp serves: its services' part of the table (tests reach them all). */
+export function routesServedBy(app: Koa): ApiRoute[] {
+  const routes = served.get(app);
+  if (!routes) throw new Error('not an app made by createHttpApp');
+  return routes;
+}
+
+export function createHttpApp({ log, apis, bodyLimit, limits, routes, health, ready, metrics, auth }: HttpAppOptions): Koa {
   const app = new Koa();
   if (auth) {
     // X-Forwarded-For and -Proto count only when proxies are declared, and then only their hops.
@@ -50,26 +70,32 @@ export function createHttpApp({ log, routers, health, ready, metrics, auth }: Ht
     app.use(originCheck(auth.allowedOrigins));
   }
 
-  const root = new Router();
-  root.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', ...(health?.() ?? {}) };
-  });
-  // Liveness: the process answers. Nothing else is asked, so a slow store never gets it restarted.
-  root.get('/health/live', (ctx) => {
-    ctx.type = HEALTH_JSON;
-    ctx.body = JSON.stringify({ status: 'pass' });
-  });
-  // Readiness: every store this process uses answers, and the read models are not too far behind.
-  root.get('/health/ready', async (ctx) => {
-    const answer = ready ? await ready() : { status: 'pass', checks: {} };
-    ctx.status = answer.status === 'pass' ? 200 : 503;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = HEALTH_JSON;
-    ctx.body = JSON.stringify(answer);
-  });
+  const platform: ServiceApiOf<'platform'> = { service: 'platform', handlers: platformHandlers(health, ready) };
   // One router over all, so that 405 lists the methods of every service on a path.
-  for (const router of routers) root.use(router.routes());
-  app.use(routesBySegment(root));
-  app.use(root.allowedMethods());
+  const mounted = mountApi({ apis: [platform, ...apis], bodyLimit, ...(limits ? { limits } : {}), ...(routes ? { routes } : {}) });
+  served.set(app, mounted.routes);
+  app.use(routesBySegment(mounted.router));
+  app.use(mounted.router.allowedMethods());
   return app;
+}
+
+function platformHandlers(health: HttpAppOptions['health'], ready: HttpAppOptions['ready']): Handlers<'platform'> {
+  return {
+    health({ ctx }) {
+      ctx.body = { status: 'ok', ...(health?.() ?? {}) };
+    },
+    // Liveness: the process answers. Nothing else is asked, so a slow store never gets it restarted.
+    healthLive({ ctx }) {
+      ctx.type = HEALTH_JSON;
+      ctx.body = JSON.stringify({ status: 'pass' });
+    },
+    // Readiness: every store this process uses answers, and the read models are not too far behind.
+    async healthReady({ ctx }) {
+      const answer = ready ? await ready() : { status: 'pass', checks: {} };
+      ctx.status = answer.status === 'pass' ? 200 : 503;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = HEALTH_JSON;
+      ctx.body = JSON.stringify(answer);
+    },
+  };
 }

@@ -2,11 +2,8 @@
 // admin command line, the seed), which acts with an admin's authority. Rules that depend on who
 // acts (an order's life cycle) take this, never a session or a request.
 
-export type Principal = { type: 'user'; userId: string; admin: boolean } | { type: 'system'; name: string };
+export type Principal = UserPrincipal | { type: 'system'; name: string };
+export type UserPrincipal = { type: 'user'; userId: string; admin: boolean };
 
 /** Whether the principal acts with an admin's authority. */
 export const actsAsAdmin = (who: Principal): boolean => who.type === 'system' || who.admin;
-
-/** Whether the principal may act on what `ownerId` owns: its owner, or anyone with an admin's authority. */
-export const mayActFor = (who: Principal, ownerId: string | undefined): boolean =>
-  actsAsAdmin(who) || (who.type === 'user' && who.userId === ownerId);

@@ -3,10 +3,10 @@
 // adapters are opened here, from configuration, once per process and only when a service asks
 // for them, and closed here after the services that use them.
 import type { Server } from 'node:http';
-import type Router from '@koa/router';
 import type { AuthOptions, OpenedAuth } from '../auth/open.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../event-bus/port.ts';
+import type { ServiceApi } from '../http/mount.ts';
 import type { OpenedEventStore } from '../event-store/open.ts';
 import type { Logger } from '../log.ts';
 import type { ReadStore } from '../read-store/port.ts';
@@ -18,7 +18,8 @@ import { meteredLimiters } from '../metrics/limiters.ts';
 import { tracedEventStore } from '../tracing/spans.ts';
 
 export interface Service {
-  routers: Router[];
+  /** The operations of the route table this service serves, by name (http/mount.ts); none for a follower. */
+  api?: ServiceApi;
   /** What GET /health says of this service (which adapters, how far it got). */
   health(): Record<string, unknown>;
   /** What GET /health/ready asks of this service's own stores, beside the platform's adapters. */
@@ -75,7 +76,8 @@ export interface PlatformOptions {
 export interface Composition<Services extends Record<string, Service>> {
   platform: Platform;
   services: Services;
-  routers: Router[];
+  /** What the HTTP app mounts: every service's operations. */
+  apis: ServiceApi[];
   health(): Record<string, unknown>;
   /** GET /health/ready: every adapter this process opened, and every service's own stores. */
   ready(): Promise<Readiness>;
@@ -201,7 +203,7 @@ export async function compose<Factories extends Record<string, ServiceFactory>>(
   return {
     platform: opened.platform,
     services: services as { [K in keyof Factories]: Awaited<ReturnType<Factories[K]>> },
-    routers: started.flatMap((s) => s.routers),
+    apis: started.flatMap((s) => (s.api ? [s.api] : [])),
     health: () => Object.assign({}, ...started.map((s) => s.health())),
     ready: sharedFor(READY_REUSE_MS, async () => readiness([...(await opened.probes()), ...started.flatMap((s) => s.probes?.() ?? [])])),
     auth: await opened.openedAuth(),

@@ -1,14 +1,24 @@
-// The HTTP app of a composition: its services' routers, sessions when a service opened them,
-// GET /health reporting every service, and the liveness and readiness probes.
+// The HTTP app of a composition: the route table mounted for its services, sessions when a
+// service opened them, GET /health reporting every service, and the liveness and readiness probes.
 import type Koa from 'koa';
+import { limitPolicies } from '../api/limits.ts';
 import { createHttpApp } from '../http/app.ts';
 import type { Logger } from '../log.ts';
 import type { Composition, Service } from './compose.ts';
 
 export function httpAppOf(
-  composition: Pick<Composition<Record<string, Service>>, 'routers' | 'health' | 'ready' | 'auth' | 'platform'>,
+  composition: Pick<Composition<Record<string, Service>>, 'apis' | 'health' | 'ready' | 'auth' | 'platform'>,
   log: Logger,
 ): Koa {
-  const { routers, health, ready, auth, platform } = composition;
-  return createHttpApp({ log, routers, health, ready, metrics: platform.metrics, ...(auth ? { auth } : {}) });
+  const { apis, health, ready, auth, platform } = composition;
+  const { config } = platform;
+  return createHttpApp({
+    log,
+    apis,
+    bodyLimit: config.BODY_LIMIT,
+    health,
+    ready,
+    metrics: platform.metrics,
+    ...(auth ? { auth, limits: { limiters: auth.limiters, policies: limitPolicies(config) } } : {}),
+  });
 }

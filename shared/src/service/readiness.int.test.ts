@@ -22,7 +22,7 @@ afterEach(async () => {
 function opening(...adapters: Array<'eventStore' | 'readStore' | 'eventBus' | 'auth'>): ServiceFactory {
   return async (platform) => {
     for (const adapter of adapters) await platform[adapter]();
-    return { routers: [], health: () => ({}), close: async () => undefined } satisfies Service;
+    return { health: () => ({}), close: async () => undefined } satisfies Service;
   };
 }
 

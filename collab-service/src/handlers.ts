@@ -1,0 +1,111 @@
+// The collab service's operations (api/operations.ts): the editor page and its files, the
+// caller's documents and new ones, a document's text now or as it was (at a version or a time),
+// and who may edit it. Who may open a document is its access record's rule (sharedb/access.ts),
+// given to the mount beside each handler: its members read, its owner shares.
+import type { AccessRecord } from '@eventide/shared/api/documents.ts';
+import { owned, type Handlers, type Ownership } from '@eventide/shared/http/mount.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { actsAsAdmin } from '@eventide/shared/models/principal.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { DocumentLibrary } from './library.ts';
+import { isMember, type DocumentAccess } from './sharedb/access.ts';
+import type { documentReader } from './documents.ts';
+import type { EditorAssets } from './web/assets.ts';
+
+export interface CollabHandlerDeps {
+  access: DocumentAccess;
+  reader: ReturnType<typeof documentReader>;
+  editor: EditorAssets;
+  library: DocumentLibrary;
+}
+
+/** A document's members (its owner, its editors) and admins may open it; to anyone else it does not exist. */
+function members(access: DocumentAccess): Ownership<AccessRecord | undefined, AccessRecord> {
+  return {
+    load: ({ id }) => access.record(id),
+    check(who, record, { id }): asserts record is AccessRecord {
+      if (!record || !(actsAsAdmin(who) || (who.type === 'user' && isMember(record, who.userId)))) throw refuse.notFound(`document ${id}`);
+    },
+  };
+}
+
+/** Of its members, the owner (and admins) share and unshare it. */
+function owner(access: DocumentAccess): Ownership<AccessRecord | undefined, AccessRecord> {
+  const member: Ownership<AccessRecord | undefined, AccessRecord> = members(access);
+  return {
+    load: member.load,
+    check(who, record, params): asserts record is AccessRecord {
+      member.check(who, record, params);
+      if (!actsAsAdmin(who) && (who.type !== 'user' || record.owner !== who.userId)) {
+        throw refuse.forbidden(`only the owner of ${params.id} and administrators share it`);
+      }
+    },
+  };
+}
+
+export function collabHandlers({ access, reader, editor, library }: CollabHandlerDeps): Handlers<'collab'> {
+  const member = members(access);
+  const manager = owner(access);
+  const setEditor = <K extends 'addEditor' | 'removeEditor'>(editing: boolean) =>
+    owned<K, AccessRecord | undefined, AccessRecord>(manager, async ({ ctx, params }) => {
+      ctx.body = await access.setEditor(params.id, params.userId, editing);
+    });
+  return {
+    openEditor({ ctx }) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      // The page runs only its own script and talks only to its own origin.
+      ctx.set(
+        'Content-Security-Policy',
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'",
+      );
+      ctx.body = editor.html;
+    },
+    async editorScript({ ctx }) {
+      ctx.type = 'text/javascript; charset=utf-8';
+      ctx.body = await editor.script();
+    },
+    editorStyle({ ctx }) {
+      ctx.type = 'text/css; charset=utf-8';
+      ctx.body = editor.css;
+    },
+
+    async listDocuments({ ctx, user }) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { items: await library.list(user) };
+    },
+    async createDocument({ ctx, user, body }) {
+      const created = await library.create(user, body.title);
+      ctx.status = 201;
+      ctx.set('Location', `/collab/documents/${created.id}`);
+      ctx.body = created;
+    },
+
+    getDocument: owned(member, async ({ ctx, params: { id }, query }) => {
+      if (query.version !== undefined) {
+        const current = await reader.current(id);
+        if (query.version > current.version) throw problems.invalidField('version', `the document is at version ${current.version}`);
+        ctx.body = await reader.atVersion(id, query.version);
+      } else if (query.at !== undefined) {
+        ctx.body = await reader.atTime(id, new Date(query.at));
+      } else {
+        ctx.body = await reader.current(id);
+      }
+    }),
+    getDocumentAccess: owned(member, ({ ctx, owned: record }) => {
+      ctx.body = record;
+    }),
+    getDocumentPeople: owned(member, async ({ ctx, params }) => {
+      ctx.body = await library.people(params.id);
+    }),
+
+    shareDocument: owned(manager, async ({ ctx, params: { id }, user, body: target, owned: record }) => {
+      const other = await library.findPerson(user, target);
+      if (other === record.owner) throw problems.unprocessable(target.email ? 'email' : 'name', 'this is the owner of the document');
+      await access.setEditor(id, other, true);
+      ctx.body = await library.people(id);
+    }),
+    addEditor: setEditor(true),
+    removeEditor: setEditor(false),
+  };
+}

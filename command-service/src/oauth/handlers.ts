@@ -1,0 +1,104 @@
+// Sign-in through identity providers: listProviders (which ones), startProviderSignIn (redirect
+// there), linkProvider (the same, to link it to the signed-in user) and providerCallback (back
+// from there): api/operations.ts. docs/auth.md.
+import type { Context } from 'koa';
+import { signIn } from '@eventide/shared/auth/session.ts';
+import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ClaimNames } from '../claims.ts';
+import type { ProvidersBody } from '@eventide/shared/api/auth.ts';
+import type { Handlers } from '@eventide/shared/http/mount.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { metadataOf } from '../http/actor.ts';
+import { providerAccounts } from './accounts.ts';
+import { beginFlow, codeChallengeOf, newFlow, safeReturnTo, takeFlow } from './flow.ts';
+import type { Provider } from './providers.ts';
+
+export interface OAuthDeps {
+  /** Where a sign-in's state waits between the redirect and the callback. */
+  sessions: SessionStore;
+  providers: Map<string, Provider>;
+  /** Where the provider sends the browser back: `<public origin>/auth/callback`; unset: from the request. */
+  publicOrigin?: string | undefined;
+}
+
+type OAuthOperations = 'listProviders' | 'startProviderSignIn' | 'linkProvider' | 'providerCallback';
+
+export function oauthHandlers(store: EventStore, names: ClaimNames, oauth: OAuthDeps): Pick<Handlers<'command'>, OAuthOperations> {
+  const accounts = providerAccounts(store, names);
+
+  function providerOf(name: string): Provider {
+    const provider = oauth.providers.get(name);
+    if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(name.slice(0, 64))}`);
+    return provider;
+  }
+
+  async function redirectToProvider(ctx: Context, provider: Provider, returnToAsked: string | undefined, linkUserId?: string) {
+    const returnTo = safeReturnTo(returnToAsked);
+    const redirectUri = `${oauth.publicOrigin ?? `${ctx.protocol}://${ctx.host}`}/auth/callback`;
+    const flow = newFlow(provider.name, redirectUri, returnTo, linkUserId);
+    const url = await provider.authorizeUrl({
+      redirectUri,
+      state: flow.state,
+      codeChallenge: codeChallengeOf(flow.codeVerifier),
+      nonce: flow.nonce,
+    });
+    await beginFlow(ctx, oauth.sessions, flow);
+    ctx.set('Cache-Control', 'no-store');
+    // A page's script that asks for JSON gets the address to send the browser to: a page whose
+    // policy limits where forms may go (form-action 'self') cannot follow a form's redirect there.
+    if (ctx.method === 'POST' && ctx.accepts('html', 'json') === 'json') {
+      ctx.body = { location: url };
+      return;
+    }
+    ctx.status = 303;
+    ctx.redirect(url);
+  }
+
+  return {
+    async providerCallback({ ctx, query }) {
+      ctx.set('Cache-Control', 'no-store');
+      const flow = await takeFlow(ctx, oauth.sessions, query.state);
+      const provider = oauth.providers.get(flow.provider);
+      if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(flow.provider)}`);
+
+      // Mix-up defence (RFC 9207): the answer must come from the issuer this flow went to.
+      const { iss } = query;
+      const expected = await provider.issuer();
+      if (expected && (iss !== undefined ? iss !== expected.issuer : expected.required)) {
+        throw problems.invalidField('iss', `does not name the provider this sign-in was started with (${provider.name})`);
+      }
+      const { error } = query;
+      if (error) {
+        throw problems.unauthenticated(`${provider.name} did not sign you in (${error.slice(0, 64)}); start again`);
+      }
+      const { code } = query;
+      if (!code) throw problems.invalidField('code', 'is required');
+
+      if (flow.linkUserId && ctx.state.user?.id !== flow.linkUserId) {
+        throw problems.forbidden('the link was started by another session; sign in and start it again');
+      }
+      const profile = await provider.signIn(code, flow.redirectUri, flow.codeVerifier, flow.nonce);
+      const resolution = await accounts.resolve(
+        { provider: provider.name, subject: profile.subject },
+        profile,
+        flow.linkUserId,
+        metadataOf(ctx),
+      );
+      if (!flow.linkUserId) await signIn(ctx, { id: resolution.userId, roles: resolution.roles });
+      ctx.status = 303;
+      ctx.redirect(flow.returnTo);
+    },
+
+    // Which providers a sign-in page may offer: their names only.
+    listProviders({ ctx }) {
+      const body: ProvidersBody = { providers: [...oauth.providers.keys()].map((name) => ({ name })) };
+      ctx.body = body;
+    },
+
+    startProviderSignIn: ({ ctx, params, query }) => redirectToProvider(ctx, providerOf(params.provider), query.returnTo),
+
+    // A POST, so that another site cannot start a link for a signed-in user (Origin check, SameSite).
+    linkProvider: ({ ctx, params, query, user }) => redirectToProvider(ctx, providerOf(params.provider), query.returnTo, user.id),
+  };
+}

@@ -1,0 +1,64 @@
+// The route table (shared/src/api/operations.ts) is the one place that says which paths exist and
+// who may call them; the mount (shared/src/http/mount.ts) is the one place that serves it. So no
+// other source file declares a route or checks a role: a second copy is how a customer once got
+// to mark their own order shipped. The rules that do look at roles are named here, with why.
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Every source file of the services and shared, tests and the browser's own pages left out. */
+function sources(): string[] {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*/src/*.ts', '*/src/**/*.ts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => file && !/\.test\.ts$|^web\/src\/app\/|^infra\//.test(file));
+  return [...new Set(files)];
+}
+
+/** Where a role may be looked at: where it is defined, where the table is enforced, and the rules the table points to. */
+const MAY_LOOK_AT_ROLES: Record<string, string> = {
+  'shared/src/auth/session.ts': 'defines sessions, their roles and the principal made of them',
+  'shared/src/http/mount.ts': 'enforces each route’s access level',
+  'collab-service/src/sharedb/access.ts':
+    'the document access rule, for the WebSocket’s messages (the HTTP routes take it through the mount)',
+  'collab-service/src/sharedb/message-checks.ts': 'the WebSocket’s own messages, which no route declares',
+};
+const MAY_MAKE_ROUTERS = ['shared/src/http/mount.ts', 'shared/src/http/routes-by-segment.ts'];
+
+describe('each rule declared once', () => {
+  const files = sources().map((file) => ({ file, text: readFileSync(`${ROOT}${file}`, 'utf8') }));
+
+  it('reads the sources it checks', () => {
+    expect(files.some((f) => f.file === 'command-service/src/order/handlers.ts')).toBe(true);
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  it('declares no route outside the table: no router of its own, no path given to one', () => {
+    const found = files.flatMap(({ file, text }) =>
+      [...text.matchAll(/new Router\(|\brouter\.(?:get|post|put|patch|delete|all|use)\(|\.routes\(\)/g)]
+        .filter(() => !MAY_MAKE_ROUTERS.includes(file))
+        .map((m) => `${file}: ${m[0]}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('checks no role by hand outside the mount and the rules it applies', () => {
+    const found = files.flatMap(({ file, text }) =>
+      [...text.matchAll(/\b(?:requireUser|requireAdmin|isAdmin|mayActFor)\(|roles\.includes\('admin'\)/g)]
+        .filter(() => !(file in MAY_LOOK_AT_ROLES))
+        .map((m) => `${file}: ${m[0]}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('has deciders that import nothing from HTTP', () => {
+    const deciders = files.filter(({ file }) => /\/decide\.ts$|\/models\//.test(file));
+    expect(deciders.length).toBeGreaterThan(4);
+    expect(deciders.filter(({ text }) => /from '[^']*\/http\/|from 'koa'|from '@koa\//.test(text)).map((d) => d.file)).toEqual([]);
+  });
+});

@@ -1,0 +1,21 @@
+// Every operation the route table gives the query service, by name, for its own main and for the
+// combined entry point.
+import type { Handlers } from '@eventide/shared/http/mount.ts';
+import { eventStreamHandlers } from './handlers/events.ts';
+import { orderReadHandlers } from './handlers/orders.ts';
+import { productReadHandlers } from './handlers/products.ts';
+import { searchHandlers } from './handlers/search.ts';
+import { userReadHandlers } from './handlers/users.ts';
+import type { QueryDeps } from './handlers/context.ts';
+
+export type { QueryDeps };
+
+export function queryHandlers(deps: QueryDeps): Handlers<'query'> {
+  return {
+    ...userReadHandlers(deps),
+    ...productReadHandlers(deps),
+    ...orderReadHandlers(deps),
+    ...searchHandlers(deps),
+    ...eventStreamHandlers(deps),
+  };
+}

@@ -1,0 +1,51 @@
+// What every read handler needs, and the helpers they share.
+import type { Context } from 'koa';
+import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { Collection, ReadDocument, ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { Cursors } from '../cursor.ts';
+import type { Progress } from '../consistency.ts';
+
+export interface QueryDeps {
+  readStore: ReadStore;
+  cursors: Cursors;
+  progress: Progress;
+  /** GET /events streams the public events from it (server-sent events). */
+  eventStore: EventStore;
+}
+
+export type Render = (fields: ReadDocument['fields']) => unknown;
+
+/** One entity by id: not found when it never existed, gone when it was deleted. */
+export async function findOne(readStore: ReadStore, collection: Collection, id: string, what: string): Promise<ReadDocument> {
+  const doc = await readStore.get(collection, id);
+  if (!doc) throw refuse.notFound(`${what} ${id}`);
+  return live(doc, `${what} ${id}`);
+}
+
+/** The document, unless it was deleted (gone). */
+export function live(doc: ReadDocument, what: string): ReadDocument {
+  if (doc.deleted) throw refuse.gone(what);
+  return doc;
+}
+
+/** An entity's representation, with its revision as the ETag. */
+export function answerOne(ctx: Context, doc: ReadDocument, render: Render): void {
+  ctx.set('ETag', `"${doc.version}"`);
+  ctx.body = render(doc.fields);
+}
+
+/** One page of an offset list, newest first: {items, page, limit, total}. */
+export async function offsetPage(
+  readStore: ReadStore,
+  collection: Collection,
+  query: { page?: number | undefined; limit?: number | undefined },
+  render: Render,
+  filter: Record<string, string> = {},
+) {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const result = await readStore.list(collection, { limit, offset: (page - 1) * limit, filter });
+  return { items: result.items.map((d) => render(d.fields)), page, limit, total: result.total ?? 0 };
+}

@@ -1,0 +1,61 @@
+// streamEvents (GET /events): the public events as server-sent events, for subscribers without
+// Kafka (the SDK's HTTP transport). Each event's `id:` is its global position; a client that reconnects with
+// Last-Event-ID (or ?after=) resumes right after it, so nothing is missed. `types` narrows the
+// stream to some of the nine names. It is an admin's (api/operations.ts). Events are written as fast as the client reads them (the
+// stream waits for it), with a comment every 15 s to keep idle connections open.
+import { PassThrough } from 'node:stream';
+import { EVENT_NAMES, isEventName } from '@eventide/shared/events/catalogue.ts';
+import { toEnvelope } from '@eventide/shared/events/envelope.ts';
+import type { Handlers } from '@eventide/shared/http/mount.ts';
+import { problems } from '@eventide/shared/http/problem.ts';
+import { requestLogger } from '@eventide/shared/http/request-context.ts';
+import type { QueryDeps } from './context.ts';
+
+const HEARTBEAT_MS = 15_000;
+
+export function eventStreamHandlers({ eventStore }: QueryDeps): Pick<Handlers<'query'>, 'streamEvents'> {
+  return {
+    // The stream holds every user's profile: for back-end services signed in as an admin.
+    async streamEvents({ ctx, query, lastEventId }) {
+      const types = query.types
+        ?.split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
+      const unknown = types?.find((t) => !isEventName(t));
+      if (unknown) throw problems.invalidField('types', `${JSON.stringify(unknown)} is not one of ${EVENT_NAMES.join(', ')}`);
+      const wanted = types ? new Set(types) : undefined;
+      const after = lastEventId !== undefined ? lastEventId : query.after === 'now' ? await eventStore.head() : Number(query.after ?? 0);
+
+      const stream = new PassThrough();
+      const controller = new AbortController();
+      const log = requestLogger(ctx);
+      ctx.req.once('close', () => controller.abort());
+      ctx.status = 200;
+      ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+      ctx.body = stream;
+
+      const write = async (text: string) => {
+        if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
+      };
+      const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      void (async () => {
+        try {
+          // Tells the client the stream is open, before any event exists, and where it starts: the
+          // comment for clients that read comments (the SDK), the id for browsers' EventSource,
+          // which resumes from it after a reconnect.
+          await write(`: connected after ${after}\nid: ${after}\n\n`);
+          for await (const event of eventStore.subscribeToAll({ after, signal: controller.signal })) {
+            const envelope = toEnvelope(event);
+            if (!envelope || (wanted && !wanted.has(envelope.type))) continue;
+            await write(`id: ${event.position}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
+          }
+        } catch (err) {
+          if (!controller.signal.aborted) log?.error({ err }, 'event stream failed; the client will reconnect with Last-Event-ID');
+        } finally {
+          clearInterval(heartbeat);
+          stream.end();
+        }
+      })();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// listOrders (offset pages, filtered by user and status) and getOrder, in every version the table
+// serves them. Who may see an order is its life cycle's rule (orderModel's maySee): the mount
+// applies it to one order through readOwnership; a list holds only what its reader may see.
+import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
+import { owned, type Handlers, type Ownership } from '@eventide/shared/http/mount.ts';
+import { maySee } from '@eventide/shared/models/order/life-cycle.ts';
+import { actsAsAdmin } from '@eventide/shared/models/principal.ts';
+import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { ReadDocument, ReadStore } from '@eventide/shared/read-store/port.ts';
+import { answerOne, live, offsetPage, type QueryDeps, type Render } from './context.ts';
+
+/** An order is its customer's and the admins': to anyone else it does not exist, deleted or not. */
+function readOwnership(readStore: ReadStore): Ownership<ReadDocument | undefined, ReadDocument> {
+  return {
+    load: ({ id }) => readStore.get('orders', id),
+    check(who, doc, { id }): asserts doc is ReadDocument {
+      if (!doc || !maySee(String(doc.fields.userId), who)) throw refuse.notFound(`order ${id}`);
+    },
+  };
+}
+
+export function orderReadHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'listOrders' | 'getOrder'> {
+  return {
+    async listOrders({ ctx, query, principal, represent }) {
+      const filter: Record<string, string> = {};
+      if (query.userId) filter.userId = query.userId;
+      // A user lists their own orders; another user's list is as empty as a stranger's.
+      if (!actsAsAdmin(principal)) {
+        if (query.userId && query.userId !== principal.userId) {
+          ctx.body = { items: [], page: query.page ?? 1, limit: query.limit ?? DEFAULT_LIMIT, total: 0 };
+          return;
+        }
+        filter.userId = principal.userId;
+      }
+      if (query.status) filter.status = query.status;
+      ctx.body = await offsetPage(readStore, 'orders', query, represent as Render, filter);
+    },
+    getOrder: owned(readOwnership(readStore), ({ ctx, params, owned: doc, represent }) => {
+      answerOne(ctx, live(doc, `order ${params.id}`), represent as Render);
+    }),
+  };
+}

@@ -1,0 +1,21 @@
+// search: products ranked by relevance over name and description. q is matched word by word
+// (each may be cut short, a long one may have a typo: docs/api.md#search); the mount refuses
+// fewer than 3 characters (400) and spends the search limit.
+import type { SearchBody } from '@eventide/shared/api/search.ts';
+import type { Handlers } from '@eventide/shared/http/mount.ts';
+import { productView } from '@eventide/shared/models/product/representation.ts';
+import type { ProductState } from '@eventide/shared/models/product/state.ts';
+import type { QueryDeps } from './context.ts';
+
+export function searchHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'search'> {
+  return {
+    async search({ ctx, query }) {
+      const hits = await readStore.search(query.q, query.limit ?? 20);
+      const body: SearchBody = {
+        q: query.q,
+        items: hits.map((h) => ({ ...productView(h.doc.fields as unknown as ProductState), score: h.score })),
+      };
+      ctx.body = body;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The rate limits the table's operations spend (operations.ts names them), each declared once:
+// its budget (from configuration where an operator may tune it), its window, and whom it spares.
+// The mount (http/mount.ts) spends one point per request, per client: the signed-in user, else
+// the address. docs/auth.md#rate-limits describes them.
+import type { Config } from '../config.ts';
+import type { LimitName } from './operations.ts';
+
+export interface LimitPolicy {
+  points: number;
+  /** Window in seconds. */
+  duration: number;
+  /** What is counted, for the refusal's detail. */
+  what: string;
+  /** Admins are not counted (they may make accounts for others, and may list every user anyway). */
+  sparesAdmins?: boolean;
+}
+
+/** An export reads every section: a few an hour are plenty for a person, and cheap for the service. */
+export const EXPORTS_PER_HOUR = 10;
+
+export function limitPolicies(config: Config): Record<LimitName, LimitPolicy> {
+  return {
+    search: { points: config.RATE_LIMIT_SEARCH_PER_SECOND, duration: 1, what: 'searches' },
+    'user-profile': { points: config.RATE_LIMIT_PROFILE_PER_SECOND, duration: 1, what: 'requests to a user profile' },
+    // Each sign-up may answer that an address is taken (docs/auth.md, "Who can learn that an
+    // address has an account"), so strangers get few of them.
+    'sign-up': { points: config.RATE_LIMIT_SIGN_UPS_PER_HOUR, duration: 3600, what: 'sign-ups from this address', sparesAdmins: true },
+    // A change of one's address may answer that the new one is taken, as a sign-up may: spent
+    // only when the address really changes (the user handlers).
+    'email-change': { points: config.RATE_LIMIT_EMAIL_CHANGES_PER_HOUR, duration: 3600, what: 'changes of address', sparesAdmins: true },
+    'personal-data-export': { points: EXPORTS_PER_HOUR, duration: 3600, what: 'exports' },
+    // Each lookup of a person to share with is a question about who has an account.
+    'person-lookup': { points: config.COLLAB_SHARE_LOOKUPS_PER_HOUR, duration: 3600, what: 'people looked up to share with' },
+  };
+}
