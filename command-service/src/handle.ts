@@ -76,6 +76,16 @@ export function load<State, Event extends Decided>(
   return loadState(store, aggregate, streamIdOf(aggregate.model, entityId), options);
 }
 
+/**
+ * The id of an entity a command creates, and the options to create it with: the id is derived
+ * from the Idempotency-Key, so that a retry finds the entity; without one it is new, so no stream
+ * holds it and the command reads none (CommandOptions.unwritten).
+ */
+export function newEntity(options: CommandOptions): { id: string; options: CommandOptions } {
+  if (options.idempotency) return { id: derivedId('entity', options.idempotency.scopedKey), options };
+  return { id: newId(), options: { ...options, unwritten: true } };
+}
+
 export function commandIdOf(idempotency: Idempotency | undefined): string {
   return idempotency ? derivedId('command', idempotency.scopedKey) : newId();
 }

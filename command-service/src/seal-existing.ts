@@ -27,7 +27,7 @@ import {
 } from '@eventide/shared/personal-data/fields.ts';
 import { activeKeyObjects, isSealed } from '@eventide/shared/personal-data/sealed.ts';
 import { claimStreamOf, legacyClaimStreamOf } from './claims.ts';
-import { identityKey } from './oauth/identity-claim.ts';
+import { identityKey } from './account/identity-claim.ts';
 
 export interface SealReport {
   /** Events whose clear fields were sealed under their person's key. */

@@ -46,7 +46,7 @@ export async function runCli(file: string, args: string[], env: Record<string, s
 
 /** Runs `npm run admin -- <action> <who>` against a data directory. */
 export function runAdmin(env: Record<string, string>, action: string, who?: string): Promise<{ code: number | null; output: string }> {
-  return runCli('command-service/src/account/admin-cli.ts', [action, ...(who === undefined ? [] : [who])], env);
+  return runCli('command-service/src/admin-cli.ts', [action, ...(who === undefined ? [] : [who])], env);
 }
 
 /** Runs `npm run admin -- grant <email>` (or revoke); throws if it fails. */

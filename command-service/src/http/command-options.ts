@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Actor } from '@eventide/shared/events/catalogue.ts';
 import type { IfMatch } from '@eventide/shared/http/conditions.ts';
-import { derivedId, newId } from '@eventide/shared/ids.ts';
 import type { CommandOptions, Idempotency } from '../handle.ts';
 import { metadataOf } from './actor.ts';
 
@@ -34,14 +33,4 @@ export function commandOptions(request: WriteRequest, fingerprinted: unknown): C
     ifMatch: request.ifMatch,
     idempotency: idempotencyOf(request.ctx, request.idempotencyKey, metadata.actor, fingerprinted),
   };
-}
-
-/**
- * The id of an entity a POST creates, and the options to create it with: the id is derived from
- * the Idempotency-Key, so that a retry finds the entity; without one it is new, so no stream holds
- * it and the command reads none (CommandOptions.unwritten).
- */
-export function newEntity(options: CommandOptions): { id: string; options: CommandOptions } {
-  if (options.idempotency) return { id: derivedId('entity', options.idempotency.scopedKey), options };
-  return { id: newId(), options: { ...options, unwritten: true } };
 }

@@ -4,13 +4,11 @@
 import type { Context } from 'koa';
 import { signIn } from '@eventide/shared/auth/session.ts';
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { ClaimNames } from '../claims.ts';
 import type { ProvidersBody } from '@eventide/shared/api/auth.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { metadataOf } from '../http/actor.ts';
-import { providerAccounts } from './accounts.ts';
+import type { Identity } from '../identity/identity.ts';
 import { beginFlow, codeChallengeOf, newFlow, safeReturnTo, takeFlow } from './flow.ts';
 import type { Provider } from './providers.ts';
 
@@ -24,9 +22,7 @@ export interface OAuthDeps {
 
 type OAuthOperations = 'listProviders' | 'startProviderSignIn' | 'linkProvider' | 'providerCallback';
 
-export function oauthHandlers(store: EventStore, names: ClaimNames, oauth: OAuthDeps): Pick<Handlers<'command'>, OAuthOperations> {
-  const accounts = providerAccounts(store, names);
-
+export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth: OAuthDeps): Pick<Handlers<'command'>, OAuthOperations> {
   function providerOf(name: string): Provider {
     const provider = oauth.providers.get(name);
     if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(name.slice(0, 64))}`);
@@ -79,7 +75,7 @@ export function oauthHandlers(store: EventStore, names: ClaimNames, oauth: OAuth
         throw problems.forbidden('the link was started by another session; sign in and start it again');
       }
       const profile = await provider.signIn(code, flow.redirectUri, flow.codeVerifier, flow.nonce);
-      const resolution = await accounts.resolve(
+      const resolution = await identity.providerSignIn(
         { provider: provider.name, subject: profile.subject },
         profile,
         flow.linkUserId,

@@ -8,12 +8,9 @@ import { z } from 'zod';
 import { AppError } from '@eventide/shared/http/problem.ts';
 import { ConfigError } from '@eventide/shared/config.ts';
 
-export interface ProviderProfile {
-  subject: string;
-  email?: string | undefined;
-  emailVerified: boolean;
-  name?: string | undefined;
-}
+import type { ProviderProfile } from '../identity/provider-sign-in.ts';
+
+export type { ProviderProfile };
 
 export interface AuthorizeParams {
   redirectUri: string;

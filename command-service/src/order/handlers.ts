@@ -3,17 +3,16 @@
 // order is its life cycle's rule (shared/src/models/order/life-cycle.ts): the mount applies it
 // through orderOwnership before these run, and the decider again on each step.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { Handlers, InputOf, Ownership } from '@eventide/shared/http/mount.ts';
-import { owned } from '@eventide/shared/http/mount.ts';
+import { owned, type Handlers, type InputOf, type Ownership } from '@eventide/shared/http/mount.ts';
 import { maySee } from '@eventide/shared/models/order/life-cycle.ts';
 import type { OrderState } from '@eventide/shared/models/order/state.ts';
 import { refuse } from '@eventide/shared/models/refusal.ts';
-import { handle, load, type CommandOptions } from '../handle.ts';
-import { commandOptions, newEntity } from '../http/command-options.ts';
+import { load } from '../handle.ts';
+import { commandOptions } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
 import type { LoadedState } from '../load.ts';
-import { orderAggregate, type OrderCommand } from './decide.ts';
-import { currentPrices, priceLines, requireCustomer, type RequestedLine } from './pricing.ts';
+import { orderAggregate } from './decide.ts';
+import type { OrderCommands } from './orders.ts';
 
 type OrderOperations = 'createOrder' | 'changeOrder' | 'replaceOrder' | 'deleteOrder';
 
@@ -27,57 +26,34 @@ export function orderOwnership(store: EventStore): Ownership<LoadedState<OrderSt
   };
 }
 
-export function orderHandlers({ store }: { store: EventStore }): Pick<Handlers<'command'>, OrderOperations> {
-  const run = (orderId: string, command: OrderCommand | ((s: OrderState) => OrderCommand), options: CommandOptions) =>
-    handle(store, orderAggregate, orderId, command, options);
-
-  /** Lines as the decider wants them: priced, with prices kept for products already ordered. */
-  async function priced(requested: RequestedLine[] | undefined) {
-    const prices = requested ? await currentPrices(store, requested) : undefined;
-    return (order: OrderState) => (requested && prices ? priceLines(requested, prices, order) : undefined);
-  }
-
-  /** The options of a write to an order the mount has loaded already. */
+export function orderHandlers(store: EventStore, orders: OrderCommands): Pick<Handlers<'command'>, OrderOperations> {
+  /** A write's options, on the order the mount loaded already: it is not read twice. */
   const onLoaded = (input: InputOf<'changeOrder' | 'replaceOrder' | 'deleteOrder'>, loaded: LoadedState<OrderState>, body: unknown) => ({
     ...commandOptions(input, body),
     loaded,
   });
-
   const ownership = orderOwnership(store);
   return {
     async createOrder(input) {
       const { body, principal: by } = input;
-      await requireCustomer(store, body.userId, by);
-      const price = await priced(body.lines);
-      const { id: orderId, options } = newEntity(commandOptions(input, body));
-      const result = await run(orderId, (s) => ({ type: 'CreateOrder', by, orderId, userId: body.userId, lines: price(s) ?? [] }), options);
-      respondWrite(input.ctx, result, input.represent(result.state), { status: 201, location: `${input.prefix}/orders/${orderId}` });
+      const { id, result } = await orders.create({ by, userId: body.userId, lines: body.lines }, commandOptions(input, body));
+      respondWrite(input.ctx, result, input.represent(result.state), { status: 201, location: `${input.prefix}/orders/${id}` });
     },
 
     changeOrder: owned(ownership, async (input) => {
-      const { body, principal: by, owned: order } = input;
-      const price = await priced(body.lines);
-      const command = (s: OrderState): OrderCommand => ({ type: 'ChangeOrder', by, changes: { lines: price(s), status: body.status } });
-      const result = await run(input.params.id, command, onLoaded(input, order, body));
+      const { body, principal: by } = input;
+      const result = await orders.change(input.params.id, { by, ...body }, onLoaded(input, input.owned, body));
       respondWrite(input.ctx, result, input.represent(result.state));
     }),
 
     replaceOrder: owned(ownership, async (input) => {
-      const { body, principal: by, owned: order } = input;
-      const price = await priced(body.lines);
-      const command = (s: OrderState): OrderCommand => ({
-        type: 'ReplaceOrder',
-        by,
-        userId: body.userId,
-        lines: price(s) ?? [],
-        status: body.status,
-      });
-      const result = await run(input.params.id, command, onLoaded(input, order, body));
+      const { body, principal: by } = input;
+      const result = await orders.replace(input.params.id, { by, ...body }, onLoaded(input, input.owned, body));
       respondWrite(input.ctx, result, input.represent(result.state));
     }),
 
     deleteOrder: owned(ownership, async (input) => {
-      const result = await run(input.params.id, { type: 'DeleteOrder', by: input.principal }, onLoaded(input, input.owned, null));
+      const result = await orders.delete(input.params.id, input.principal, onLoaded(input, input.owned, null));
       respondWrite(input.ctx, result, input.represent(result.state));
     }),
   };

@@ -2,7 +2,7 @@
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
-import { setRole } from '../account/roles.ts';
+import { roles } from '../identity/roles.ts';
 
 export interface SignedIn {
   userId: string;
@@ -30,7 +30,11 @@ export async function signInWithPassword(client: JsonClient, email: string, pass
 /** Signs the client up, makes the user an admin as the CLI would, and signs in again. */
 export async function signUpAdmin(client: JsonClient, store: EventStore, sessions: SessionStore): Promise<SignedIn> {
   const admin = await signUp(client, { name: 'Admin' });
-  await setRole(store, sessions, admin.userId, 'admin', true, 'test');
+  await grantAdmin(store, sessions, admin.userId);
   await signInWithPassword(client, admin.email, admin.password);
   return admin;
 }
+
+/** Makes the user an admin, as the CLI does (their sessions end: the next sign-in carries the role). */
+export const grantAdmin = (store: EventStore, sessions: SessionStore, userId: string) =>
+  roles(store, sessions)(userId, 'admin', true, { metadata: { correlationId: 'test', actor: { type: 'system', name: 'test' } } });

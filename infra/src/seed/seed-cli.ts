@@ -4,6 +4,8 @@
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { MultiBar } from 'cli-progress';
+import { writeSide } from '@eventide/command-service/src/write-side.ts';
+import { openAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
@@ -34,6 +36,8 @@ if (!Number.isSafeInteger(seedNumber)) fail('--seed must be a whole number');
 const environment = { SQLITE_SYNCHRONOUS: 'NORMAL', ...process.env };
 const config = loadConfig(environment);
 const eventStore = await openEventStore(config);
+// The write side's use cases run with the service's sessions and limits, as the admin command line's do.
+const auth = await openAuth(config);
 const number = (n: number) => n.toLocaleString('en');
 const seconds = (since: number) => (performance.now() - since) / 1000;
 let readModels: ReturnType<typeof buildReadModels> | undefined;
@@ -67,8 +71,12 @@ try {
   );
   let shown = 0;
   const done = await seed({
-    eventStore: eventStore.store,
-    claimNames: eventStore.keys,
+    writes: writeSide({
+      config,
+      store: eventStore.store,
+      keys: eventStore.keys,
+      auth: { sessions: auth.sessions.store, limiters: auth.limiters },
+    }),
     events,
     seed: seedNumber,
     onProgress(p) {
@@ -102,6 +110,7 @@ try {
   // After a failed append the thread would otherwise keep the process alive.
   await readModels?.stop();
   await eventStore.store.close();
+  await auth.close();
 }
 
 /**

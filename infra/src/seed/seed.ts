@@ -1,22 +1,14 @@
-// Fills an event store with a shop's history through the write side's own code: each user is
-// signed up by claiming the email and running CreateUser, each product by CreateProduct, each
-// order priced from the catalogue and moved through its life cycle with ChangeOrder, all by
-// `handle` (load the stream, decide, append with the expected revision), as the API does. Many
-// commands run at once, so appends share commits as concurrent requests do.
-import { newId } from '@eventide/shared/ids.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
+// Fills an event store with a shop's history through the write side's own use cases (the command
+// service's public entry, write-side.ts): each user signed up as the API signs them up, each
+// product created, each order priced from the catalogue and moved along its life cycle, by the
+// functions the HTTP handlers call. Many commands run at once, so appends share commits as
+// concurrent requests do.
+import type { WriteResult, WriteSide } from '@eventide/command-service/src/write-side.ts';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import type { Aggregate, Decided } from '@eventide/command-service/src/aggregate.ts';
-import { handle, type CommandOptions } from '@eventide/command-service/src/handle.ts';
-import { currentPrices, priceLines, requireCustomer } from '@eventide/command-service/src/order/pricing.ts';
-import { orderAggregate, type OrderCommand } from '@eventide/command-service/src/order/decide.ts';
-import { productAggregate } from '@eventide/command-service/src/product/decide.ts';
-import { userAggregate } from '@eventide/command-service/src/user/decide.ts';
-import { emailClaims } from '@eventide/command-service/src/user/email-claim.ts';
-import type { ClaimNames } from '@eventide/command-service/src/claims.ts';
-import { isRefusal } from '@eventide/shared/models/refusal.ts';
+import { newId } from '@eventide/shared/ids.ts';
+import { ORDER_PATH } from '@eventide/shared/models/order/life-cycle.ts';
 import type { Principal } from '@eventide/shared/models/principal.ts';
-import type { OrderState } from '@eventide/shared/models/order/state.ts';
+import { isRefusal } from '@eventide/shared/models/refusal.ts';
 import { MIX, seedData } from './data.ts';
 
 export interface SeedProgress {
@@ -28,9 +20,8 @@ export interface SeedProgress {
 }
 
 export interface SeedOptions {
-  eventStore: EventStore;
-  /** Names the email claims' streams: the key store that seals the event store's personal data. */
-  claimNames: ClaimNames;
+  /** The command service's use cases, on the event store to fill. */
+  writes: WriteSide;
   /** About how many events to append (the last commands may go a few past it). */
   events: number;
   seed?: number;
@@ -42,43 +33,32 @@ export interface SeedOptions {
 /** The seed acts as the system: it takes every step of an order's life cycle, the admin's too. */
 const SEED: Principal = { type: 'system', name: 'seed' };
 
-/** The steps an order's status takes, and how often an order goes on to the next one. */
-const LIFE: Array<{ status: 'placed' | 'paid' | 'shipped' | 'delivered'; share: number }> = [
-  { status: 'placed', share: 0.85 },
-  { status: 'paid', share: 0.8 },
-  { status: 'shipped', share: 0.85 },
-  { status: 'delivered', share: 0.9 },
-];
+/** How often an order that reached a status goes on to the next one on its way (ORDER_PATH). */
+const GOES_ON: Partial<Record<(typeof ORDER_PATH)[number], number>> = { draft: 0.85, placed: 0.8, paid: 0.85, shipped: 0.9 };
 
 export async function seed({
-  eventStore,
-  claimNames,
+  writes,
   events: target,
   seed: seedNumber = 1,
   concurrency = 64,
   onProgress,
 }: SeedOptions): Promise<SeedProgress> {
   const data = seedData(seedNumber);
-  const claims = emailClaims(eventStore, claimNames);
   const progress: SeedProgress = { events: 0, target, users: 0, products: 0, orders: 0 };
   const correlationId = `seed-${newId()}`;
-  const options = (): CommandOptions => ({
+  const caller = { key: 'system:seed', ip: '127.0.0.1', metadata: { correlationId, actor: { type: 'system', name: 'seed' } } } as const;
+  const options = () => ({
     metadata: { correlationId, actor: { type: 'system', name: 'seed' } } satisfies Omit<EventMetadata, 'causationId'>,
   });
-  /** Every command here appends one event when it changes anything. */
-  const counted = async (write: Promise<{ changed: boolean }>) => {
-    if ((await write).changed) progress.events++;
-    onProgress?.(progress);
-  };
-  /** Runs a command; two workers that picked the same entity at once retry as a client would (409: read again). */
-  async function run<State, Command, Event extends Decided>(
-    aggregate: Aggregate<State, Command, Event>,
-    id: string,
-    command: Command | ((state: State) => Command),
-  ): Promise<void> {
+  /** Runs a write; two workers that picked the same entity at once retry as a client would (409: read again). */
+  async function run<T extends WriteResult<unknown> | { result: WriteResult<unknown> }>(write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await counted(handle(eventStore, aggregate, id, command, options()));
+        const written = await write();
+        // Every write here appends one event when it changes anything.
+        if (('result' in written ? written.result : (written as WriteResult<unknown>)).changed) progress.events++;
+        onProgress?.(progress);
+        return written;
       } catch (error) {
         if (!(isRefusal(error, 'conflict') && attempt < 5)) throw error;
       }
@@ -90,65 +70,48 @@ export async function seed({
   const allProducts: string[] = [];
 
   async function signUp(n: number) {
-    const userId = newId();
-    const profile = data.user(n);
-    const commandId = newId();
-    await claims.claim(profile.email, userId, commandId, { ...options().metadata, causationId: commandId });
+    // Without a password the address is claimed in the same commit as the user: two events.
+    const { result } = await run(() =>
+      writes.identity.signUp({ profile: data.user(n), password: undefined, by: SEED, caller, options: options() }),
+    );
     progress.events++;
-    await run(userAggregate, userId, { type: 'CreateUser', userId, profile });
-    userIds.push(userId);
+    userIds.push((result.state as { userId: string }).userId);
     progress.users++;
   }
 
   async function addProduct() {
-    const productId = newId();
     const details = data.product();
-    await run(productAggregate, productId, { type: 'CreateProduct', productId, details });
+    const { id } = await run(() => writes.products.create(details, options()));
     const sameCurrency = productsByCurrency.get(details.price.currency) ?? [];
-    sameCurrency.push(productId);
+    sameCurrency.push(id);
     productsByCurrency.set(details.price.currency, sameCurrency);
-    allProducts.push(productId);
+    allProducts.push(id);
     progress.products++;
   }
 
-  const changeProduct = () => run(productAggregate, data.pick(allProducts), { type: 'ChangeProduct', changes: data.productChange() });
+  async function changeProduct() {
+    await run(() => writes.products.change(data.pick(allProducts), data.productChange(), options()));
+  }
 
   /** An order as a customer makes it: created with lines, sometimes changed, then as far along its life as it gets. */
   async function order() {
-    const orderId = newId();
     const userId = data.pick(userIds);
     const currency = data.pick([...productsByCurrency.keys()]);
     const body = data.order(userId, productsByCurrency.get(currency)!);
-    await requireCustomer(eventStore, userId, SEED);
-    const prices = await currentPrices(eventStore, body.lines);
-    await run(
-      orderAggregate,
-      orderId,
-      (state: OrderState): OrderCommand => ({
-        type: 'CreateOrder',
-        by: SEED,
-        orderId,
-        userId,
-        lines: priceLines(body.lines, prices, state),
-      }),
-    );
+    const { id } = await run(() => writes.orders.create({ by: SEED, userId, lines: body.lines }, options()));
     progress.orders++;
     if (data.random() < 0.3) {
       const more = body.lines.map((line) => ({ ...line, quantity: line.quantity + 1 }));
-      await run(
-        orderAggregate,
-        orderId,
-        (state: OrderState): OrderCommand => ({ type: 'ChangeOrder', by: SEED, changes: { lines: priceLines(more, prices, state) } }),
-      );
+      await run(() => writes.orders.change(id, { by: SEED, lines: more }, options()));
     }
-    for (const step of LIFE) {
-      if (data.random() > step.share) {
+    for (const [from, to] of ORDER_PATH.slice(0, -1).map((status, i) => [status, ORDER_PATH[i + 1]!] as const)) {
+      if (data.random() > (GOES_ON[from] ?? 0)) {
         // Half of the orders that stop before shipping are cancelled; the rest stay where they are.
-        if (step.status !== 'delivered' && data.random() < 0.5)
-          await run(orderAggregate, orderId, { type: 'ChangeOrder', by: SEED, changes: { status: 'cancelled' } });
+        if (to !== 'delivered' && data.random() < 0.5)
+          await run(() => writes.orders.change(id, { by: SEED, status: 'cancelled' }, options()));
         return;
       }
-      await run(orderAggregate, orderId, { type: 'ChangeOrder', by: SEED, changes: { status: step.status } });
+      await run(() => writes.orders.change(id, { by: SEED, status: to }, options()));
     }
   }
 

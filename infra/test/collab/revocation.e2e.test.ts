@@ -3,7 +3,7 @@
 // request that ended them has answered, and nothing sent afterwards is applied. The periodic
 // session check is set to an hour here, so only the revocation can close them in time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRole } from '@eventide/command-service/src/account/roles.ts';
+import { grantAdmin } from '@eventide/command-service/src/testing/sign-in.ts';
 import { jsonClient } from '@eventide/shared/testing/json-client.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { openText, submit } from '@eventide/collab-service/src/testing/editor-client.ts';
@@ -81,7 +81,7 @@ describe('ending a session ends its connections at once', () => {
   it('a changed role ends the user’s connections (their next sign-in carries it)', async () => {
     const user = await app.newUser();
     const { client } = await editing(user);
-    await setRole(app.eventStore, app.auth.sessions.store, user.userId, 'admin', true, 'test');
+    await grantAdmin(app.eventStore, app.auth.sessions.store, user.userId);
     expect(await closedWith(client)).toBe(4401);
   });
 

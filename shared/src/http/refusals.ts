@@ -9,7 +9,9 @@ const ANSWERS: Record<RefusalKind, { status: number; type: string; title: string
   conflict: { status: 409, type: 'conflict', title: 'Conflict with the current state' },
   'invalid-transition': { status: 409, type: 'invalid-transition', title: 'Not a step it can take now' },
   forbidden: { status: 403, type: 'forbidden', title: 'Forbidden' },
+  invalid: { status: 400, type: 'validation', title: 'The request is not valid' },
   unprocessable: { status: 422, type: 'unprocessable', title: 'The request cannot be carried out' },
+  unauthenticated: { status: 401, type: 'unauthenticated', title: 'Not signed in' },
   stale: { status: 412, type: 'precondition-failed', title: 'Precondition failed' },
   'key-reused': { status: 422, type: 'idempotency-key-reused', title: 'Idempotency-Key reused' },
 };

@@ -13,8 +13,12 @@ export type RefusalKind =
   | 'invalid-transition'
   /** The step exists, but this actor may not take it. */
   | 'forbidden'
+  /** The command lacks something the state asks for (the current password, to change it): `fields` say what. */
+  | 'invalid'
   /** The command names something unusable (an unknown product, a second currency): `fields` say where. */
   | 'unprocessable'
+  /** The credentials do not prove who the caller says they are. */
+  | 'unauthenticated'
   /** The caller expected a version of the entity that is not the current one. */
   | 'stale'
   /** A command's key was used before for a different command. */
@@ -51,7 +55,9 @@ export const refuse = {
   conflict: (detail: string, options?: { fields?: RefusedField[]; reason?: string }) => new Refusal('conflict', detail, options),
   invalidTransition: (detail: string, field: string) => new Refusal('invalid-transition', detail, { fields: at(field, detail) }),
   forbidden: (detail: string, options?: { fields?: RefusedField[]; reason?: string }) => new Refusal('forbidden', detail, options),
+  invalid: (field: string, message: string) => new Refusal('invalid', `${field}: ${message}`, { fields: at(field, message) }),
   unprocessable: (field: string, message: string) => new Refusal('unprocessable', `${field}: ${message}`, { fields: at(field, message) }),
+  unauthenticated: (detail: string) => new Refusal('unauthenticated', detail),
   stale: (detail: string) => new Refusal('stale', detail),
   keyReused: (detail: string) => new Refusal('key-reused', detail),
 };

@@ -15,17 +15,23 @@ import type { Role } from '@eventide/shared/auth/session.ts';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { ClaimNames } from '../claims.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
 import { refuse } from '@eventide/shared/models/refusal.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { loadAccount, type Identity } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
-import { activeUser, userByEmail, type ActiveUser } from '../account/directory.ts';
+import { identityClaims, identityKey } from '../account/identity-claim.ts';
 import type { CommandOptions } from '../handle.ts';
 import { userCommands } from '../user/commands.ts';
 import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
-import { identityClaims, identityKey } from './identity-claim.ts';
-import type { ProviderProfile } from './providers.ts';
+import { activeUser, userByEmail, type ActiveUser } from './directory.ts';
+
+/** What the provider says about who signed in. */
+export interface ProviderProfile {
+  subject: string;
+  email?: string | undefined;
+  emailVerified: boolean;
+  name?: string | undefined;
+}
 
 export interface Resolution {
   userId: string;
@@ -64,7 +70,7 @@ export function providerAccounts(store: EventStore, names: ClaimNames) {
 
     if (linkUserId) {
       const me = await activeUser(store, linkUserId);
-      if (!me) throw problems.unauthenticated();
+      if (!me) throw refuse.unauthenticated('sign in first: the account this link was started from no longer exists');
       const account = await link(me, identity, profile, { ...causation, actor: { type: 'user', userId: me.userId } });
       return { userId: me.userId, roles: account.roles, created: false };
     }

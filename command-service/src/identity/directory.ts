@@ -1,11 +1,11 @@
 // Finding a user's account by what they sign in with, strongly consistent: from the write side's
 // own claim streams, never from a read model that may lag.
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { ClaimNames } from '../claims.ts';
-import { emailClaims } from '../user/email-claim.ts';
-import { load } from '../handle.ts';
 import type { UserState } from '@eventide/shared/models/user/state.ts';
+import type { ClaimNames } from '../claims.ts';
+import { load } from '../handle.ts';
 import { userAggregate } from '../user/decide.ts';
+import { emailClaims } from '../user/email-claim.ts';
 
 /** A user who is active and readable: a forgotten one's fields are null until their deletion is folded in. */
 export type ActiveUser = Extract<UserState, { status: 'active' }> & { name: string; email: string };

@@ -1,4 +1,5 @@
-// Sign-up: POST /users by someone not signed in (or by an admin), with an optional password.
+// Sign-up: a new user, by someone not signed in (or by an admin, or the system), with an
+// optional password.
 //
 // Nothing is written before the address is claimed, so a taken address is refused with no
 // partial write: without a password the claim is written with the user, in one commit. The
@@ -10,23 +11,20 @@
 // address. A repeat is answered again only to a caller who proves it made the first request by
 // sending the same password (checked like a sign-in, under the same brute-force guard); a repeat
 // of a sign-up without a password cannot be proven and is refused.
-import type { Context } from 'koa';
-import { abandonSignal, type PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
-import { signIn, type SessionUser } from '@eventide/shared/auth/session.ts';
+import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
 import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
+import type { Principal } from '@eventide/shared/models/principal.ts';
 import { isRefusal, refuse } from '@eventide/shared/models/refusal.ts';
+import { normalizeEmail, type UserState } from '@eventide/shared/models/user/state.ts';
 import { accountStream, loadAccount } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
-import { activeUser } from '../account/directory.ts';
-import { commandIdOf, KEY_REUSED, type CommandOptions, type WriteResult } from '../handle.ts';
-import { newEntity } from '../http/command-options.ts';
-import type { EmailClaims } from './email-claim.ts';
-import { normalizeEmail, type UserState } from '@eventide/shared/models/user/state.ts';
-import { userAggregate } from './decide.ts';
-import type { UserCommand } from './decide.ts';
+import { commandIdOf, KEY_REUSED, newEntity, type CommandOptions, type WriteResult } from '../handle.ts';
+import { userAggregate, type UserCommand, type UserProfile } from '../user/decide.ts';
+import type { EmailClaims } from '../user/email-claim.ts';
+import type { Caller } from './caller.ts';
+import { activeUser } from './directory.ts';
 
 export interface SignUpDeps {
   store: EventStore;
@@ -37,11 +35,18 @@ export interface SignUpDeps {
 }
 
 export interface SignUpRequest {
-  profile: { name: string; email: string };
+  profile: UserProfile;
   password: string | undefined;
-  /** Who is signing up: undefined for someone not signed in, else the admin making the user. */
-  by: SessionUser | undefined;
+  /** Who makes the account: undefined for someone not signed in, else an admin or the system, for someone else. */
+  by: Principal | undefined;
+  caller: Caller;
   options: CommandOptions;
+}
+
+export interface SignedUp {
+  result: WriteResult<UserState>;
+  /** The new user, to be signed in: someone not signed in who chose a password (or proved it on a repeat). */
+  signIn: string | undefined;
 }
 
 const unprovable = () =>
@@ -59,12 +64,12 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
   }
 
   /** A repeat from a caller without a session: only the first request's password lets it through. */
-  async function prove(ctx: Context, request: SignUpRequest, userId: string): Promise<void> {
+  async function prove(request: SignUpRequest, userId: string): Promise<void> {
     const { account } = await loadAccount(store, userId);
     if (!account.passwordHash) throw unprovable();
     if (request.password === undefined) throw refuse.keyReused(KEY_REUSED);
-    const attempt = await guard.attempt(normalizeEmail(request.profile.email), ctx.ip);
-    const verdict = await hasher.verify(clientKey(ctx), request.password, account.passwordHash, abandonSignal(ctx));
+    const attempt = await guard.attempt(normalizeEmail(request.profile.email), request.caller.ip);
+    const verdict = await hasher.verify(request.caller.key, request.password, account.passwordHash, request.caller.signal);
     if (!verdict.ok) throw refuse.keyReused(KEY_REUSED);
     await attempt.succeeded();
   }
@@ -75,14 +80,8 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
    * store take a racing stranger's append as a harmless repeat of the first, and let it go on as
    * that sign-up.
    */
-  async function recordPassword(
-    ctx: Context,
-    password: string,
-    userId: string,
-    options: CommandOptions,
-    commandId: string,
-  ): Promise<boolean> {
-    const hash = await hasher.hash(clientKey(ctx), password, abandonSignal(ctx));
+  async function recordPassword(request: SignUpRequest, password: string, userId: string, options: CommandOptions, commandId: string) {
+    const hash = await hasher.hash(request.caller.key, password, request.caller.signal);
     try {
       await runAccount(
         userId,
@@ -98,22 +97,22 @@ export function signUps({ store, claims, run, hasher, guard }: SignUpDeps) {
     }
   }
 
-  return async function signUp(ctx: Context, request: SignUpRequest): Promise<WriteResult<UserState>> {
+  return async function signUp(request: SignUpRequest): Promise<SignedUp> {
     const { profile } = request;
     const { id: userId, options } = newEntity(request.options);
     const commandId = commandIdOf(options.idempotency);
     const anonymous = request.by === undefined;
     if (options.idempotency && (await started(userId, commandId))) {
-      if (anonymous) await prove(ctx, request, userId);
+      if (anonymous) await prove(request, userId);
     } else if (request.password !== undefined) {
       await claims.claim(profile.email, userId, commandId, { ...options.metadata, causationId: commandId });
       // A concurrent request with the same key recorded its password first: it is that one's sign-up.
-      if (!(await recordPassword(ctx, request.password, userId, options, commandId)) && anonymous) await prove(ctx, request, userId);
+      if (!(await recordPassword(request, request.password, userId, options, commandId)) && anonymous) await prove(request, userId);
     }
     // Without a password, the user's own append claims the address, in the same commit (commands.ts).
     const result = await run(userId, { type: 'CreateUser', userId, profile }, options);
     // Whoever gets here without a session wrote the password or proved it.
-    if (anonymous && request.password !== undefined && (await activeUser(store, userId))) await signIn(ctx, { id: userId, roles: [] });
-    return result;
+    const signIn = anonymous && request.password !== undefined && (await activeUser(store, userId)) ? userId : undefined;
+    return { result, signIn };
   };
 }

@@ -9,11 +9,10 @@ import { openAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
 import { openEventStore } from '@eventide/shared/event-store/open.ts';
 import { openSqliteMaintenance } from '@eventide/shared/event-store/sqlite-maintenance.ts';
-import { isUuid } from '@eventide/shared/ids.ts';
-import { eraseUser } from '../user/erase.ts';
-import { sealExisting } from '../seal-existing.ts';
-import { userByEmail } from './directory.ts';
-import { setRole } from './roles.ts';
+import { isUuid, newId } from '@eventide/shared/ids.ts';
+import { isRefusal } from '@eventide/shared/models/refusal.ts';
+import { sealExisting } from './seal-existing.ts';
+import { writeSide } from './write-side.ts';
 
 const USAGE = 'usage: npm run admin -- grant <email> | revoke <email> | erase <email or user id> | seal-existing';
 const ACTIONS = ['grant', 'revoke', 'erase'] as const;
@@ -31,24 +30,26 @@ async function manageUser(action: (typeof ACTIONS)[number], who: string): Promis
   const { store, keys } = await openEventStore(config);
   const auth = await openAuth(config);
   try {
+    // The same use cases the API runs (identity/identity.ts), acting as the system.
+    const { identity } = writeSide({ config, store, keys, auth: { sessions: auth.sessions.store, limiters: auth.limiters } });
+    const caller = { metadata: { correlationId: newId(), actor: { type: 'system' as const, name: 'admin-cli' } } };
     // A deleted user has no address any more: they are found by id.
-    const user = isUuid(who) && action === 'erase' ? { userId: who } : await userByEmail(store, keys, who);
+    const user = isUuid(who) && action === 'erase' ? { userId: who } : await identity.userByEmail(who);
     if (!user) {
       console.error(
         `no active user has the email ${who}${action === 'erase' ? '; a deleted one is erased by user id' : '; sign up first (POST /users)'}`,
       );
       process.exitCode = 1;
     } else if (action === 'erase') {
-      const outcome = await eraseUser({ store, keys, sessions: auth.sessions.store }, user.userId, 'admin-cli');
-      const said = {
-        erased: 'is erased: deleted, signed out, key destroyed',
-        'already-erased': 'was erased already',
-        unknown: 'is no user',
-      };
-      console.log(`${user.userId} ${said[outcome]}`);
-      if (outcome === 'unknown') process.exitCode = 1;
+      const erased = await identity.erase(user.userId, caller).catch((error: unknown) => {
+        if (isRefusal(error, 'not-found')) return undefined;
+        throw error;
+      });
+      const said = !erased ? 'is no user' : erased.erased ? 'is erased: deleted, signed out, key destroyed' : 'was erased already';
+      console.log(`${user.userId} ${said}`);
+      if (!erased) process.exitCode = 1;
     } else {
-      const changed = await setRole(store, auth.sessions.store, user.userId, 'admin', action === 'grant', 'admin-cli');
+      const changed = await identity.setRole(user.userId, 'admin', action === 'grant', caller);
       console.log(
         `${user.userId} (${who}) ${changed ? (action === 'grant' ? 'is now an admin' : 'is no longer an admin') : 'was already so'}`,
       );

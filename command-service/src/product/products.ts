@@ -1,0 +1,20 @@
+// The product use cases, for every entry point (the HTTP handlers, the seed).
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { ProductDetails } from '@eventide/shared/models/product/state.ts';
+import { handle, newEntity, type CommandOptions } from '../handle.ts';
+import { productAggregate } from './decide.ts';
+
+export function productCommands(store: EventStore) {
+  return {
+    async create(details: ProductDetails, options: CommandOptions) {
+      const { id, options: createOptions } = newEntity(options);
+      const result = await handle(store, productAggregate, id, { type: 'CreateProduct', productId: id, details }, createOptions);
+      return { id, result };
+    },
+    change: (productId: string, changes: Partial<ProductDetails>, options: CommandOptions) =>
+      handle(store, productAggregate, productId, { type: 'ChangeProduct', changes }, options),
+    delete: (productId: string, options: CommandOptions) => handle(store, productAggregate, productId, { type: 'DeleteProduct' }, options),
+  };
+}
+
+export type ProductCommands = ReturnType<typeof productCommands>;
