@@ -6,6 +6,8 @@
 import { Connection, types } from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 import { backoffDelay } from '@eventide/shared/backoff.ts';
+import { createApiClient } from '@eventide/shared/client/api-client.ts';
+import { ApiProblem } from '@eventide/shared/client/problem.ts';
 import { plainText } from '../text.ts';
 
 const richText = richTextModule.type;
@@ -28,8 +30,14 @@ function setStatus(text: string, state: 'online' | 'offline' | 'busy' = 'online'
   status.dataset.state = state;
 }
 
+/** The API of this site, where the route table says each operation is. */
+const api = createApiClient({ baseUrl: '' });
+
 async function signedIn(): Promise<boolean> {
-  return (await fetch('/auth/session', { credentials: 'same-origin' })).ok;
+  return api.auth.session().then(
+    () => true,
+    () => false,
+  );
 }
 
 function askToSignIn(): Promise<void> {
@@ -40,14 +48,10 @@ function askToSignIn(): Promise<void> {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const data = new FormData(form);
-      const reply = await fetch('/auth/sign-in', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: data.get('email'), password: data.get('password') }),
-      });
-      if (!reply.ok) {
-        $('sign-in-error').textContent = ((await reply.json().catch(() => ({}))) as { detail?: string }).detail ?? 'sign-in failed';
+      try {
+        await api.auth.signIn({ email: String(data.get('email') ?? ''), password: String(data.get('password') ?? '') });
+      } catch (error) {
+        $('sign-in-error').textContent = error instanceof ApiProblem ? error.message : 'sign-in failed';
         return;
       }
       form.hidden = true;
@@ -104,8 +108,7 @@ function connect(onClosedForGood: (reason: string) => void): Connection {
 
 /** The title given at creation, from the access record (documents first opened here have only their id). */
 async function showTitle(id: string): Promise<void> {
-  const response = await fetch(`/collab/documents/${encodeURIComponent(id)}/access`, { credentials: 'same-origin' }).catch(() => undefined);
-  const record = response?.ok ? ((await response.json()) as { title?: string }) : undefined;
+  const record = await api.documents.access(id).catch(() => undefined);
   if (!record?.title) return;
   $('doc-name').textContent = record.title;
   document.title = `${record.title} · Eventide editor`;

@@ -102,23 +102,19 @@ export function createApiClient(clientOptions: ClientOptions) {
   /** The highest Event-Position a write of this client was answered with. */
   let written = 0;
 
-  async function call<K extends Operation>(operation: K, request: CallOf<K> = {}): Promise<Answer<unknown>> {
-    const { method, path: template } = OPERATIONS[operation] as { method: string; path: string };
-    const {
-      params = {},
-      query = {},
-      body,
-      options = {},
-    } = request as {
-      params?: Record<string, string>;
-      query?: Record<string, unknown>;
-      body?: unknown;
-      options?: ReadOptions & WriteOptions;
-    };
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  /** Where an operation is, with its parameters: for a page to send the browser to (a download, a redirect). */
+  function urlOf<K extends Operation>(operation: K, request: Pick<CallOf<K>, 'params' | 'query'> = {}): string {
+    const { params = {}, query = {} } = request as { params?: Record<string, string>; query?: Record<string, unknown> };
+    const path = OPERATIONS[operation].path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
-    const url = `${clientOptions.baseUrl}${path}${search.size > 0 ? `?${search}` : ''}`;
+    return `${clientOptions.baseUrl}${path}${search.size > 0 ? `?${search}` : ''}`;
+  }
+
+  async function call<K extends Operation>(operation: K, request: CallOf<K> = {}): Promise<Answer<unknown>> {
+    const { method } = OPERATIONS[operation];
+    const { body, options = {} } = request as { body?: unknown; options?: ReadOptions & WriteOptions };
+    const url = urlOf(operation, request);
     const headers: Record<string, string> = { accept: 'application/json', ...clientOptions.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
@@ -154,6 +150,7 @@ export function createApiClient(clientOptions: ClientOptions) {
   return {
     /** Any operation by its name in the route table (the shorthands below cover the JSON ones). */
     call,
+    urlOf,
     users: {
       signUp: (body: In<typeof signUpBody>, options?: WriteOptions) => answer<User>(call('createUser', { body, options })),
       get: (id: string, options?: ReadOptions) => answer<User>(call('getUser', { params: { id }, options })),
@@ -164,7 +161,7 @@ export function createApiClient(clientOptions: ClientOptions) {
       delete: (id: string, options?: WriteOptions) => answer<User>(call('deleteUser', { params: { id }, options })),
       /** Everything held about the user (docs/privacy.md#export); a page offers it as a download at `exportUrl`. */
       export: (id: string) => data<PersonalDataExport>(call('exportPersonalData', { params: { id } })),
-      exportUrl: (id: string) => `${clientOptions.baseUrl}/users/${encodeURIComponent(id)}/export`,
+      exportUrl: (id: string) => urlOf('exportPersonalData', { params: { id } }),
     },
     products: {
       create: (body: In<typeof createProductBody>, options?: WriteOptions) => answer<Product>(call('createProduct', { body, options })),
@@ -211,14 +208,14 @@ export function createApiClient(clientOptions: ClientOptions) {
       providers: async () => (await data<Out<typeof providersBody>>(call('listProviders'))).providers,
       /** Where to send the browser to sign in with a provider (a full-page navigation, not a fetch). */
       providerSignInUrl: (provider: string, returnTo?: string) =>
-        `${clientOptions.baseUrl}/auth/${encodeURIComponent(provider)}${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
+        urlOf('startProviderSignIn', { params: { provider }, query: { returnTo } }),
     },
     documents: {
       /** The caller's documents (owned and shared with them), the most recently changed first. */
       list: async () => (await data<Out<typeof documentList>>(call('listDocuments'))).items,
       create: (body: In<typeof newDocumentBody>) => data<DocumentSummary>(call('createDocument', { body })),
       /** The collaborative editor's page for a document (a full-page navigation). */
-      editorUrl: (id: string) => `${clientOptions.baseUrl}/collab/editor?doc=${encodeURIComponent(id)}`,
+      editorUrl: (id: string) => `${urlOf('openEditor')}?doc=${encodeURIComponent(id)}`,
       people: (id: string) => data<DocumentPeople>(call('getDocumentPeople', { params: { id } })),
       /** Shares with the account of an email, or by name with someone the caller already shares a document with. */
       shareWith: (id: string, person: In<typeof shareBody>) =>
