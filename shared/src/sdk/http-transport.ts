@@ -5,6 +5,7 @@
 // and a dead-letter topic are Kafka's; here a dead letter goes to `onDeadLetter` (default: the log).
 import { backoffDelay, sleep } from '../backoff.ts';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createApiClient } from '../client/api-client.ts';
 import type { Logger } from '../log.ts';
 import type { DeadLetter, Dispatcher } from './dispatch.ts';
 import type { Transport } from './bus-transport.ts';
@@ -30,11 +31,12 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
   const controller = new AbortController();
   let running: Promise<void> | undefined;
 
-  const base = options.url.replace(/\/$/, '');
+  // Where the operations are comes from the route table.
+  const { urlOf } = createApiClient({ baseUrl: options.url.replace(/\/$/, '') });
   let cookie: string | undefined;
 
   async function signIn(): Promise<void> {
-    const response = await fetch(`${base}/auth/sign-in`, {
+    const response = await fetch(urlOf('signIn'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(options.credentials),
@@ -58,7 +60,7 @@ export function httpTransport(options: HttpTransportOptions, log: Logger): Trans
         // connected comment): ask for now. After that even 0 (an empty log) is a place to resume.
         const fromNow = position === 0 && options.from === 'now' && !begun;
         const resume: Record<string, string> = fromNow ? {} : { 'Last-Event-ID': String(position) };
-        const response = await fetch(`${base}/events?types=${encodeURIComponent(types)}${fromNow ? '&after=now' : ''}`, {
+        const response = await fetch(urlOf('streamEvents', { query: { types, ...(fromNow ? { after: 'now' } : {}) } }), {
           headers: { accept: 'text/event-stream', ...resume, ...(cookie ? { cookie } : {}), ...options.headers },
           signal: controller.signal,
         });
