@@ -181,6 +181,7 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
 
     // The customer is offered the customer's steps only: a payment is recorded by the shop.
     expect(await page.locator('.actions button').allTextContents()).toEqual(['Cancel order', 'Reload']);
+    expect(await page.locator('.waiting').textContent()).toBe('Next: waiting for the shop to record your payment.');
     // The shop records the payment meanwhile: this page's Cancel meets a newer version and says so.
     const orderId = page.url().split('/orders/')[1]!;
     expect((await admin.request('PATCH', `/orders/${orderId}`, { status: 'paid' })).status).toBe(200);
@@ -295,6 +296,40 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
     await screenshot(page, 'admin-product-refused');
     await page.getByRole('button', { name: 'Delete product' }).click();
     await page.getByRole('heading', { name: 'Products' }).waitFor();
+  });
+
+  it("admin: takes the shop's steps of a customer's order, from the orders waiting for the shop", async () => {
+    const customer = jsonClient(service.url);
+    const signedUp = await customer.request('POST', '/users', { name: 'Cara', email: 'cara@example.com', password: 'a long passphrase' });
+    const products = await customer.request('GET', '/api/products?limit=1');
+    const order = await customer.request('POST', '/orders', {
+      userId: signedUp.body.userId,
+      lines: [{ productId: products.body.items[0].productId, quantity: 1 }],
+    });
+    expect((await customer.request('PATCH', `/orders/${order.body.orderId}`, { status: 'placed' })).status).toBe(200);
+    // The admin page reads the read models: wait until the order is there.
+    await customer.request('GET', `/orders/${order.body.orderId}`, undefined, {
+      'Wait-For-Position': order.headers.get('event-position')!,
+    });
+
+    const page = await open('/#/sign-in');
+    await page.getByLabel('Email').fill('shop@example.com');
+    await page.getByLabel('Password').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('heading', { name: 'Orders waiting for the shop' }).waitFor();
+    await page.locator('td .status-placed').first().waitFor();
+    await screenshot(page, 'admin-orders');
+    await page.goto(`${service.url}/#/orders/${order.body.orderId}`);
+    await page.getByRole('button', { name: 'Record payment' }).click();
+    await page.locator('.steps .current', { hasText: 'paid' }).waitFor();
+    await page.getByRole('button', { name: 'Mark shipped' }).click();
+    await page.locator('.steps .current', { hasText: 'shipped' }).waitFor();
+    // Shipped: it can no longer be cancelled, by anyone.
+    expect(await page.locator('.actions button').allTextContents()).toEqual(['Mark delivered', 'Reload']);
+    await page.getByRole('button', { name: 'Mark delivered' }).click();
+    await page.locator('.steps .current', { hasText: 'delivered' }).waitFor();
+    await screenshot(page, 'admin-order-delivered');
   });
 
   it('works at phone width and from the keyboard', async () => {

@@ -1,11 +1,14 @@
 /// <reference lib="dom" />
-// What admins do: create, change and delete products, and list users. Prices are typed in the
-// currency's own units (12.50) and sent in minor units (1250), as the API keeps them.
+// What admins do: create, change and delete products, take the orders' steps that are the shop's
+// (the life cycle says which), and list users. Prices are typed in the currency's own units
+// (12.50) and sent in minor units (1250), as the API keeps them.
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { Product, User } from '@eventide/shared/client/api-client.ts';
+import type { Order, Product, User } from '@eventide/shared/client/api-client.ts';
+import type { OrderStatus } from '@eventide/shared/events/catalogue.ts';
+import { ORDER_STEPS } from '@eventide/shared/models/order/life-cycle.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
-import { api, asProblem } from '../api.ts';
+import { api, asProblem, formatMoney } from '../api.ts';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { fractionDigits, toMajorUnits } from '@eventide/shared/money.ts';
 import { isAdmin, useSession } from '../session.tsx';
@@ -71,6 +74,53 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
   );
 }
 
+/** The statuses in which an order waits for the shop: those a step only an admin takes leads from. */
+const SHOPS_TURN: OrderStatus[] = ORDER_STEPS.filter((step) => !step.by.includes('customer')).flatMap((step) => [...step.from]);
+
+/** Orders waiting for the shop's next step (a payment to record, a parcel to send, a delivery), oldest first. */
+function OrdersToHandle() {
+  const [orders, setOrders] = useState<Order[]>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  useEffect(() => {
+    Promise.all(SHOPS_TURN.map((status) => api.orders.list({ status, limit: 20 }))).then(
+      (pages) => setOrders(pages.flatMap((page) => page.items).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))),
+      (error) => setProblem(asProblem(error)),
+    );
+  }, []);
+  return (
+    <>
+      <h2>Orders waiting for the shop</h2>
+      <ProblemMessage problem={problem} />
+      {!orders && !problem && <Loading>Loading orders…</Loading>}
+      {orders?.length === 0 && <p>None: every order is with its customer, or done.</p>}
+      {orders && orders.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              <th scope="col">Status</th>
+              <th scope="col">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((order) => (
+              <tr key={order.orderId}>
+                <td>
+                  <Link href={`/orders/${order.orderId}`}>{new Date(order.createdAt).toLocaleString()}</Link>
+                </td>
+                <td>
+                  <span class={`status status-${order.status}`}>{order.status}</span>
+                </td>
+                <td>{formatMoney(order.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
 export function AdminPage() {
   const { session } = useSession();
   const [, navigate] = useLocation();
@@ -95,6 +145,7 @@ export function AdminPage() {
     <section aria-labelledby="admin-title">
       <h1 id="admin-title">Administration</h1>
       <ProductForm onSaved={(product) => navigate(`/products/${product.productId}`)} />
+      <OrdersToHandle />
       <h2>Users</h2>
       <ProblemMessage problem={problem} />
       {!users && !problem && <Loading>Loading users…</Loading>}

@@ -8,6 +8,7 @@ import type { Order, Session } from '@eventide/shared/client/api-client.ts';
 import {
   LINES_CHANGE_IN,
   ORDER_PATH,
+  ORDER_STEPS,
   mayDelete,
   stepsFor,
   type OrderStep,
@@ -29,11 +30,28 @@ const STEP_LABELS: Record<OrderStepName, string> = {
   cancel: 'Cancel order',
 };
 
+/** What the order waits for when its next step on the way to delivered is someone else's to take. */
+const WAITING_FOR: Record<OrderStepName, string> = {
+  place: 'a product on it, to place it',
+  pay: 'the shop to record your payment',
+  ship: 'the shop to ship it',
+  deliver: 'the shop to record its delivery',
+  cancel: 'a cancellation',
+};
+
 /** The life cycle's steps this person may take on the order now: exactly those the server accepts from them. */
 function offeredSteps(order: Order, session: Session): OrderStep[] {
   if (order.status === 'deleted') return [];
   const who: Principal = { type: 'user', userId: session.userId, admin: isAdmin(session) };
   return stepsFor({ userId: order.userId, status: order.status, lineCount: order.lines.length }, who);
+}
+
+/** The order's next step on its way to delivered, when it is not among those offered: what it waits for. */
+function awaitedStep(order: Order, offered: OrderStep[]): OrderStep | undefined {
+  const at = ORDER_PATH.indexOf(order.status as OrderStatus);
+  if (at < 0) return undefined;
+  const next = ORDER_STEPS.find((step) => step.from.includes(order.status as OrderStatus) && step.to === ORDER_PATH[at + 1]);
+  return next && !offered.includes(next) ? next : undefined;
 }
 
 export function OrdersPage() {
@@ -161,6 +179,8 @@ export function OrderPage({ id }: { id: string }) {
   if (session === null) return <SignInFirst what="this order" />;
   if (!order || !session) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the order…</Loading>;
   const draft = order.status !== 'deleted' && LINES_CHANGE_IN.includes(order.status);
+  const offered = offeredSteps(order, session);
+  const awaited = awaitedStep(order, offered);
   const lines = order.lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
   return (
     <article aria-labelledby="order-title" aria-busy={busy}>
@@ -249,8 +269,9 @@ export function OrderPage({ id }: { id: string }) {
           {notice}
         </p>
       )}
+      {awaited && <p class="waiting">Next: waiting for {WAITING_FOR[awaited.name]}.</p>}
       <div class="actions">
-        {offeredSteps(order, session).map((step) => (
+        {offered.map((step) => (
           <button
             key={step.name}
             type="button"
