@@ -90,35 +90,69 @@ const user = { id: entityId('user') };
 const order = { id: entityId('order') };
 const product = { id: entityId('product') };
 
+/** The shapes of a versioned resource's six operations, whose answers are made of its representations. */
+function versionedShapes<
+  Params extends Record<string, PathParameter>,
+  List extends z.ZodType,
+  Create extends z.ZodType,
+  Change extends z.ZodType,
+  Replace extends z.ZodType,
+  Shown extends Representations<never>,
+>(
+  noun: string,
+  shapes: { params: Params; list: List; create: Create; change: Change; replace: Replace; representations: Shown; deleted: string },
+) {
+  const { params, representations } = shapes;
+  return {
+    list: { query: shapes.list, answers: { 200: { description: `a page of ${noun}s, newest first`, body: page } }, representations },
+    get: { params, answers: { 200: { description: `the ${noun}; its version is the ETag`, body: one } }, representations },
+    create: {
+      body: shapes.create,
+      answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: one } },
+      representations,
+    },
+    change: {
+      params,
+      body: shapes.change,
+      answers: { 200: { description: 'changed; the new ETag and Event-Position are set', body: one } },
+      representations,
+    },
+    replace: {
+      params,
+      body: shapes.replace,
+      answers: { 200: { description: 'replaced; the new ETag and Event-Position are set', body: one } },
+      representations,
+    },
+    delete: { params, answers: { 200: { description: shapes.deleted, body: one } }, representations },
+  };
+}
+
+const userShapes = versionedShapes('user', {
+  params: user,
+  list: userListQuery,
+  create: signUpBody,
+  change: userChanges,
+  replace: profile,
+  representations: users,
+  deleted: 'deleted; the user as it was, with deletedAt and nothing personal',
+});
+const orderShapes = versionedShapes('order', {
+  params: order,
+  list: orderListQuery,
+  create: createOrderBody,
+  change: orderChanges,
+  replace: replaceOrderBody,
+  representations: orders,
+  deleted: 'deleted; the order as it was, with deletedAt',
+});
+
 export const SHAPES = {
-  listUsers: {
-    query: userListQuery,
-    answers: { 200: { description: 'a page of users, newest first', body: page } },
-    representations: users,
-  },
-  getUser: { params: user, answers: { 200: { description: 'the user; its version is the ETag', body: one } }, representations: users },
-  createUser: {
-    body: signUpBody,
-    answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: one } },
-    representations: users,
-  },
-  changeUser: {
-    params: user,
-    body: userChanges,
-    answers: { 200: { description: 'changed; the new ETag and Event-Position are set', body: one } },
-    representations: users,
-  },
-  replaceUser: {
-    params: user,
-    body: profile,
-    answers: { 200: { description: 'replaced; the new ETag and Event-Position are set', body: one } },
-    representations: users,
-  },
-  deleteUser: {
-    params: user,
-    answers: { 200: { description: 'deleted; the user as it was, with deletedAt and nothing personal', body: one } },
-    representations: users,
-  },
+  listUsers: userShapes.list,
+  getUser: userShapes.get,
+  createUser: userShapes.create,
+  changeUser: userShapes.change,
+  replaceUser: userShapes.replace,
+  deleteUser: userShapes.delete,
   exportPersonalData: {
     params: user,
     answers: {
@@ -129,34 +163,12 @@ export const SHAPES = {
     },
   },
 
-  listOrders: {
-    query: orderListQuery,
-    answers: { 200: { description: 'a page of orders, newest first', body: page } },
-    representations: orders,
-  },
-  getOrder: { params: order, answers: { 200: { description: 'the order; its version is the ETag', body: one } }, representations: orders },
-  createOrder: {
-    body: createOrderBody,
-    answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: one } },
-    representations: orders,
-  },
-  changeOrder: {
-    params: order,
-    body: orderChanges,
-    answers: { 200: { description: 'changed; the new ETag and Event-Position are set', body: one } },
-    representations: orders,
-  },
-  replaceOrder: {
-    params: order,
-    body: replaceOrderBody,
-    answers: { 200: { description: 'replaced; the new ETag and Event-Position are set', body: one } },
-    representations: orders,
-  },
-  deleteOrder: {
-    params: order,
-    answers: { 200: { description: 'deleted; the order as it was, with deletedAt', body: one } },
-    representations: orders,
-  },
+  listOrders: orderShapes.list,
+  getOrder: orderShapes.get,
+  createOrder: orderShapes.create,
+  changeOrder: orderShapes.change,
+  replaceOrder: orderShapes.replace,
+  deleteOrder: orderShapes.delete,
 
   listProducts: {
     query: productListQuery,

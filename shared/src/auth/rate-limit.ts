@@ -2,7 +2,7 @@
 // embedded default (one process), and where every process shares them otherwise: Redis when
 // REDIS_URL is set, else MongoDB with real engines. A memory limiter stands in while the shared
 // store cannot be reached, so an outage does not become one of ours.
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problems } from '../http/problem.ts';
 import { addressKey } from './client-address.ts';
@@ -102,14 +102,5 @@ export function limiter(limiters: LimiterFactory, spec: LimitSpec): (ctx: Contex
       );
     }
     ctx.set(limitHeaders(spec, res, false));
-  };
-}
-
-/** Spends one point per request for the client; 429 with Retry-After once they are spent. */
-export function rateLimit(limiters: LimiterFactory, spec: LimitSpec, keyOf: (ctx: Context) => string = clientKey): Middleware {
-  const limit = limiter(limiters, spec);
-  return async (ctx, next) => {
-    await limit(ctx, keyOf(ctx));
-    await next();
   };
 }

@@ -8,7 +8,8 @@ import type { Order, Product, User } from '@eventide/shared/client/api-client.ts
 import type { OrderStatus } from '@eventide/shared/events/catalogue.ts';
 import { ORDER_STEPS } from '@eventide/shared/models/order/life-cycle.ts';
 import type { ApiProblem } from '@eventide/shared/client/problem.ts';
-import { api, asProblem, formatMoney } from '../api.ts';
+import { api, asProblem } from '../api.ts';
+import { OrdersTable } from './orders.tsx';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { fractionDigits, toMajorUnits } from '@eventide/shared/money.ts';
 import { isAdmin, useSession } from '../session.tsx';
@@ -93,30 +94,7 @@ function OrdersToHandle() {
       <ProblemMessage problem={problem} />
       {!orders && !problem && <Loading>Loading orders…</Loading>}
       {orders?.length === 0 && <p>None: every order is with its customer, or done.</p>}
-      {orders && orders.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Status</th>
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.map((order) => (
-              <tr key={order.orderId}>
-                <td>
-                  <Link href={`/orders/${order.orderId}`}>{new Date(order.createdAt).toLocaleString()}</Link>
-                </td>
-                <td>
-                  <span class={`status status-${order.status}`}>{order.status}</span>
-                </td>
-                <td>{formatMoney(order.total)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {orders && orders.length > 0 && <OrdersTable orders={orders} />}
     </>
   );
 }

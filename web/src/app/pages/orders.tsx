@@ -54,6 +54,36 @@ function awaitedStep(order: Order, offered: OrderStep[]): OrderStep | undefined 
   return next && !offered.includes(next) ? next : undefined;
 }
 
+/** Orders, each a link to its page, with its status, lines and total. */
+export function OrdersTable({ orders }: { orders: Order[] }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Order</th>
+          <th scope="col">Status</th>
+          <th scope="col">Lines</th>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((order) => (
+          <tr key={order.orderId}>
+            <td>
+              <Link href={`/orders/${order.orderId}`}>{new Date(order.createdAt).toLocaleString()}</Link>
+            </td>
+            <td>
+              <span class={`status status-${order.status}`}>{order.status}</span>
+            </td>
+            <td>{order.lines.length}</td>
+            <td>{formatMoney(order.total)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function OrdersPage() {
   const { session } = useSession();
   const [orders, setOrders] = useState<Order[]>();
@@ -77,32 +107,7 @@ export function OrdersPage() {
           No orders yet. Open a <Link href="/">product</Link> and add it to an order.
         </p>
       )}
-      {orders && orders.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Status</th>
-              <th scope="col">Lines</th>
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.map((order) => (
-              <tr key={order.orderId}>
-                <td>
-                  <Link href={`/orders/${order.orderId}`}>{new Date(order.createdAt).toLocaleString()}</Link>
-                </td>
-                <td>
-                  <span class={`status status-${order.status}`}>{order.status}</span>
-                </td>
-                <td>{order.lines.length}</td>
-                <td>{formatMoney(order.total)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {orders && orders.length > 0 && <OrdersTable orders={orders} />}
     </section>
   );
 }
