@@ -35,7 +35,7 @@ let addresses = 0;
 const nextAddress = () => `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses++ & 255}`;
 
 beforeAll(async () => {
-  // The routers' own list of routes, read from an in-process app, so that every route is fuzzed.
+  // The routes the app serves, read from an in-process app, so that every route is fuzzed.
   const routeSource = await startFullApp({ collab: true, hasher: new PasswordHasher({ params: { logN: 10, r: 8, p: 1 } }) });
   routes = routeSource.routes;
   await routeSource.close();

@@ -1,4 +1,4 @@
-// Does an answer match what the route list documents? For tests: every reply the end-to-end
+// Does an answer match what the route table documents? For tests: every reply the end-to-end
 // suites get through the full app is checked with it, so the description cannot drift from
 // what the services send.
 import { problem } from './common.ts';
@@ -16,7 +16,7 @@ export function routeOf(method: string, url: string): ApiRoute | undefined {
 export function undocumented(method: string, url: string, status: number, body: unknown): string | undefined {
   const route = routeOf(method, url);
   // Not a route of the API (a 404 for a path that does not exist is a problem document too).
-  if (!route) return status >= 400 ? problemMismatch(method, url, status, body) : `${method} ${url}: not in the route list`;
+  if (!route) return status >= 400 ? problemMismatch(method, url, status, body) : `${method} ${url}: not in the route table`;
   if (status >= 400) return problemMismatch(method, url, status, body);
   const answer = route.shape.answers[status];
   if (!answer) return `${method} ${url}: status ${status} is not documented for ${route.operationId}`;

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the whole API, built from the route list (routes.ts) and its zod
+// The OpenAPI 3.1 document of the whole API, built from the route table (operations.ts, routes.ts) and its zod
 // schemas with zod's own JSON Schema output (3.1's schemas are JSON Schema 2020-12). Served at
 // /openapi.json and rendered at /docs.
 import { z } from 'zod';

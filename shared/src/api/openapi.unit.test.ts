@@ -1,5 +1,5 @@
 // The OpenAPI document is valid OpenAPI 3.1 (checked against the specification's own JSON
-// Schema), and says what the route list says.
+// Schema), and says what the route table says.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from './openapi.ts';

@@ -1,4 +1,4 @@
-// The typed client against the route list, and against a fake fetch: where each method goes,
+// The typed client against the route table, and against a fake fetch: where each method goes,
 // the headers its options become, problems as ApiProblem, and cursor pages as an iterator.
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../api/routes.ts';
