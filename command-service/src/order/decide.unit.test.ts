@@ -85,6 +85,10 @@ describe('order decider', () => {
       given(created)
         .when({ type: 'ChangeOrder', by, changes: { status: 'paid' } })
         .thenRefuses('invalid-transition', /cannot go from draft to paid/, 'status'));
+    it("says which steps there are, and whose they are when they are not the caller's", () =>
+      given(created, to('placed'))
+        .when({ type: 'ChangeOrder', by: customer, changes: { status: 'shipped' } })
+        .thenRefuses('invalid-transition', /from placed it can go to paid \(set by an admin\) or cancelled$/, 'status'));
     it('refuses to cancel a shipped order', () =>
       given(created, to('placed'), to('paid'), to('shipped'))
         .when({ type: 'ChangeOrder', by, changes: { status: 'cancelled' } })

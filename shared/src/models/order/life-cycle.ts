@@ -98,7 +98,10 @@ export function requireStep(order: OrderFacts, to: OrderStatus, who: Principal):
   if (!step?.from.includes(order.status)) {
     if (next.length === 0) throw refuse.invalidTransition(`the order is ${order.status}, which is final`, 'status');
     if (to === 'cancelled') throw refuse.invalidTransition(`the order is ${order.status}, so it can no longer be cancelled`, 'status');
-    const targets = next.map((s) => s.to).join(' or ');
+    // Each step it can take, and whose it is when it is not the caller's: what to do instead.
+    const targets = next
+      .map((s) => (s.by.includes(role) ? s.to : `${s.to} (set by ${s.by.map((r) => roleWords[r]).join(' or ')})`))
+      .join(' or ');
     throw refuse.invalidTransition(
       `an order cannot go from ${order.status} to ${to}; from ${order.status} it can go to ${targets}`,
       'status',
