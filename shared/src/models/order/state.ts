@@ -1,5 +1,5 @@
 // The order model, for both sides: a user's order of product lines, priced when the lines were
-// set, and its status (which transitions are allowed is the write side's rule, in its decider).
+// set, and its status (which steps it may take, and who takes them, is its life cycle: life-cycle.ts).
 import type { OrderLine, OrderStatus } from '../../events/catalogue.ts';
 import type { DomainEvent, EntityModel, Recorded } from '../model.ts';
 
