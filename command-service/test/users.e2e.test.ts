@@ -96,6 +96,21 @@ describe('Idempotency-Key', () => {
     expect(retry.body).toEqual(first.body);
   });
 
+  it('refuses a key sent empty or blank, which would otherwise give a retry a second write', async () => {
+    for (const key of ['', '   ']) {
+      const before = await app.eventCount();
+      const reply = await app.request(
+        'POST',
+        '/products',
+        { name: 'Blank key', price: { amount: 1, currency: 'EUR' } },
+        { 'Idempotency-Key': key },
+      );
+      expect(reply.status, JSON.stringify(key)).toBe(400);
+      expect(reply.body.errors).toEqual([{ field: 'Idempotency-Key', message: expect.stringContaining('1 to 255') }]);
+      expect(await app.eventCount()).toBe(before);
+    }
+  });
+
   it('refuses the same key with a different request', async () => {
     const headers = { 'Idempotency-Key': `key-reuse-${Date.now()}` };
     expect((await app.request('POST', '/users', { name: 'A', email: uniqueEmail() }, headers)).status).toBe(201);

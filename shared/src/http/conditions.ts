@@ -27,10 +27,14 @@ export function parseIfMatch(ctx: Context): IfMatch | undefined {
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The Idempotency-Key as sent, checked; command-service binds it to who sent it and to what. */
+/**
+ * The Idempotency-Key as sent, checked; command-service binds it to who sent it and to what. A key
+ * sent empty (or blank, which Node reads as empty) is refused: a client that meant to send one
+ * would otherwise get two writes from its retry.
+ */
 export function parseIdempotencyKey(ctx: Context): string | undefined {
+  if (ctx.req.headers['idempotency-key'] === undefined) return undefined;
   const key = ctx.get('Idempotency-Key');
-  if (!key) return undefined;
   if (!KEY.test(key)) throw problems.invalidField('Idempotency-Key', 'use 1 to 255 visible ASCII characters, such as a UUID');
   return key;
 }
