@@ -54,10 +54,10 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
     openEditor({ ctx }) {
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Cache-Control', 'no-store');
-      // The page runs only its own script and talks only to its own origin.
+      // The page runs only its own script, talks only to its own origin, and no other site may frame it.
       ctx.set(
         'Content-Security-Policy',
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'",
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
       );
       ctx.body = editor.html;
     },

@@ -52,6 +52,15 @@ describe('the API description as served', () => {
     }
   });
 
+  it('lets no other site frame any page it serves (clickjacking)', async () => {
+    const pages = API_ROUTES.filter((route) => Object.values(route.shape.answers).some((answer) => answer.contentType === 'text/html'));
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    for (const route of pages) {
+      const reply = await app.anonymous().request('GET', route.path);
+      expect(reply.headers.get('content-security-policy'), route.path).toMatch(/frame-ancestors 'none'/);
+    }
+  });
+
   it("points v1's deprecation link at a page that exists", async () => {
     const reply = await app.request('GET', '/v1/users');
     const link = reply.headers.get('link') ?? '';

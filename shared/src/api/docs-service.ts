@@ -11,7 +11,7 @@ import { openApiDocument } from './openapi.ts';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ONLY_OWN =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'";
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const page = (title: string, body: string, head = '') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
