@@ -5,6 +5,7 @@
 import type { AccessRecord } from '@eventide/shared/api/documents.ts';
 import { owned, type Handlers, type Ownership } from '@eventide/shared/http/mount.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
+import { serveStatic } from '@eventide/shared/http/static-file.ts';
 import { actsAsAdmin } from '@eventide/shared/models/principal.ts';
 import { refuse } from '@eventide/shared/models/refusal.ts';
 import type { DocumentLibrary } from './library.ts';
@@ -62,12 +63,10 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
       ctx.body = editor.html;
     },
     async editorScript({ ctx }) {
-      ctx.type = 'text/javascript; charset=utf-8';
-      ctx.body = await editor.script();
+      serveStatic(ctx, await editor.script());
     },
-    editorStyle({ ctx }) {
-      ctx.type = 'text/css; charset=utf-8';
-      ctx.body = editor.css;
+    async editorStyle({ ctx }) {
+      serveStatic(ctx, await editor.css);
     },
 
     async listDocuments({ ctx, user }) {

@@ -75,6 +75,8 @@ const file = (description: string, contentType: string): Answer => ({ descriptio
 const redirect = (description: string): Answer => ({ description });
 const noContent: Answer = { description: 'done; no body' };
 const healthJson = (description: string): Answer => ({ description, contentType: 'application/health+json' });
+/** A file held in memory (static-file.ts): 304 when the client's copy (its ETag) is current. */
+const unchanged: Answer = { description: 'unchanged since the ETag sent' };
 
 const users: Representations<Parameters<typeof knownUser>[0]> = {
   schema: { v1: userV1Body, v2: userV2Body },
@@ -231,8 +233,8 @@ export const SHAPES = {
   },
 
   openEditor: { answers: { 200: html('the page') } },
-  editorScript: { answers: { 200: file('the script', 'text/javascript') } },
-  editorStyle: { answers: { 200: file('the style sheet', 'text/css') } },
+  editorScript: { answers: { 200: file('the script', 'text/javascript'), 304: unchanged } },
+  editorStyle: { answers: { 200: file('the style sheet', 'text/css'), 304: unchanged } },
   listDocuments: { answers: { 200: { description: 'the documents', body: documentList } } },
   createDocument: { body: newDocumentBody, answers: { 201: { description: 'the document; Location names it', body: documentSummary } } },
   getDocument: {
@@ -256,16 +258,16 @@ export const SHAPES = {
     answers: { 200: { description: 'the access record now', body: accessRecord } },
   },
 
-  openApi: { answers: { 200: file('the document', 'application/json') } },
+  openApi: { answers: { 200: file('the document', 'application/json'), 304: unchanged } },
   docsPage: { answers: { 200: html('the page') } },
   versioningPage: { answers: { 200: html('the page') } },
-  docsAssetinitjs: { answers: { 200: file('the file', 'text/javascript') } },
-  docsAssetswaggeruibundlejs: { answers: { 200: file('the file', 'text/javascript') } },
-  docsAssetswaggeruicss: { answers: { 200: file('the file', 'text/css') } },
+  docsAssetinitjs: { answers: { 200: file('the file', 'text/javascript'), 304: unchanged } },
+  docsAssetswaggeruibundlejs: { answers: { 200: file('the file', 'text/javascript'), 304: unchanged } },
+  docsAssetswaggeruicss: { answers: { 200: file('the file', 'text/css'), 304: unchanged } },
 
   appPage: { answers: { 200: html('the page') } },
-  appScript: { answers: { 200: file('the script', 'text/javascript'), 304: { description: 'unchanged since the ETag sent' } } },
-  appStyle: { answers: { 200: file('the style sheet', 'text/css'), 304: { description: 'unchanged since the ETag sent' } } },
+  appScript: { answers: { 200: file('the script', 'text/javascript'), 304: unchanged } },
+  appStyle: { answers: { 200: file('the style sheet', 'text/css'), 304: unchanged } },
 
   health: { answers: { 200: { description: 'status ok, with the adapters in use' } } },
   healthLive: { answers: { 200: healthJson('pass') } },

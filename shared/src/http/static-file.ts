@@ -1,0 +1,57 @@
+// Files served as they are (the web app's bundle, the docs' Swagger UI, the editor's script),
+// held in memory once and compressed once (brotli and gzip, off the event loop), each with a
+// strong validator. A request costs no disk read and no compression, and every client shares the
+// same buffers: a thousand slow readers of a 1.7 MB file hold no more of it than one.
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Context } from 'koa';
+
+export interface StaticFile {
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+  etag: string;
+  /** Default no-cache: revalidated by its ETag on each use. */
+  cacheControl: string;
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The file, compressed on zlib's threads: the process goes on answering meanwhile. */
+export async function staticFile(type: string, content: string | Buffer, cacheControl = 'no-cache'): Promise<StaticFile> {
+  const body = typeof content === 'string' ? Buffer.from(content) : content;
+  const [gzipped, brotli] = await Promise.all([
+    gzipAsync(body, { level: 9 }),
+    brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ]);
+  return {
+    type,
+    body,
+    gzip: gzipped,
+    brotli,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+    cacheControl,
+  };
+}
+
+/** Answers with the file, compressed as the client accepts, or 304 when its copy is current. */
+export function serveStatic(ctx: Context, file: StaticFile): void {
+  ctx.type = file.type;
+  ctx.set('Cache-Control', file.cacheControl);
+  ctx.set('ETag', file.etag);
+  ctx.vary('Accept-Encoding');
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+  if (encoding === 'br' || encoding === 'gzip') {
+    ctx.set('Content-Encoding', encoding);
+    ctx.body = encoding === 'br' ? file.brotli : file.gzip;
+  } else {
+    ctx.body = file.body;
+  }
+}
