@@ -135,6 +135,22 @@ const schema = z.object({
   /** A milestone snapshot every this many ops, and after this many seconds of editing. */
   COLLAB_SNAPSHOT_EVERY_OPS: z.coerce.number().int().min(1).default(100),
   COLLAB_SNAPSHOT_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * How long a client has to send a request's headers, and the whole request, in milliseconds:
+   * a connection that trickles them in (slowloris) is answered 408 and closed then.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** How long an idle keep-alive connection is kept open between requests, in milliseconds. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Open connections in all (WebSockets and event streams included): beyond it a new one is closed at once. */
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(8_000),
+  /**
+   * Open connections from one address (an IPv6 client by its /64): beyond it that address's new
+   * connections are closed at once, and everyone else's are still taken. Not applied behind a
+   * trusted proxy (TRUST_PROXY_HOPS), where every connection comes from the proxy: the front door caps there.
+   */
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce
     .number()

@@ -6,13 +6,14 @@ import type { Server } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { answerClientErrors } from './client-errors.ts';
+import { boundedServer, type ConnectionBounds } from './connections.ts';
 
 /** How long shutdown waits for requests in flight. */
 const DRAIN_MS = 10_000;
 
 export interface ServeOptions {
   app: Koa;
-  config: Pick<Config, 'PORT' | 'HOST'>;
+  config: Pick<Config, 'PORT' | 'HOST'> & ConnectionBounds;
   log: Logger;
   /** Runs first at shutdown: ends long-lived connections (WebSockets), which the drain would wait on. */
   beforeDrain?: () => Promise<void>;
@@ -20,7 +21,8 @@ export interface ServeOptions {
 }
 
 export async function serve({ app, config, log, beforeDrain, onClose }: ServeOptions): Promise<Server> {
-  const server = app.listen(config.PORT, config.HOST);
+  const server = boundedServer(app.callback(), config);
+  server.listen(config.PORT, config.HOST);
   answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
