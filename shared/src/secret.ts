@@ -11,7 +11,7 @@ export function loadOrCreateSecret(fromEnv: string | undefined, path: string): B
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {
     // 'wx': if another process made it first, use theirs.
     writeFileSync(path, randomBytes(32), { mode: 0o600, flag: 'wx' });

@@ -3,14 +3,33 @@
 // admin, or the services started alone) take turns instead of failing. Temporary tables and
 // indexes stay in memory: on disk, a savepoint's statement journal went to a temporary file on
 // every append (measured: 28% more events/s for `npm run seed`).
-import { mkdirSync } from 'node:fs';
+//
+// The files hold personal data, sessions and the keys that unseal the rest: they are the owner's
+// alone (0600, in a 0700 directory when it is made here). SQLite gives its WAL and shared-memory
+// files the database file's mode, so the database file is made 0600 before SQLite opens it; one
+// made readable by others before this rule is narrowed when opened.
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 const BUSY_TIMEOUT_MS = 5000;
+/** Read and written by the owner alone. */
+export const OWNER_ONLY_FILE = 0o600;
+export const OWNER_ONLY_DIRECTORY = 0o700;
+
+/** Makes the file (and its directory) the owner's alone, or narrows an existing one to that. */
+export function ownerOnlyFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: OWNER_ONLY_DIRECTORY });
+  // 'a': creates it empty if need be, and never truncates one that is there.
+  closeSync(openSync(path, 'a', OWNER_ONLY_FILE));
+  chmodSync(path, OWNER_ONLY_FILE);
+}
 
 export function openSqliteFile(path: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    ownerOnlyFile(path);
+    for (const companion of [`${path}-wal`, `${path}-shm`]) if (existsSync(companion)) chmodSync(companion, OWNER_ONLY_FILE);
+  }
   // The busy timeout is set as the file opens: the first statement (the switch to WAL) already
   // meets the others' locks when several processes open a new file at once.
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });

@@ -1,0 +1,36 @@
+// Issue 44, case 7: every data file npm start writes (keys.db, which unseals personal data, among
+// them) was created readable by every user of the machine (0644). Now each is the owner's alone.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { startTarget, type HostileTarget } from './service.ts';
+
+let target: HostileTarget;
+beforeAll(async () => {
+  target = await startTarget();
+}, 60_000);
+afterAll(() => target?.close());
+
+function everything(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? [path, ...everything(path)] : [path];
+  });
+}
+
+describe('the data directory', () => {
+  it('holds nothing another user of the machine may read: files 0600, directories 0700', async () => {
+    // A write, so that every store has its WAL and shared-memory files too.
+    await signUp(jsonClient(target.url));
+    const paths = everything(target.dataDir);
+    expect(paths.map((p) => p.slice(target.dataDir.length + 1))).toEqual(
+      expect.arrayContaining(['events.db', 'keys.db', 'sessions.db', 'read.db']),
+    );
+    const open = paths
+      .filter((path) => (statSync(path).mode & 0o077) !== 0)
+      .map((path) => `${path} ${(statSync(path).mode & 0o777).toString(8)}`);
+    expect(open).toEqual([]);
+  });
+});
