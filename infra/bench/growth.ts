@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startService, type RunningService } from '../test/process.ts';
+import { freePort, startService, type RunningService } from '../test/process.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
@@ -220,14 +220,16 @@ const SIGN_UPS = { route: 'POST /users', note: 'sign-up without a password' };
 
 /** Our service on a store, once it has caught up with it (see below). */
 async function startCaughtUp(dataDir: string): Promise<RunningService> {
-  const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000' });
+  // Where the followers are is the operator's to read, on the metrics port.
+  const metricsPort = await freePort();
+  const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000', METRICS_PORT: String(metricsPort) });
   // A service started on a freshly seeded store first publishes every seeded event to its bus:
   // measured meanwhile, each route (and the floor, on the same two cores) lost up to half its
   // throughput to that catch-up. The table is of the steady state, so it waits for it to end.
   const head = eventStoreHead(dataDir);
   await until(
     async () => {
-      const health = (await (await fetch(`${service.url}/health`)).json()) as {
+      const health = (await (await fetch(`http://127.0.0.1:${metricsPort}/health`)).json()) as {
         projectedTo: number;
         publishedTo: number;
         forgottenTo: number;

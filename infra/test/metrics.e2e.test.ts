@@ -51,6 +51,12 @@ describe('metrics of npm start, on METRICS_PORT', () => {
     expect((await fetch(`${service.url}/metrics`)).status).toBe(404);
   });
 
+  it("tells the operator what the process runs, where the public's /health says only that it answers", async () => {
+    const operator = await (await fetch(metricsUrl.replace(/\/metrics$/, '/health'))).json();
+    expect(operator).toMatchObject({ status: 'ok', eventStore: expect.stringContaining(dir), projectedTo: expect.any(Number) });
+    expect(await (await fetch(`${service.url}/health`)).json()).toEqual({ status: 'ok' });
+  });
+
   it('counts requests by route template, appends, and rate-limit refusals', async () => {
     const before = await scrape();
     const client = jsonClient(service.url);

@@ -1,7 +1,7 @@
 // The projector as one part of a process (shared/src/service/compose.ts): it follows the event
 // store into the read models, publishes the public events on the event bus (Kafka when
 // KAFKA_BROKERS is set, else the in-process bus), and forgets every deleted user (forgetter.ts). It serves no routes of its own, only what it
-// reports on GET /health.
+// reports on the operator's GET /health (METRICS_PORT).
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';

@@ -19,7 +19,7 @@ export interface ThreadData {
   config: Config;
 }
 export type ToThread = { type: 'close' };
-/** Where each follower has got, as GET /health says it. */
+/** Where each follower has got, as the operator's GET /health says it (METRICS_PORT). */
 export interface Positions {
   projectedTo: number;
   publishedTo: number;

@@ -494,7 +494,7 @@ export const OPERATIONS = {
     path: '/health',
     access: 'public',
     tag: 'health',
-    summary: 'What this process runs: its adapters, and how far its followers got',
+    summary: 'Whether the process answers (what it runs is on the operator’s metrics port: docs/operations.md#health)',
   },
   healthLive: {
     service: 'platform',

@@ -269,7 +269,7 @@ export const SHAPES = {
   appScript: { answers: { 200: file('the script', 'text/javascript'), 304: unchanged } },
   appStyle: { answers: { 200: file('the style sheet', 'text/css'), 304: unchanged } },
 
-  health: { answers: { 200: { description: 'status ok, with the adapters in use' } } },
+  health: { answers: { 200: { description: 'it answers', body: z.strictObject({ status: z.literal('ok') }) } } },
   healthLive: { answers: { 200: healthJson('pass') } },
   healthReady: { answers: { 200: healthJson('every check passes'), 503: healthJson('a check failed: which, and why') } },
 } as const satisfies { [K in OperationName]: Shape };

@@ -32,8 +32,6 @@ export interface HttpAppOptions {
   limits?: { limiters: LimiterFactory; policies: Record<LimitName, LimitPolicy> };
   /** The routes to mount; the API's, unless a test of the stack gives its own. */
   routes?: readonly ApiRoute[];
-  /** Extra facts for GET /health, such as which adapters are in use. */
-  health?: () => Record<string, unknown>;
   /** GET /health/ready: whether every store this process uses answers (service/readiness.ts). */
   ready?: () => Promise<Readiness>;
   /** Where every request is timed by its route template. */
@@ -51,7 +49,7 @@ export function routesServedBy(app: Koa): ApiRoute[] {
   return routes;
 }
 
-export function createHttpApp({ log, apis, bodyLimit, limits, routes, health, ready, metrics, auth }: HttpAppOptions): Koa {
+export function createHttpApp({ log, apis, bodyLimit, limits, routes, ready, metrics, auth }: HttpAppOptions): Koa {
   const app = new Koa();
   if (auth) {
     // X-Forwarded-For and -Proto count only when proxies are declared, and then only their hops.
@@ -70,7 +68,7 @@ export function createHttpApp({ log, apis, bodyLimit, limits, routes, health, re
     app.use(originCheck(auth.allowedOrigins));
   }
 
-  const platform: ServiceApiOf<'platform'> = { service: 'platform', handlers: platformHandlers(health, ready) };
+  const platform: ServiceApiOf<'platform'> = { service: 'platform', handlers: platformHandlers(ready) };
   // One router over all, so that 405 lists the methods of every service on a path.
   const mounted = mountApi({ apis: [platform, ...apis], bodyLimit, ...(limits ? { limits } : {}), ...(routes ? { routes } : {}) });
   served.set(app, mounted.routes);
@@ -79,10 +77,12 @@ export function createHttpApp({ log, apis, bodyLimit, limits, routes, health, re
   return app;
 }
 
-function platformHandlers(health: HttpAppOptions['health'], ready: HttpAppOptions['ready']): Handlers<'platform'> {
+function platformHandlers(ready: HttpAppOptions['ready']): Handlers<'platform'> {
   return {
+    // Whether the process answers, and nothing more: the public need not learn which files and
+    // engines it runs on, or how many events it holds. Operators read that on the metrics port.
     health({ ctx }) {
-      ctx.body = { status: 'ok', ...(health?.() ?? {}) };
+      ctx.body = { status: 'ok' };
     },
     // Liveness: the process answers. Nothing else is asked, so a slow store never gets it restarted.
     healthLive({ ctx }) {

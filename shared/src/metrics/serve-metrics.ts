@@ -1,7 +1,8 @@
-// GET /metrics in Prometheus's text format, on a port of its own (METRICS_PORT), bound to loopback
-// unless METRICS_HOST says otherwise: the figures are for the operator's scraper, not for the
-// public the service port faces, and a scrape never queues behind the service's own requests'
-// limits or sessions.
+// GET /metrics in Prometheus's text format, and GET /health with what the process runs (its
+// adapters, their files, how far each follower got), on a port of its own (METRICS_PORT), bound to
+// loopback unless METRICS_HOST says otherwise: the figures are for the operator, not for the
+// public the service port faces (its GET /health says only that it answers), and a scrape never
+// queues behind the service's own requests' limits or sessions.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.ts';
@@ -12,10 +13,23 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function serveMetrics(metrics: Metrics, options: { host: string; port: number; log: Logger }): Promise<MetricsServer> {
+export interface MetricsOptions {
+  host: string;
+  port: number;
+  log: Logger;
+  /** What GET /health says here: every service's facts (compose.ts). */
+  health?: () => Record<string, unknown>;
+}
+
+export async function serveMetrics(metrics: Metrics, options: MetricsOptions): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
-    if (request.method !== 'GET' || new URL(request.url ?? '/', 'http://metrics').pathname !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics\n');
+    const path = new URL(request.url ?? '/', 'http://metrics').pathname;
+    if (request.method === 'GET' && path === '/health') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', ...options.health?.() }));
+      return;
+    }
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics, GET /health\n');
       return;
     }
     metrics.registry.metrics().then(

@@ -7,16 +7,15 @@ import type { Logger } from '../log.ts';
 import type { Composition, Service } from './compose.ts';
 
 export function httpAppOf(
-  composition: Pick<Composition<Record<string, Service>>, 'apis' | 'health' | 'ready' | 'auth' | 'platform'>,
+  composition: Pick<Composition<Record<string, Service>>, 'apis' | 'ready' | 'auth' | 'platform'>,
   log: Logger,
 ): Koa {
-  const { apis, health, ready, auth, platform } = composition;
+  const { apis, ready, auth, platform } = composition;
   const { config } = platform;
   return createHttpApp({
     log,
     apis,
     bodyLimit: config.BODY_LIMIT,
-    health,
     ready,
     metrics: platform.metrics,
     ...(auth ? { auth, limits: { limiters: auth.limiters, policies: limitPolicies(config) } } : {}),

@@ -31,7 +31,12 @@ export async function runServices(name: string, factories: Record<string, Servic
   const metrics =
     config.METRICS_PORT === undefined
       ? undefined
-      : await serveMetrics(composition.platform.metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, log });
+      : await serveMetrics(composition.platform.metrics, {
+          host: config.METRICS_HOST,
+          port: config.METRICS_PORT,
+          log,
+          health: composition.health,
+        });
   const close = async () => {
     await metrics?.close();
     await composition.close();
