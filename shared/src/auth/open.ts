@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { loadOrCreateSecret } from '../secret.ts';
 import type { Logger } from '../log.ts';
 import type { RedisClient } from '../redis.ts';
-import { memoryLimiters, mongoLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
+import { keyBlinder, memoryLimiters, mongoLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
 import type { SessionOptions } from './session.ts';
 import { openMongoRevocations } from './revocations/mongo.ts';
 import type { RevocationFeed } from './revocations/port.ts';
@@ -55,7 +55,7 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
   if (config.MONGO_URL) {
     const opened = await openMongoSessionStore(config.MONGO_URL);
     raw = opened.store;
-    limiters = mongoLimiters(opened.client);
+    limiters = mongoLimiters(opened.client, keyBlinder(secret));
     revocations = await openMongoRevocations(opened.client, { onError });
     sessionsWhere = 'MongoDB';
     limitsWhere = 'MongoDB';
@@ -75,7 +75,7 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
     closeRedis = close;
     const log = options.log ?? (await import('../log.ts')).createLogger({ level: config.LOG_LEVEL });
     redis = await openRedis(config.REDIS_URL, { log, purpose: 'rate limits', failFast: true });
-    limiters = redisLimiters(redis);
+    limiters = redisLimiters(redis, keyBlinder(secret));
     limitsWhere = 'Redis';
   }
   const description = `sessions and revocations in ${sessionsWhere}, rate limits in ${limitsWhere}`;

@@ -1,7 +1,10 @@
 // Per-endpoint, per-client rate limits on rate-limiter-flexible. Counters live in memory on the
 // embedded default (one process), and where every process shares them otherwise: Redis when
 // REDIS_URL is set, else MongoDB with real engines. A memory limiter stands in while the shared
-// store cannot be reached, so an outage does not become one of ours.
+// store cannot be reached, so an outage does not become one of ours. A shared store holds each
+// counter under a keyed hash of its key, never the key: keys hold email addresses (failed
+// sign-ins per account) and client addresses, and whoever reads the store must not read those.
+import { createHmac } from 'node:crypto';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problems } from '../http/problem.ts';
@@ -27,35 +30,56 @@ export function memoryLimiters(): LimiterFactory {
     new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.duration, blockDuration: spec.blockDuration ?? 0 });
 }
 
+/** What a counter's key becomes in a shared store: an HMAC under the deployment's secret, so that neither the key nor a guess of it can be read there. */
+export type KeyBlinder = (key: string) => string;
+
+export function keyBlinder(secret: Buffer): KeyBlinder {
+  return (key) => createHmac('sha256', secret).update(key).digest('base64url');
+}
+
+/** Limiters that store `blind(key)` for each key, whatever they are asked with (their insurance limiter too). */
+function blinded<Limiter extends RateLimiterAbstract>(limiter: Limiter, blind: KeyBlinder): Limiter {
+  const storeKey = limiter.getKey.bind(limiter);
+  // rate-limiter-flexible turns every key into its store key here, and nowhere else.
+  limiter.getKey = (key) => storeKey(blind(String(key)));
+  return limiter;
+}
+
 /** `client`: a connected MongoClient (the session store's). */
-export function mongoLimiters(client: unknown): LimiterFactory {
+export function mongoLimiters(client: unknown, blind: KeyBlinder): LimiterFactory {
   const memory = memoryLimiters();
   return (spec) =>
-    new RateLimiterMongo({
-      storeClient: client,
-      tableName: 'rate_limits',
-      keyPrefix: spec.name,
-      points: spec.points,
-      duration: spec.duration,
-      blockDuration: spec.blockDuration ?? 0,
-      insuranceLimiter: memory(spec),
-    });
+    blinded(
+      new RateLimiterMongo({
+        storeClient: client,
+        tableName: 'rate_limits',
+        keyPrefix: spec.name,
+        points: spec.points,
+        duration: spec.duration,
+        blockDuration: spec.blockDuration ?? 0,
+        insuranceLimiter: memory(spec),
+      }),
+      blind,
+    );
 }
 
 /** `client`: a connected node-redis client opened with failFast (redis.ts), so that an outage falls back at once. */
-export function redisLimiters(client: unknown): LimiterFactory {
+export function redisLimiters(client: unknown, blind: KeyBlinder): LimiterFactory {
   const memory = memoryLimiters();
   return (spec) =>
-    new RateLimiterRedis({
-      storeClient: client,
-      useRedisPackage: true,
-      rejectIfRedisNotReady: true,
-      keyPrefix: `eventide:limit:${spec.name}`,
-      points: spec.points,
-      duration: spec.duration,
-      blockDuration: spec.blockDuration ?? 0,
-      insuranceLimiter: memory(spec),
-    });
+    blinded(
+      new RateLimiterRedis({
+        storeClient: client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `eventide:limit:${spec.name}`,
+        points: spec.points,
+        duration: spec.duration,
+        blockDuration: spec.blockDuration ?? 0,
+        insuranceLimiter: memory(spec),
+      }),
+      blind,
+    );
 }
 
 /**
