@@ -8,6 +8,41 @@ import { validate } from './validate.ts';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
+/** How much of a body past the limit is read (and thrown away) so that its sender can read the 413, and for how long. */
+const DRAIN_BYTES = (limit: number) => Math.max(4 * 1024 * 1024, 16 * limit);
+const DRAIN_MS = 5_000;
+
+/**
+ * A 413, after reading what is left of the body, up to a bound: a client that writes its whole
+ * body before it reads would otherwise find the connection reset (the server closing on bytes it
+ * never read) and never see the answer. The connection closes after it.
+ */
+async function tooLarge(ctx: Context, limit: number): Promise<never> {
+  ctx.set('Connection', 'close');
+  const request = ctx.req;
+  if (!request.complete && !request.destroyed) {
+    await new Promise<void>((resolve) => {
+      let read = 0;
+      const done = () => {
+        clearTimeout(timer);
+        request.off('data', count);
+        request.pause();
+        resolve();
+      };
+      const count = (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > DRAIN_BYTES(limit)) done();
+      };
+      const timer = setTimeout(done, DRAIN_MS);
+      request.on('data', count);
+      request.once('end', done);
+      request.once('close', done);
+      request.resume();
+    });
+  }
+  throw problems.tooLarge(limit);
+}
+
 export async function readJson(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
   if (!ctx.request.type) {
     throw problems.unsupportedMediaType('send the body as application/json (the Content-Type header is missing)');
@@ -20,13 +55,13 @@ export async function readJson(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promis
     throw problems.unsupportedMediaType(`JSON is read as UTF-8, not ${charset}`);
   }
   const declared = ctx.request.length;
-  if (declared !== undefined && declared > limit) throw problems.tooLarge(limit);
+  if (declared !== undefined && declared > limit) return tooLarge(ctx, limit);
   let bytes: Buffer;
   try {
     bytes = await getRawBody(ctx.req, { limit, length: declared });
   } catch (error) {
     const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large') throw problems.tooLarge(limit);
+    if (type === 'entity.too.large') return tooLarge(ctx, limit);
     if (type === 'request.size.invalid') throw problems.invalidField('(body)', 'the body is shorter or longer than Content-Length says');
     throw problems.invalidField('(body)', 'the body could not be read');
   }
