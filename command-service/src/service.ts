@@ -6,6 +6,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
 import { addAccountSections } from './account/personal-data.ts';
 import { commandHandlers } from './handlers.ts';
+import { flowSeal } from './oauth/flow.ts';
 import { loadProviders } from './oauth/providers.ts';
 import { writeSide } from './write-side.ts';
 
@@ -38,7 +39,12 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
       auth,
       api: {
         service: 'command' as const,
-        handlers: commandHandlers(events.store, writes, { sessions: auth.sessions.store, providers, publicOrigin: config.PUBLIC_ORIGIN }),
+        handlers: commandHandlers(events.store, writes, {
+          sessions: auth.sessions.store,
+          seal: flowSeal(auth.sessions.keys[0]!),
+          providers,
+          publicOrigin: config.PUBLIC_ORIGIN,
+        }),
       },
       health: () => ({ eventStore: events.description, auth: auth.description }),
       close: async () => undefined,

@@ -9,12 +9,14 @@ import type { Handlers } from '@eventide/shared/http/mount.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { metadataOf } from '../http/actor.ts';
 import type { Identity } from '../identity/identity.ts';
-import { beginFlow, codeChallengeOf, newFlow, safeReturnTo, takeFlow } from './flow.ts';
+import { beginFlow, codeChallengeOf, completeFlow, newFlow, safeReturnTo, takeFlow, type FlowSeal } from './flow.ts';
 import type { Provider } from './providers.ts';
 
 export interface OAuthDeps {
-  /** Where a sign-in's state waits between the redirect and the callback. */
+  /** Where a completed sign-in is marked, so that its callback cannot complete twice. */
   sessions: SessionStore;
+  /** Seals a sign-in's state into its cookie (flow.ts). */
+  seal: FlowSeal;
   providers: Map<string, Provider>;
   /** Where the provider sends the browser back: `<public origin>/auth/callback`; unset: from the request. */
   publicOrigin?: string | undefined;
@@ -39,7 +41,7 @@ export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth:
       codeChallenge: codeChallengeOf(flow.codeVerifier),
       nonce: flow.nonce,
     });
-    await beginFlow(ctx, oauth.sessions, flow);
+    beginFlow(ctx, oauth.seal, flow);
     ctx.set('Cache-Control', 'no-store');
     // A page's script that asks for JSON gets the address to send the browser to: a page whose
     // policy limits where forms may go (form-action 'self') cannot follow a form's redirect there.
@@ -54,7 +56,7 @@ export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth:
   return {
     async providerCallback({ ctx, query }) {
       ctx.set('Cache-Control', 'no-store');
-      const flow = await takeFlow(ctx, oauth.sessions, query.state);
+      const flow = await takeFlow(ctx, oauth.seal, oauth.sessions, query.state);
       const provider = oauth.providers.get(flow.provider);
       if (!provider) throw problems.notFound(`identity provider ${JSON.stringify(flow.provider)}`);
 
@@ -75,6 +77,7 @@ export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth:
         throw problems.forbidden('the link was started by another session; sign in and start it again');
       }
       const profile = await provider.signIn(code, flow.redirectUri, flow.codeVerifier, flow.nonce);
+      await completeFlow(oauth.sessions, flow);
       const resolution = await identity.providerSignIn(
         { provider: provider.name, subject: profile.subject },
         profile,
