@@ -98,7 +98,9 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
       ctx.body = await library.people(params.id);
     }),
 
-    shareDocument: owned(manager, async ({ ctx, params: { id }, user, body: target, owned: record }) => {
+    shareDocument: owned(manager, async ({ ctx, params: { id }, user, body: target, owned: record, spend }) => {
+      // A lookup by email tells whether it has an account: one of the address's answers of that kind.
+      if (target.email !== undefined) await spend('account-answer');
       const other = await library.findPerson(user, target);
       if (other === record.owner) throw problems.unprocessable(target.email ? 'email' : 'name', 'this is the owner of the document');
       await access.setEditor(id, other, true);

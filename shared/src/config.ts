@@ -102,6 +102,11 @@ const schema = z.object({
   /** Changes of a user's own email address per hour (the same reason). */
   RATE_LIMIT_EMAIL_CHANGES_PER_HOUR: z.coerce.number().int().min(1).default(10),
   /**
+   * Answers one address gets in an hour that could tell whether an email has an account (a
+   * sign-up, a change of address, a document shared by email), whichever users ask from it.
+   */
+  RATE_LIMIT_ACCOUNT_ANSWERS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /**
    * Where `npm start` runs the projector, the publisher and the forgetter: `on`, a thread of their
    * own; `off`, the thread that serves requests. Unset: on with two cores or more.
    */

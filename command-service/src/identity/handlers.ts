@@ -33,6 +33,8 @@ export function identityHandlers(store: EventStore, identity: Identity): Pick<Ha
     async createUser(input) {
       const { ctx, body } = input;
       const { password, ...profile } = body;
+      // A sign-up may answer that the address is taken: one of the address's answers of that kind.
+      await input.spend('account-answer');
       // The fingerprint leaves the password out: event ids are public, and must not be a fast hash of it.
       const options = commandOptions(input, profile);
       const { result, signIn: newUser } = await identity.signUp({ profile, password, by: input.principal, caller: callerOf(ctx), options });

@@ -8,11 +8,14 @@ import type { BeforeNewAddress, userCommands } from './commands.ts';
 
 export function userHandlers(run: ReturnType<typeof userCommands>): Pick<Handlers<'command'>, 'changeUser' | 'replaceUser'> {
   // Each change of address may answer that an address is taken (docs/auth.md, "Who can learn
-  // that an address has an account"): spent only when the address really changes (api/limits.ts).
+  // that an address has an account"): spent only when the address really changes (api/limits.ts),
+  // from the user's budget and from their address's, which every channel that could tell shares.
   const beforeNewAddress =
-    (input: { spend(limit: 'email-change'): Promise<void> }): BeforeNewAddress =>
-    () =>
-      input.spend('email-change');
+    (input: { spend(limit: 'email-change' | 'account-answer'): Promise<void> }): BeforeNewAddress =>
+    async () => {
+      await input.spend('email-change');
+      await input.spend('account-answer');
+    };
   return {
     async changeUser(input) {
       const { ctx, params, body } = input;

@@ -13,6 +13,8 @@ export interface LimitPolicy {
   what: string;
   /** Admins are not counted (they may make accounts for others, and may list every user anyway). */
   sparesAdmins?: boolean;
+  /** Counted per address even for a signed-in user: accounts are cheap, an address is not. Default: the client (the user, else the address). */
+  countsBy?: 'client' | 'address';
 }
 
 /** An export reads every section: a few an hour are plenty for a person, and cheap for the service. */
@@ -28,6 +30,16 @@ export function limitPolicies(config: Config): Record<LimitName, LimitPolicy> {
     // A change of one's address may answer that the new one is taken, as a sign-up may: spent
     // only when the address really changes (the user handlers).
     'email-change': { points: config.RATE_LIMIT_EMAIL_CHANGES_PER_HOUR, duration: 3600, what: 'changes of address', sparesAdmins: true },
+    // One budget per address for every answer that could tell whether an email has an account
+    // (docs/auth.md, "Who can learn that an address has an account"), spent beside each channel's
+    // own: a sign-up, a change of address, a document shared by email.
+    'account-answer': {
+      points: config.RATE_LIMIT_ACCOUNT_ANSWERS_PER_HOUR,
+      duration: 3600,
+      what: 'answers that could tell whether an email has an account, from this address',
+      sparesAdmins: true,
+      countsBy: 'address',
+    },
     'personal-data-export': { points: EXPORTS_PER_HOUR, duration: 3600, what: 'exports' },
     // Each lookup of a person to share with is a question about who has an account.
     'person-lookup': { points: config.COLLAB_SHARE_LOOKUPS_PER_HOUR, duration: 3600, what: 'people looked up to share with' },

@@ -28,7 +28,14 @@ export type ServiceName = 'command' | 'query' | 'collab' | 'docs' | 'web' | 'exp
 export type RequestHeader = 'If-Match' | 'Idempotency-Key' | 'Wait-For-Position' | 'Last-Event-ID';
 
 /** The rate limits, by name; each one's budget is declared once, in limits.ts. A route spends its `limit`; a handler may spend another when what it does calls for it (a change of address). */
-export type LimitName = 'search' | 'user-profile' | 'sign-up' | 'email-change' | 'personal-data-export' | 'person-lookup';
+export type LimitName =
+  | 'search'
+  | 'user-profile'
+  | 'sign-up'
+  | 'email-change'
+  | 'account-answer'
+  | 'personal-data-export'
+  | 'person-lookup';
 
 /**
  * Where a versioned operation is served: `unversioned` (/users) serves the current version, v2;

@@ -12,6 +12,7 @@ import type { LimitPolicy } from '../api/limits.ts';
 import type { OPERATIONS, Access, LimitName, Operation, OperationName, ServiceName } from '../api/operations.ts';
 import { API_ROUTES, routerPath, type SHAPES, type ApiRoute, type PathParameter, type Shape } from '../api/routes.ts';
 import { isAdmin, principalOf, sessionUser, type SessionUser } from '../auth/session.ts';
+import { addressKey } from '../auth/client-address.ts';
 import { clientKey, limiter, type LimiterFactory } from '../auth/rate-limit.ts';
 import type { Principal, UserPrincipal } from '../models/principal.ts';
 import { readBody } from './body.ts';
@@ -150,13 +151,15 @@ function limitersOf(limits: MountOptions['limits']) {
       const counter = limiter(limits.limiters, { name, points: policy.points, duration: policy.duration, what: policy.what });
       spend = async (ctx, user) => {
         if (policy.sparesAdmins && isAdmin(user)) return;
-        await counter(ctx, clientKey(ctx));
+        await counter(ctx, policy.countsBy === 'address' ? addressOf(ctx) : clientKey(ctx));
       };
       made.set(name, spend);
     }
     return spend;
   };
 }
+
+const addressOf = (ctx: Context) => `ip:${addressKey(ctx.ip)}`;
 
 /** Refuses a caller the route's access does not admit (the `self` and `owner` parts come once the path is read). */
 function admit(route: ApiRoute, user: SessionUser | undefined): void {

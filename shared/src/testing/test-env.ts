@@ -1,3 +1,7 @@
 // Configuration every in-process test app starts with: tests sign up many users from one
-// address, so the sign-up limit is out of their way; the tests about that limit set their own.
-export const TEST_ENV: Record<string, string> = { RATE_LIMIT_SIGN_UPS_PER_HOUR: '1000000000' };
+// address, so the limits per address on sign-ups and on answers about accounts are out of their
+// way; the tests about those limits set their own.
+export const TEST_ENV: Record<string, string> = {
+  RATE_LIMIT_SIGN_UPS_PER_HOUR: '1000000000',
+  RATE_LIMIT_ACCOUNT_ANSWERS_PER_HOUR: '1000000000',
+};
