@@ -12,23 +12,21 @@ export function addCollabSections(
   sections: PersonalDataSections,
   deps: { members: MemberIndex; access: DocumentAccess; reader: DocumentReader },
 ): void {
-  sections.add('documents', async (userId) => {
+  // One document at a time, in id order: its text is the largest thing an export holds.
+  sections.add('documents', async function* (userId) {
     const memberships = await deps.members.documentsOf(userId, MAX_EXPORTED_DOCUMENTS);
-    const documents = await Promise.all(
-      memberships.map(async ({ id, role }) => {
-        const record = await deps.access.record(id);
-        const now = await deps.reader.current(id);
-        const { createdAt, modifiedAt } = now;
-        return {
-          id,
-          title: record?.title ?? id,
-          role,
-          ...(createdAt ? { createdAt } : {}),
-          ...(modifiedAt ? { modifiedAt } : {}),
-          ...(role === 'owner' ? { text: now.text } : {}),
-        };
-      }),
-    );
-    return documents.sort((a, b) => a.id.localeCompare(b.id));
+    for (const { id, role } of memberships.sort((a, b) => a.id.localeCompare(b.id))) {
+      const record = await deps.access.record(id);
+      const now = await deps.reader.current(id);
+      const { createdAt, modifiedAt } = now;
+      yield {
+        id,
+        title: record?.title ?? id,
+        role,
+        ...(createdAt ? { createdAt } : {}),
+        ...(modifiedAt ? { modifiedAt } : {}),
+        ...(role === 'owner' ? { text: now.text } : {}),
+      };
+    }
   });
 }

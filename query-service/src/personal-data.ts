@@ -1,6 +1,5 @@
 // The query side's part of a person's export (docs/privacy.md#export): their profile as the read
 // models hold it, the events of their own stream as they read now, and every order of theirs.
-import type { ExportSectionData } from '@eventide/shared/api/personal-data.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import { orderV2 } from '@eventide/shared/models/order/representation.ts';
 import type { OrderState } from '@eventide/shared/models/order/state.ts';
@@ -11,6 +10,8 @@ import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 
 /** Orders are read in keyset pages of this many, so a long history costs pages, never a count. */
 const ORDER_PAGE = 200;
+/** The user's stream is read in pages of this many events, so a long history is never held whole. */
+const HISTORY_PAGE = 500;
 
 export function addQuerySections(sections: PersonalDataSections, readStore: ReadStore, eventStore: EventStore): void {
   sections.add('profile', async (userId) => {
@@ -18,21 +19,19 @@ export function addQuerySections(sections: PersonalDataSections, readStore: Read
     return found && !found.deleted ? userV2(found.fields as unknown as Exclude<UserState, { status: 'absent' }>) : null;
   });
 
-  sections.add('profileHistory', async (userId) =>
-    (await eventStore.readStream(`user-${userId}`)).map(({ type, revision, time, data }) => ({
-      type,
-      revision,
-      time,
-      data: data as Record<string, unknown>,
-    })),
-  );
+  sections.add('profileHistory', async function* (userId) {
+    for (let fromRevision = 0; ; fromRevision += HISTORY_PAGE) {
+      const events = await eventStore.readStream(`user-${userId}`, { fromRevision, toRevision: fromRevision + HISTORY_PAGE - 1 });
+      for (const { type, revision, time, data } of events) yield { type, revision, time, data: data as Record<string, unknown> };
+      if (events.length < HISTORY_PAGE) return;
+    }
+  });
 
-  sections.add('orders', async (userId) => {
-    const orders: ExportSectionData['orders'] = [];
+  sections.add('orders', async function* (userId) {
     for (let beforeSeq: number | null = null; ; ) {
       const { items } = await readStore.list('orders', { filter: { userId }, limit: ORDER_PAGE, beforeSeq });
-      for (const item of items) orders.push(orderV2(item.fields as unknown as OrderState));
-      if (items.length < ORDER_PAGE) return orders;
+      for (const item of items) yield orderV2(item.fields as unknown as OrderState);
+      if (items.length < ORDER_PAGE) return;
       beforeSeq = items[items.length - 1]!.seq;
     }
   });

@@ -156,6 +156,8 @@ const schema = z.object({
    * trusted proxy (TRUST_PROXY_HOPS), where every connection comes from the proxy: the front door caps there.
    */
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
+  /** Personal-data exports one process sends at once (each streams, one per person at a time); more wait with 503. */
+  EXPORTS_AT_ONCE: z.coerce.number().int().min(1).default(4),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce
     .number()

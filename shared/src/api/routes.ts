@@ -159,7 +159,8 @@ export const SHAPES = {
     params: user,
     answers: {
       200: {
-        description: 'the export, as an attachment; `missing` names sections held by services in other processes',
+        description:
+          'the export, as an attachment, streamed (no Content-Length; cut short, never ended, if a store fails once it started); `missing` names sections held by services in other processes',
         body: personalDataExport,
       },
     },

@@ -1,8 +1,10 @@
 // The shared HTTP stack: one JSON log line per request with its correlation id, and defects
 // answered as a bare 500 problem while the stack goes to the log only.
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedLog } from '../testing/captured-log.ts';
+import { until } from '../testing/wait.ts';
 import { testRoutes } from '../testing/test-routes.ts';
 import { createHttpApp } from './app.ts';
 
@@ -17,6 +19,22 @@ beforeAll(async () => {
       path: '/boom',
       handle: () => {
         throw new Error('database password is hunter2');
+      },
+    },
+    // A streamed answer whose source fails once its first piece is sent.
+    cutShort: {
+      method: 'get',
+      path: '/cut-short',
+      handle: (ctx) => {
+        ctx.type = 'application/json';
+        ctx.body = Readable.from(
+          (async function* () {
+            yield '{"first":"piece",';
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            throw new Error('the store went away');
+          })(),
+          { objectMode: false },
+        );
       },
     },
   });
@@ -52,5 +70,17 @@ describe('shared HTTP stack', () => {
     expect(JSON.parse(text)).toMatchObject({ status: 500, type: '/problems/internal', correlationId: 'corr-boom' });
     const logged = lines.find((l) => l.correlationId === 'corr-boom' && l.level === 'error' && l.err);
     expect((logged!.err as { stack: string }).stack).toContain('hunter2');
+  });
+
+  it('logs an answer that failed after its first byte with the status the client got, and cuts it off', async () => {
+    const response = await fetch(`${url}/cut-short`, { headers: { 'X-Correlation-Id': 'corr-cut' } });
+    expect(response.status).toBe(200);
+    // The client cannot take a cut-off body for a whole one: the chunked encoding never ends.
+    await expect(response.text()).rejects.toThrow();
+    await until(() => lines.some((l) => l.correlationId === 'corr-cut' && l.msg === 'request'), 'the request line');
+    const requestLine = lines.find((l) => l.correlationId === 'corr-cut' && l.msg === 'request');
+    expect(requestLine).toMatchObject({ status: 200, cutOff: true, level: 'error' });
+    const failure = lines.find((l) => l.correlationId === 'corr-cut' && l.err);
+    expect((failure!.err as { message: string }).message).toBe('the store went away');
   });
 });

@@ -1,6 +1,7 @@
 // Per-request context: a correlation id (taken from the caller when it is sane, else made),
 // a child logger carrying it, and one access-log line per request. Query strings are never
 // logged: they may carry codes and tokens.
+import { Readable } from 'node:stream';
 import type { Context, Middleware } from 'koa';
 import { newId } from '../ids.ts';
 import type { Logger } from '../log.ts';
@@ -20,9 +21,7 @@ export function requestContext(log: Logger): Middleware {
     ctx.state.rootLog = log;
     ctx.set(CORRELATION_HEADER, correlationId);
     const started = performance.now();
-    try {
-      await next();
-    } finally {
+    const requestLine = (extra: Record<string, unknown> = {}) => {
       const line = {
         correlationId,
         ...traceOf(ctx.state),
@@ -30,12 +29,40 @@ export function requestContext(log: Logger): Middleware {
         path: ctx.path,
         status: ctx.status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ...extra,
       };
       // 503 is a planned answer (a read that could not wait long enough), not a failure.
-      const level = ctx.status >= 500 && ctx.status !== 503 ? 'error' : ctx.status === 503 ? 'warn' : 'info';
+      const level = extra.cutOff || (ctx.status >= 500 && ctx.status !== 503) ? 'error' : ctx.status === 503 ? 'warn' : 'info';
       requestLines[level](line, 'request');
+    };
+    try {
+      await next();
+    } catch (error) {
+      requestLine();
+      throw error;
     }
+    if (ctx.body instanceof Readable) logWhenSent(ctx, ctx.body, requestLine);
+    else requestLine();
   };
+}
+
+/**
+ * A streamed answer is logged once it is over, not when its headers are ready: its status is sent
+ * before the body is read, so a failure then can only cut the body short, and the line says so
+ * beside the status the client really got.
+ */
+function logWhenSent(ctx: Context, body: Readable, requestLine: (extra?: Record<string, unknown>) => void): void {
+  let failure: Error | undefined;
+  body.once('error', (error: Error) => {
+    failure = error;
+  });
+  ctx.res.once('close', () => {
+    if (ctx.res.writableFinished) requestLine();
+    else if (failure) {
+      requestLogger(ctx)?.error({ err: failure }, 'the answer failed after its first byte: the client got it cut short');
+      requestLine({ cutOff: true });
+    } else requestLine({ clientLeft: true });
+  });
 }
 
 const traceOf = (state: { traceId?: string }) => (state.traceId ? { traceId: state.traceId } : {});

@@ -1,0 +1,111 @@
+// Exports against the real process (issue 44, case 1): people with many documents of a million
+// characters each ask for their export many times at once. Built whole in memory, eight such
+// exports of one person took the process to 7.6 GB and out of memory, cutting off every client.
+// Streamed, each costs the memory of about one document, whatever the person holds; one runs per
+// person at a time (the rest get 429), a few per process (the rest 503); each arrives whole.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
+import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
+import { healthy, startTarget, type HostileTarget } from './service.ts';
+
+const PEOPLE = 4;
+const DOCUMENTS = Number(process.env.HOSTILE_EXPORT_DOCUMENTS ?? 12);
+const CHARACTERS = 1_000_000;
+const ASKS_EACH = 8;
+const TEXT_TYPE = 'http://sharejs.org/types/rich-text/v1';
+/** Each export costs about one document at a time; all of them together far less than they send. */
+const EXPORT_MIB = (DOCUMENTS * CHARACTERS) / 2 ** 20;
+
+let target: HostileTarget;
+let idleMiB: number;
+const people: Array<{ client: JsonClient; userId: string }> = [];
+
+beforeAll(async () => {
+  // One message makes a whole document, so that setting up takes seconds; the limits on
+  // messages are another test's.
+  target = await startTarget({ COLLAB_MAX_MESSAGE_BYTES: String(4 * 2 ** 20) });
+  idleMiB = target.rssMiB();
+  for (let p = 0; p < PEOPLE; p++) {
+    const client = jsonClient(target.url);
+    const { userId } = await signUp(client);
+    const editor = await rawClient(target.url, client.cookieHeader());
+    for (let d = 0; d < DOCUMENTS; d++) {
+      const text = String.fromCharCode(97 + ((p + d) % 26)).repeat(CHARACTERS);
+      editor.send({
+        a: 'op',
+        c: 'documents',
+        d: `export-${p}-${d}`,
+        v: 0,
+        src: editor.id,
+        seq: d + 1,
+        create: { type: TEXT_TYPE, data: [{ insert: text }] },
+      });
+      await editor.reply((m) => m.a === 'op' && m.seq === d + 1, `document ${d} of person ${p}`);
+    }
+    editor.socket.close();
+    people.push({ client, userId });
+  }
+}, 300_000);
+afterAll(() => target?.close());
+
+interface Asked {
+  status: number;
+  retryAfter: string | null;
+  body: string;
+}
+
+async function ask({ client, userId }: { client: JsonClient; userId: string }): Promise<Asked> {
+  const response = await fetch(`${target.url}/users/${userId}/export`, { headers: { cookie: client.cookieHeader() } });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+}
+
+describe('exports of people who hold a lot', { timeout: 300_000 }, () => {
+  it('stream in bounded memory, one per person at a time, each whole', async () => {
+    let peakMiB = target.rssMiB();
+    let asking = true;
+    const sampler = (async () => {
+      while (asking) {
+        peakMiB = Math.max(peakMiB, target.rssMiB());
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    const beforeMiB = target.rssMiB();
+    const answers = await Promise.all(people.map(async (person) => Promise.all(Array.from({ length: ASKS_EACH }, () => ask(person)))));
+    asking = false;
+    await sampler;
+    expect(await healthy(target.url)).toBe(true);
+
+    for (const [p, asked] of answers.entries()) {
+      const statuses = asked.map((a) => a.status).sort();
+      expect(
+        statuses.every((s) => s === 200 || s === 429 || s === 503),
+        statuses.join(),
+      ).toBe(true);
+      for (const refused of asked.filter((a) => a.status !== 200)) {
+        expect(refused.retryAfter).toMatch(/^\d+$/);
+        expect(JSON.parse(refused.body).type).toMatch(/^\/problems\/(rate-limited|busy)$/);
+      }
+      // Each export that was sent is whole: every document, every character.
+      for (const { body } of asked.filter((a) => a.status === 200)) {
+        const exported = JSON.parse(body);
+        expect(exported.userId).toBe(people[p]!.userId);
+        expect(exported.documents).toHaveLength(DOCUMENTS);
+        expect(exported.documents.every((d: { text: string }) => d.text.length === CHARACTERS)).toBe(true);
+      }
+      // Asked eight times at once, a person is sent one export; the rest are told to wait.
+      expect(statuses.filter((s) => s === 200).length, statuses.join()).toBeLessThanOrEqual(1);
+    }
+    expect(answers.flat().filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+    const sentMiB = answers.flat().filter((a) => a.status === 200).length * EXPORT_MIB;
+    console.log(`exports: ${sentMiB.toFixed(0)} MiB sent; RSS ${beforeMiB.toFixed(0)} MiB before, peak ${peakMiB.toFixed(0)} MiB`);
+    expect(peakMiB - beforeMiB).toBeLessThan(Math.max(96, sentMiB / 2));
+
+    // Once it is over, the person may ask again and is sent their export.
+    const again = await ask(people[0]!);
+    expect(again.status).toBe(200);
+    // And the process gives back what the abuse took.
+    await until(() => target.rssMiB() <= 1.5 * idleMiB, `RSS back within 1.5 × idle (${idleMiB.toFixed(0)} MiB)`, 60_000);
+  });
+});
