@@ -84,9 +84,9 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
       if (query.version !== undefined) {
         const current = await reader.current(id);
         if (query.version > current.version) throw problems.invalidField('version', `the document is at version ${current.version}`);
-        ctx.body = await reader.atVersion(id, query.version);
+        ctx.body = await beforeHistory('version', reader.atVersion(id, query.version));
       } else if (query.at !== undefined) {
-        ctx.body = await reader.atTime(id, new Date(query.at));
+        ctx.body = await beforeHistory('at', reader.atTime(id, new Date(query.at)));
       } else {
         ctx.body = await reader.current(id);
       }
@@ -109,4 +109,20 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
     addEditor: setEditor(true),
     removeEditor: setEditor(false),
   };
+}
+
+/**
+ * A read of the document as it was, before the history it keeps (sharedb/history.ts): a 400 on
+ * the field asked with, saying where the kept history starts, instead of a failure of ours.
+ */
+async function beforeHistory<T>(field: 'version' | 'at', read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (code === 'ERR_TOO_FAR_BEHIND') {
+      throw problems.invalidField(field, `${String(message).split(':')[0]}; ask for a later one`);
+    }
+    throw error;
+  }
 }

@@ -11,6 +11,7 @@ import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
 import { documentTimes, type SnapshotMeta } from './documents.ts';
 import { DOCUMENTS, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
+import { CollabError } from './sharedb/errors.ts';
 import type { MemberIndex } from './store/members.ts';
 
 /** The most documents one list answers; a user on more sees 500 of them (by id), not the 500 changed last. */
@@ -69,7 +70,12 @@ export function documentLibrary(deps: { backend: ShareDB; access: DocumentAccess
     /** A new, empty document owned by the user, under an id nobody can guess. */
     async create(user: SessionUser, title: string): Promise<DocumentSummary> {
       const id = randomBytes(12).toString('base64url');
-      await access.claim(user, id, title);
+      try {
+        await access.claim(user, id, title);
+      } catch (error) {
+        if (error instanceof CollabError && error.code === 'ERR_QUOTA') throw problems.quotaReached(error.message);
+        throw error;
+      }
       const doc = connection.get(DOCUMENTS, id);
       try {
         await new Promise<void>((resolve, reject) => doc.create([], richText.type.uri, (error) => (error ? reject(error) : resolve())));

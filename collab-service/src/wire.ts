@@ -14,6 +14,8 @@ import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
 import { openCollabPubSub } from './sharedb/pubsub.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
 import { openCollabStore } from './store/open.ts';
+import { documentQuotas } from './sharedb/quotas.ts';
+import { limitPolicies } from '@eventide/shared/api/limits.ts';
 import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
 import { editorAssets } from './web/assets.ts';
@@ -54,6 +56,17 @@ export async function openCollab(
 ): Promise<Collab> {
   const store = await openCollabStore(config);
   const shared = await openCollabPubSub(config, log);
+  const creation = limitPolicies(config)['document-creation'];
+  const quotas = documentQuotas({
+    members: store.members,
+    maxOwnedDocuments: config.COLLAB_MAX_DOCUMENTS_PER_USER,
+    maxCharactersPerUser: config.COLLAB_MAX_CHARACTERS_PER_USER,
+    creations: {
+      counter: auth.limiters({ name: 'document-creation', points: creation.points, duration: creation.duration }),
+      perHour: creation.points,
+      sparesAdmins: creation.sparesAdmins === true,
+    },
+  });
   const collab = createCollabBackend({
     store,
     ...(shared.pubsub ? { pubsub: shared.pubsub } : {}),
@@ -66,6 +79,8 @@ export async function openCollab(
     catchUpOpsPerMinute: config.COLLAB_CATCH_UP_OPS_PER_MINUTE,
     maxDocumentCharacters: config.COLLAB_MAX_DOCUMENT_CHARACTERS,
     milestones: { everyOps: config.COLLAB_SNAPSHOT_EVERY_OPS, everySeconds: config.COLLAB_SNAPSHOT_EVERY_SECONDS },
+    quotas,
+    history: { ops: config.COLLAB_HISTORY_OPS, bytes: config.COLLAB_HISTORY_BYTES },
     ...(clock ? { clock } : {}),
   });
   const users: UserDirectory = {

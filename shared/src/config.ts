@@ -137,6 +137,21 @@ const schema = z.object({
   COLLAB_CHECK_EVERY_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Collaborative editing: the most characters (UTF-16 code units) a document may hold. */
   COLLAB_MAX_DOCUMENT_CHARACTERS: z.coerce.number().int().min(1).default(1_000_000),
+  /** Documents one user may make in an hour (by the route or over the WebSocket), and own at once. */
+  COLLAB_DOCUMENTS_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  COLLAB_MAX_DOCUMENTS_PER_USER: z.coerce.number().int().min(1).default(500),
+  /** Characters all the documents one user owns may hold together; an op past it is refused (deleting always works). */
+  COLLAB_MAX_CHARACTERS_PER_USER: z.coerce.number().int().min(1).default(20_000_000),
+  /**
+   * The history kept of each document: its last ops, at most this many and this many bytes of them
+   * (the newest op always). Older ops are let go; a client further behind must reload the document.
+   */
+  COLLAB_HISTORY_OPS: z.coerce.number().int().min(1).default(5000),
+  COLLAB_HISTORY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024),
   /** A milestone snapshot every this many ops, and after this many seconds of editing. */
   COLLAB_SNAPSHOT_EVERY_OPS: z.coerce.number().int().min(1).default(100),
   COLLAB_SNAPSHOT_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),

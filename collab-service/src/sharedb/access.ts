@@ -8,10 +8,10 @@ import type ShareDB from 'sharedb';
 import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import type { RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
 import { isAdmin } from '@eventide/shared/auth/session.ts';
-import { ACCESS_COLLECTION } from '../store/members.ts';
+import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION } from '../store/members.ts';
 
 /** The one collection clients edit. */
-export const DOCUMENTS = 'documents';
+export const DOCUMENTS = DOCUMENTS_COLLECTION;
 /** Document ids: what fits in a URL path segment and a ShareDB channel name without escaping. */
 export { DOCUMENT_ID } from '@eventide/shared/api/documents.ts';
 /** Server-only: access records, one per document, under the document's id. */
@@ -38,7 +38,12 @@ const CACHE_MS = 2_000;
 /** The owner and the editors: who may open a document (admins too). */
 export const isMember = (record: AccessRecord, userId: string) => record.owner === userId || record.editors.includes(userId);
 
-export function documentAccess(backend: ShareDB, revocations: RevocationFeed, clock: () => number = Date.now): DocumentAccess {
+export function documentAccess(
+  backend: ShareDB,
+  revocations: RevocationFeed,
+  options: { clock?: () => number; mayOwnAnother?: (owner: string, by: SessionUser) => Promise<void> } = {},
+): DocumentAccess {
+  const clock = options.clock ?? Date.now;
   const cache = new Map<string, { record: AccessRecord | undefined; until: number }>();
   const stopListening = revocations.subscribe((revocation) => {
     if (revocation.type === 'document-access') cache.delete(revocation.document);
@@ -75,6 +80,16 @@ export function documentAccess(backend: ShareDB, revocations: RevocationFeed, cl
     }
   }
 
+  /** Runs `work` after every earlier one of the same key has ended. */
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const done = (queues.get(key) ?? Promise.resolve()).then(work, work);
+    const settled = done.catch(() => undefined);
+    queues.set(key, settled);
+    void settled.then(() => queues.get(key) === settled && queues.delete(key));
+    return done;
+  }
+
   const submit = (doc: ReturnType<typeof connection.get>, op: unknown) =>
     new Promise<void>((resolve, reject) => doc.submitOp(op as never, {}, (error) => (error ? reject(error) : resolve())));
 
@@ -92,14 +107,19 @@ export function documentAccess(backend: ShareDB, revocations: RevocationFeed, cl
     async claim(user, id, title) {
       const existing = await record(id);
       if (existing) return isAdmin(user) || isMember(existing, user.id);
-      const after = await change(id, async (doc) => {
-        if (doc.type) return;
-        await new Promise<void>((resolve, reject) =>
-          doc.create({ owner: user.id, editors: [], ...(title === undefined ? {} : { title }) } satisfies AccessRecord, (error) =>
-            // Another creator won the race: their record stands, and decides below.
-            error && (error as unknown as { code?: string }).code !== 'ERR_DOC_ALREADY_CREATED' ? reject(error) : resolve(),
-          ),
-        );
+      // Every way a document comes into being passes here, one at a time per user in this process,
+      // so that the quota on documents owned holds for all of them, however many ask at once.
+      const after = await oneAtATime(user.id, async () => {
+        await options.mayOwnAnother?.(user.id, user);
+        return change(id, async (doc) => {
+          if (doc.type) return;
+          await new Promise<void>((resolve, reject) =>
+            doc.create({ owner: user.id, editors: [], ...(title === undefined ? {} : { title }) } satisfies AccessRecord, (error) =>
+              // Another creator won the race: their record stands, and decides below.
+              error && (error as unknown as { code?: string }).code !== 'ERR_DOC_ALREADY_CREATED' ? reject(error) : resolve(),
+            ),
+          );
+        });
       });
       return isAdmin(user) || (after !== undefined && isMember(after, user.id));
     },

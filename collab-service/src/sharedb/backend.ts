@@ -4,7 +4,10 @@ import ShareDB from 'sharedb';
 import type { RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
 import richTextModule from 'rich-text';
 import type { CollabStore } from '../store/open.ts';
-import { documentAccess, type DocumentAccess } from './access.ts';
+import { DOCUMENTS, documentAccess, type DocumentAccess } from './access.ts';
+import { historyKeeper, type HistoryKeeper } from './history.ts';
+import { roughSizeOf } from './text-ops.ts';
+import type { HistoryLimits } from '../store/history.ts';
 import { clientIds } from './client-ids.ts';
 import { installGuards, type GuardOptions } from './guard.ts';
 import type { PresenceClaims } from './presence-claims.ts';
@@ -21,12 +24,15 @@ export interface CollabBackendOptions extends Omit<GuardOptions, 'access' | 'ids
   secret: string;
   /** Shared with other collab processes (pubsub.ts); default: ShareDB's in-memory pub/sub. */
   pubsub?: ShareDB.PubSub;
+  /** What each document keeps of its history (history.ts). */
+  history: HistoryLimits;
 }
 
 export interface CollabBackend {
   backend: ShareDB;
   access: DocumentAccess;
   claims: PresenceClaims;
+  history: HistoryKeeper;
   close(): Promise<void>;
 }
 
@@ -48,13 +54,38 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
     errorHandler: (error, context) =>
       log.warn({ err: error, client: (context as { agent?: { clientId?: string } }).agent?.clientId }, 'sharedb'),
   });
-  const access = documentAccess(backend, options.revocations, options.clock);
+  const access = documentAccess(backend, options.revocations, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    mayOwnAnother: options.quotas.mayOwnAnother,
+  });
   const { claims } = installGuards(backend, { ...options, access, ids: clientIds(options.secret) });
+  const history = historyKeeper({ backend, milestones: store.milestoneDb, store: store.history, limits: options.history, log });
+  backend.use('commit', (context, next) => {
+    if (context.collection !== DOCUMENTS) return next();
+    history.caughtUp(context.id).then(() => next(), next);
+  });
+  // Each commit tells the keeper what it wrote; a milestone's (the guards decide which, guard.ts) trims.
+  backend.use('afterWrite', (context, next) => {
+    const request = context as unknown as {
+      collection: string;
+      id: string;
+      op: Parameters<typeof roughSizeOf>[0];
+      snapshot: { v: number };
+      saveMilestoneSnapshot?: boolean | null;
+    };
+    if (request.collection === DOCUMENTS && (request.op as { del?: unknown }).del) history.deleted(request.id);
+    else if (request.collection === DOCUMENTS) {
+      history.wrote(request.id, request.snapshot.v, roughSizeOf(request.op), request.saveMilestoneSnapshot === true);
+    }
+    next();
+  });
   return {
     backend,
     access,
     claims,
-    close: () => {
+    history,
+    close: async () => {
+      await history.idle();
       access.close();
       return new Promise<void>((resolve, reject) => backend.close((error?: Error) => (error ? reject(error) : resolve())));
     },

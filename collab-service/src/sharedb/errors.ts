@@ -17,6 +17,7 @@ const COLLAB_CODES = [
   'ERR_DOCUMENT_TOO_LARGE',
   'ERR_UNAVAILABLE',
   'ERR_CONNECTION_ENDED',
+  'ERR_QUOTA',
 ] as const;
 export type CollabCode = (typeof COLLAB_CODES)[number];
 
@@ -49,6 +50,20 @@ export const collabErrors = {
     ),
   tooManyOpen: (max: number) =>
     new CollabError('ERR_TOO_MANY_OPEN', `a connection may have at most ${max} documents open; unsubscribe from some first`),
+  tooManyDocuments: (max: number) =>
+    new CollabError('ERR_QUOTA', `you own ${max} documents, the most one person may; delete some to make another`),
+  creationsSpent: (perHour: number, retryAfterSeconds: number) =>
+    new CollabError('ERR_RATE_LIMITED', `at most ${perHour} documents made in an hour; try again in ${retryAfterSeconds} s`),
+  quotaReached: (max: number) =>
+    new CollabError(
+      'ERR_QUOTA',
+      `the owner's documents would hold more than ${max} characters together, the most one person's may; delete some text or documents first`,
+    ),
+  historyGone: (oldest: number) =>
+    new CollabError(
+      'ERR_TOO_FAR_BEHIND',
+      `the history kept of this document starts at version ${oldest}: drop the document and subscribe again without a version`,
+    ),
   documentTooLarge: (max: number) => new CollabError('ERR_DOCUMENT_TOO_LARGE', `a document may hold at most ${max} characters`),
   presenceLimit: (max: number) => new CollabError('ERR_TOO_MANY_OPEN', `a connection may hold at most ${max} presence ids`),
   rateLimited: () => new CollabError('ERR_RATE_LIMITED', 'too many ops queued on this connection'),
@@ -62,6 +77,10 @@ const TOLD_AS_THEY_ARE = new Set<unknown>([...SHAREDB_CODES, ...COLLAB_CODES]);
 /** sharedb-mongo's refusals of a bad request (41xx: an op version, a query operator); its 5xxx are its own failures. */
 const isMongoAdapterRefusal = (code: unknown) => typeof code === 'number' && code >= 4100 && code < 4200;
 
+const MONGO_MISSING_OPS = 5103;
+const HISTORY_GONE =
+  'the history kept of this document does not reach back to that version: drop the document and subscribe again without a version';
+
 export interface ReplyError {
   code?: unknown;
   message?: unknown;
@@ -74,6 +93,8 @@ export interface ReplyError {
  * the document is unavailable for now, and `hidden` is what it was not told, for the log.
  */
 export function forClient(error: ReplyError): { told: { code: unknown; message: unknown }; hidden?: ReplyError } {
+  // sharedb-mongo's "missing ops": the ops from that version were let go (sharedb/history.ts).
+  if (error.code === MONGO_MISSING_OPS) return { told: { code: 'ERR_TOO_FAR_BEHIND', message: HISTORY_GONE } };
   if (TOLD_AS_THEY_ARE.has(error.code) || isMongoAdapterRefusal(error.code)) return { told: { code: error.code, message: error.message } };
   return {
     told: { code: 'ERR_UNAVAILABLE', message: 'the document could not be read or saved just now; try again shortly' },

@@ -17,12 +17,16 @@ describe('what a client is told of an error', () => {
   it("tells a store's or a driver's failure only as ERR_UNAVAILABLE, and hands it over for the log", () => {
     for (const error of [
       { code: 'ERR_SQLITE_ERROR', message: 'no such table: sharedb_snapshots' },
-      { code: 5103, message: 'Missing ops from requested version documents.notes 4' },
       { code: undefined, message: 'connection <monitor> to 10.0.0.7:27017 closed' },
       { message: 'missing ops for documents/notes between 3 and 9' },
     ]) {
       expect(forClient(error)).toEqual({ told: UNAVAILABLE, hidden: error });
     }
+  });
+
+  it("tells the Mongo adapter's missing ops as history let go: the client reloads", () => {
+    const told = forClient({ code: 5103, message: 'Missing ops from requested version documents.notes 4' });
+    expect(told).toEqual({ told: { code: 'ERR_TOO_FAR_BEHIND', message: expect.stringContaining('subscribe again without a version') } });
   });
 
   it('answers each document of a bulk fetch for itself', () => {

@@ -9,7 +9,8 @@ import type { Logger } from '@eventide/shared/log.ts';
 import { DOCUMENTS, type DocumentAccess } from './access.ts';
 import type { ClientIds } from './client-ids.ts';
 import { CollabError, collabErrors } from './errors.ts';
-import { growsPast } from './text-ops.ts';
+import { charactersOf, inserts } from './text-ops.ts';
+import type { Quotas } from './quotas.ts';
 import { LRUCache } from 'lru-cache';
 import { installAnswerHooks } from './answered.ts';
 import { checkSubmit, cursorOf, mayEdit, milestoneDue, type TextOp } from './checks.ts';
@@ -45,6 +46,8 @@ export interface GuardOptions {
   /** A document's text may not grow past this many UTF-16 code units. */
   maxDocumentCharacters: number;
   milestones: { everyOps: number; everySeconds: number };
+  /** Documents made and owned, and characters held, per user (quotas.ts). */
+  quotas: Quotas;
   clock?: () => number;
 }
 
@@ -134,16 +137,31 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     return snapshot.v;
   }
 
+  /** Whether a document was made and then deleted: its snapshot is typeless past version 0. */
+  const deleted = (id: string) =>
+    new Promise<boolean>((resolve, reject) =>
+      backend.db.getSnapshot(DOCUMENTS, id, null, null, (error: Error | null, snapshot: { v: number; type: unknown }) =>
+        error ? reject(error) : resolve(!snapshot.type && snapshot.v > 0),
+      ),
+    );
+
   backend.use('submit', (context, next) => {
     const agent = context.agent as Agent;
     const client = clientOf(agent);
     if (!client) return next();
     // An op that was still being checked when its session was revoked is not applied.
     if (client.ended()) return next(collabErrors.connectionEnded());
-    checkSubmit(access, client.user, context.collection, context.id, context.op as TextOp).then(
-      () => (client.ended() ? next(collabErrors.connectionEnded()) : next()),
-      next,
-    );
+    const op = context.op as TextOp;
+    (async () => {
+      if (op.create && context.collection === DOCUMENTS) {
+        const record = await access.record(context.id);
+        // A create over the WebSocket spends the user's budget of documents made, as the route does;
+        // making a deleted document again makes its owner own one more (a new one is counted at its claim).
+        if (!record) await options.quotas.spendCreation(client.user);
+        else if (await deleted(context.id)) await options.quotas.mayOwnAnother(record.owner, client.user);
+      }
+      await checkSubmit(access, client.user, context.collection, context.id, op);
+    })().then(() => (client.ended() ? next(collabErrors.connectionEnded()) : next()), next);
   });
 
   backend.use('commit', (context, next) => {
@@ -151,7 +169,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
       collection: string;
       id: string;
       op: { m?: Record<string, unknown>; op?: unknown; create?: unknown };
-      snapshot: { v: number; data?: unknown };
+      snapshot: { v: number; data?: unknown; m?: { characters?: number } | null };
       saveMilestoneSnapshot: boolean | null;
       agent: Agent;
     };
@@ -159,8 +177,12 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
       request.saveMilestoneSnapshot = false;
       return next();
     }
-    if (growsPast(request.op, request.snapshot, options.maxDocumentCharacters))
-      return next(collabErrors.documentTooLarge(options.maxDocumentCharacters));
+    // The snapshot carries its length, so that a user's characters are a sum, never a read of texts.
+    const before = request.snapshot.m?.characters ?? 0;
+    const after = charactersOf(request.snapshot);
+    request.snapshot.m = { ...request.snapshot.m, characters: after };
+    const grows = inserts(request.op) && after > before;
+    if (grows && after > options.maxDocumentCharacters) return next(collabErrors.documentTooLarge(options.maxDocumentCharacters));
     const user = clientOf(request.agent)?.user;
     // Who wrote each op is kept with it (never sent to clients): the history names its authors.
     if (user) request.op.m = { ...request.op.m, user: user.id };
@@ -168,7 +190,11 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const due = milestoneDue(request.snapshot.v, now, lastMilestone.get(request.id), options.milestones);
     request.saveMilestoneSnapshot = due;
     if (due) lastMilestone.set(request.id, now);
-    next();
+    if (!grows) return next();
+    access
+      .record(request.id)
+      .then((record) => (record ? options.quotas.mayGrow(record.owner, before, after) : undefined))
+      .then(() => next(), next);
   });
 
   backend.use('afterWrite', (context, next) => {

@@ -44,13 +44,25 @@ export function checkTextOp(op: { op?: unknown; create?: { type?: unknown; data?
   }
 }
 
-/** Whether a commit that inserts text leaves the document longer than `max` (deletions always pass). */
-export function growsPast(op: { op?: unknown; create?: unknown }, snapshot: { data?: unknown }, max: number): boolean {
+/** Whether an op inserts text: only such an op can make a document longer. */
+export function inserts(op: { op?: unknown; create?: unknown }): boolean {
   const edit = Array.isArray(op.op) ? op.op : ((op.op as { ops?: unknown } | undefined)?.ops ?? []);
-  const inserts = op.create !== undefined || (edit as object[]).some((component) => 'insert' in component);
-  if (!inserts) return false;
+  return op.create !== undefined || (edit as object[]).some((component) => 'insert' in component);
+}
+
+/** About what an op takes to store: its inserted text and a little per component (what triggers a trim of history). */
+export function roughSizeOf(op: { op?: unknown; create?: { data?: unknown } }): number {
+  const components = (op.create ? op.create.data : Array.isArray(op.op) ? op.op : (op.op as { ops?: unknown } | undefined)?.ops) ?? [];
+  let size = 64;
+  for (const component of components as { insert?: unknown }[])
+    size += 16 + (typeof component.insert === 'string' ? component.insert.length : 0);
+  return size;
+}
+
+/** The characters (UTF-16 code units) a document's snapshot holds. */
+export function charactersOf(snapshot: { data?: unknown }): number {
   const components = (snapshot.data as { ops?: { insert?: unknown }[] } | undefined)?.ops ?? [];
   let length = 0;
   for (const component of components) if (typeof component.insert === 'string') length += component.insert.length;
-  return length > max;
+  return length;
 }

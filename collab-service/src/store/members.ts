@@ -2,6 +2,8 @@
 // index each store keeps (a table written with the record on SQLite, indexes on MongoDB).
 import type { AccessRecord } from '@eventide/shared/api/documents.ts';
 
+/** The one collection clients edit (sharedb/access.ts). */
+export const DOCUMENTS_COLLECTION = 'documents';
 /** The server-only collection of access records (sharedb/access.ts). */
 export const ACCESS_COLLECTION = 'collab_access';
 
@@ -13,6 +15,13 @@ export interface Membership {
 export interface MemberIndex {
   /** The documents a user owns or edits; at most `limit`, in no particular order. */
   documentsOf(userId: string, limit: number): Promise<Membership[]>;
+  /** How many documents the user owns and has not deleted, those claimed and not yet made included (sharedb/quotas.ts). */
+  ownedCount(userId: string): Promise<number>;
+  /**
+   * The characters the user's live documents hold together, as their snapshots recorded at their
+   * last commit (`m.characters`); a document not edited since that was recorded counts nothing.
+   */
+  charactersOwnedBy(userId: string): Promise<number>;
 }
 
 /** The members an access record names (none for a deleted record). */

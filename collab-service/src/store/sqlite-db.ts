@@ -5,8 +5,8 @@
 import ShareDB from 'sharedb';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
-import { ACCESS_COLLECTION, membersOf, type Membership, type MemberIndex } from './members.ts';
-import { CollabError } from '../sharedb/errors.ts';
+import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION as DOCUMENTS, membersOf, type Membership, type MemberIndex } from './members.ts';
+import { CollabError, collabErrors } from '../sharedb/errors.ts';
 
 // ShareDB passes null for "no error"; its published types say undefined: either is accepted.
 // biome-ignore lint/suspicious/noExplicitAny: ShareDB's callbacks take null or undefined for no error
@@ -37,6 +37,9 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
     forgetMembers: StatementSync;
     addMember: StatementSync;
     documentsOf: StatementSync;
+    ownedCount: StatementSync;
+    oldestOp: StatementSync;
+    charactersOwned: StatementSync;
   };
   private closed = false;
 
@@ -61,6 +64,7 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
         INSERT INTO sharedb_snapshots (collection, id, v, type, data, m) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (collection, id) DO UPDATE SET v = excluded.v, type = excluded.type, data = excluded.data, m = excluded.m`),
       opsFrom: this.db.prepare('SELECT v, op FROM sharedb_ops WHERE collection = ? AND id = ? AND v >= ? ORDER BY v'),
+      oldestOp: this.db.prepare('SELECT MIN(v) AS v FROM sharedb_ops WHERE collection = ? AND id = ?'),
       opsBetween: this.db.prepare('SELECT v, op FROM sharedb_ops WHERE collection = ? AND id = ? AND v >= ? AND v < ? ORDER BY v'),
       list: this.db.prepare(
         'SELECT id, v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL ORDER BY id LIMIT ? OFFSET ?',
@@ -68,6 +72,15 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
       forgetMembers: this.db.prepare('DELETE FROM collab_members WHERE id = ?'),
       addMember: this.db.prepare('INSERT OR REPLACE INTO collab_members (user_id, id, role) VALUES (?, ?, ?)'),
       documentsOf: this.db.prepare('SELECT id, role FROM collab_members WHERE user_id = ? ORDER BY id LIMIT ?'),
+      // A deleted document (its snapshot kept, typeless, past version 0) is owned no more; one
+      // claimed and not yet made counts already.
+      ownedCount: this.db.prepare(`
+        SELECT COUNT(*) AS n FROM collab_members c LEFT JOIN sharedb_snapshots s ON s.collection = ? AND s.id = c.id
+        WHERE c.user_id = ? AND c.role = 'owner' AND NOT (s.type IS NULL AND COALESCE(s.v, 0) > 0)`),
+      charactersOwned: this.db.prepare(`
+        SELECT COALESCE(SUM(json_extract(s.m, '$.characters')), 0) AS n
+        FROM collab_members c JOIN sharedb_snapshots s ON s.collection = ? AND s.id = c.id
+        WHERE c.user_id = ? AND c.role = 'owner' AND s.type IS NOT NULL`),
     };
   }
 
@@ -83,6 +96,18 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
           })),
       ),
     );
+  }
+
+  ownedCount(userId: string): Promise<number> {
+    return this.count(() => (this.statements.ownedCount.get(DOCUMENTS, userId) as { n: number }).n);
+  }
+
+  charactersOwnedBy(userId: string): Promise<number> {
+    return this.count(() => Number((this.statements.charactersOwned.get(DOCUMENTS, userId) as { n: number }).n));
+  }
+
+  private count(read: () => number): Promise<number> {
+    return new Promise((resolve, reject) => this.answer<number>((error, n) => (error ? reject(error) : resolve(n!)), read));
   }
 
   private indexMembers(id: string, data: unknown): void {
@@ -179,6 +204,11 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
       const rows = (
         to == null ? this.statements.opsFrom.all(collection, id, start) : this.statements.opsBetween.all(collection, id, start, to)
       ) as { v: number; op: string }[];
+      if (rows[0] ? rows[0].v > start : start < (to ?? this.versionOf(collection, id))) {
+        // The ops from there were let go (the history kept is bounded): the client must reload.
+        const oldest = this.statements.oldestOp.get(collection, id) as { v: number | null };
+        throw collabErrors.historyGone(oldest.v ?? this.versionOf(collection, id));
+      }
       if (to != null && rows.length < to - start) throw new Error(`missing ops for ${collection}/${id} between ${start} and ${to}`);
       const metadata = (options as { metadata?: boolean } | null)?.metadata;
       return rows.map(({ op }) => {
@@ -205,6 +235,10 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
       return rows.map((row) => toSnapshot(row.id, row, metadata));
     });
   };
+
+  private versionOf(collection: string, id: string): number {
+    return (this.statements.version.get(collection, id) as { v: number } | undefined)?.v ?? 0;
+  }
 
   private readSnapshot(collection: string, id: string, metadata: boolean) {
     const row = this.statements.snapshot.get(collection, id) as Row | undefined;

@@ -27,6 +27,8 @@ const MAY_LOOK_AT_ROLES: Record<string, string> = {
   'collab-service/src/sharedb/access.ts':
     'the document access rule, for the WebSocket’s messages (the HTTP routes take it through the mount)',
   'collab-service/src/sharedb/message-checks.ts': 'the WebSocket’s own messages, which no route declares',
+  'collab-service/src/sharedb/quotas.ts':
+    'a create over the WebSocket spends the route’s limit, sparing admins as its policy says; the quota on documents owned spares them too',
 };
 const MAY_MAKE_ROUTERS = ['shared/src/http/mount.ts', 'shared/src/http/routes-by-segment.ts'];
 

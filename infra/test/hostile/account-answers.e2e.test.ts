@@ -61,4 +61,6 @@ describe('answers that tell whether an email has an account', { timeout: 120_000
     expect((await from('198.51.100.2').request('POST', '/users', { name: 'Other', email: 'other@example.test' })).status).toBe(201);
     console.log(`account answers: ${statuses.length} asked from one address over 3 channels and 4 accounts, ${answered.length} answered`);
   });
+
+  it('gives back the memory the abuse took, within a minute', () => target.memoryReturns(), 90_000);
 });

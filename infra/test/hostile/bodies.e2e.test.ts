@@ -42,4 +42,6 @@ describe('an oversized chunked body', { timeout: 60_000 }, () => {
       expect(answer).toContain('"type":"/problems/too-large"');
     }
   });
+
+  it('gives back the memory the abuse took, within a minute', () => target.memoryReturns(), 90_000);
 });

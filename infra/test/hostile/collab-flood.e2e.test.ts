@@ -108,4 +108,6 @@ describe('a flood of ops against an old version', { timeout: 180_000 }, () => {
     await until(() => flooders.every(({ client }) => client.closed !== undefined), 'every flooder’s socket to close', 30_000);
     expect(new Set(flooders.map(({ client }) => client.closed!.code))).toEqual(new Set([4401]));
   });
+
+  it('gives back the memory the abuse took, within a minute', () => target.memoryReturns(), 90_000);
 });

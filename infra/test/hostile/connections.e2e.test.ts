@@ -82,7 +82,7 @@ describe('slow connections from one address', { timeout: 120_000 }, () => {
     // The ones held are closed once their headers are late: within the bound and Node's check interval.
     const lasted = await Promise.all(slow.map((c) => c.closed));
     expect(Math.max(...lasted)).toBeLessThan(HEADERS_MS * 3);
-    await until(() => target.rssMiB() < idle * 1.5, 'memory back within 1.5 times the idle process', 60_000);
+    await target.memoryReturns();
     console.log(
       `slow connections: ${SLOW} from one address, all but its share of ${PER_ADDRESS} closed at once, the rest after at most ${Math.max(...lasted)} ms; RSS idle ${idle.toFixed(0)}, after ${target.rssMiB().toFixed(0)} MiB`,
     );

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
 import { healthy, startTarget, type HostileTarget } from './service.ts';
 
 const PEOPLE = 4;
@@ -19,14 +18,12 @@ const TEXT_TYPE = 'http://sharejs.org/types/rich-text/v1';
 const EXPORT_MIB = (DOCUMENTS * CHARACTERS) / 2 ** 20;
 
 let target: HostileTarget;
-let idleMiB: number;
 const people: Array<{ client: JsonClient; userId: string }> = [];
 
 beforeAll(async () => {
   // One message makes a whole document, so that setting up takes seconds; the limits on
   // messages are another test's.
   target = await startTarget({ COLLAB_MAX_MESSAGE_BYTES: String(4 * 2 ** 20) });
-  idleMiB = target.rssMiB();
   for (let p = 0; p < PEOPLE; p++) {
     const client = jsonClient(target.url);
     const { userId } = await signUp(client);
@@ -106,6 +103,6 @@ describe('exports of people who hold a lot', { timeout: 300_000 }, () => {
     const again = await ask(people[0]!);
     expect(again.status).toBe(200);
     // And the process gives back what the abuse took.
-    await until(() => target.rssMiB() <= 1.5 * idleMiB, `RSS back within 1.5 × idle (${idleMiB.toFixed(0)} MiB)`, 60_000);
+    await target.memoryReturns();
   });
 });

@@ -81,4 +81,6 @@ describe('limits raced by concurrent bursts', { timeout: 120_000 }, () => {
       for (const client of opened) client.socket.close();
     }
   });
+
+  it('gives back the memory the abuse took, within a minute', () => target.memoryReturns(), 90_000);
 });

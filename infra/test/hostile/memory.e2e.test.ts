@@ -130,4 +130,6 @@ describe('memory after abuse', { timeout: 900_000 }, () => {
     );
     expect(Math.max(...resident) - idle).toBeLessThan(ABOVE_IDLE_MIB);
   });
+
+  it('gives back the memory the abuse took, within a minute', () => target.memoryReturns(), 90_000);
 });

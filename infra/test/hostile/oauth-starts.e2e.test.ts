@@ -53,4 +53,6 @@ describe('anonymous sign-in starts', { timeout: 180_000 }, () => {
     console.log(`oauth starts: ${STARTS} anonymous starts grew the session store by ${grown} bytes`);
     expect(grown).toBe(0);
   });
+
+  it('gives back the memory the abuse took, within a minute', () => target.memoryReturns(), 90_000);
 });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { until } from '@eventide/shared/testing/wait.ts';
 import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { grantAdmin, startService, type RunningService } from '../process.ts';
 
@@ -14,6 +15,13 @@ export interface HostileTarget extends RunningService {
   env: Record<string, string>;
   /** Resident memory of the service process, in MiB (Linux /proc). */
   rssMiB(): number;
+  /** Its resident memory once it had started, before any test asked anything of it. */
+  idleMiB: number;
+  /**
+   * Resolves once resident memory is back within 1.5 times idle, failing after 60 s: what every
+   * abuse case must leave behind (issue 44), whatever it took while it lasted.
+   */
+  memoryReturns(): Promise<void>;
   /** A signed-in admin, as an operator makes one. */
   admin(): Promise<JsonClient & SignedIn>;
   close(): Promise<void>;
@@ -24,11 +32,20 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Hos
   const fullEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', TRUST_PROXY_HOPS: '1', ...env };
   const service = await startService(fullEnv);
   const pid = service.child.pid!;
+  const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  const idleMiB = rssMiB();
   return {
     ...service,
     dataDir,
     env: fullEnv,
-    rssMiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
+    rssMiB,
+    idleMiB,
+    memoryReturns: () =>
+      until(
+        () => rssMiB() <= 1.5 * idleMiB,
+        `resident memory back within 1.5 times idle (${idleMiB.toFixed(0)} MiB; now ${rssMiB().toFixed(0)})`,
+        60_000,
+      ),
     async admin() {
       const client = jsonClient(service.url);
       const me = await signUp(client);

@@ -4,7 +4,6 @@
 // from disk per request, each held its own copy (2,000 of them took RSS from 227 MiB to 2.7 GiB).
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@eventide/shared/testing/wait.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 const READERS = Number(process.env.HOSTILE_SLOW_READERS ?? 300);
@@ -43,7 +42,7 @@ describe('slow readers of a large static file', { timeout: 180_000 }, () => {
     const held = target.rssMiB();
     expect(await fetch(`${target.url}/health`).then((r) => r.status)).toBe(200);
     for (const reader of readers) reader.destroy();
-    await until(() => target.rssMiB() < idle * 1.5, 'memory back within 1.5 times the idle process', 60_000);
+    await target.memoryReturns();
     console.log(
       `slow readers: ${READERS} holding ${'/docs/swagger-ui-bundle.js'} uncompressed; RSS idle ${idle.toFixed(0)}, held ${held.toFixed(0)}, after ${target.rssMiB().toFixed(0)} MiB`,
     );

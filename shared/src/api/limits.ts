@@ -43,5 +43,13 @@ export function limitPolicies(config: Config): Record<LimitName, LimitPolicy> {
     'personal-data-export': { points: EXPORTS_PER_HOUR, duration: 3600, what: 'exports' },
     // Each lookup of a person to share with is a question about who has an account.
     'person-lookup': { points: config.COLLAB_SHARE_LOOKUPS_PER_HOUR, duration: 3600, what: 'people looked up to share with' },
+    // Spent by every way a document comes into being: this route, and a create over the editor's
+    // WebSocket (collab-service/src/sharedb/guard.ts), on one counter per user.
+    'document-creation': {
+      points: config.COLLAB_DOCUMENTS_PER_HOUR,
+      duration: 3600,
+      what: 'documents made',
+      sparesAdmins: true,
+    },
   };
 }

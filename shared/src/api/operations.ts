@@ -35,7 +35,8 @@ export type LimitName =
   | 'email-change'
   | 'account-answer'
   | 'personal-data-export'
-  | 'person-lookup';
+  | 'person-lookup'
+  | 'document-creation';
 
 /**
  * Where a versioned operation is served: `unversioned` (/users) serves the current version, v2;
@@ -394,6 +395,7 @@ export const OPERATIONS = {
     access: 'signed-in',
     tag: 'documents',
     summary: 'A new, empty document owned by the caller, under an id the server chooses',
+    limit: 'document-creation',
   },
   getDocument: {
     service: 'collab',

@@ -25,6 +25,27 @@ export interface LimitSpec {
 
 export type LimiterFactory = (spec: LimitSpec) => RateLimiterAbstract;
 
+/**
+ * One counter per name in a process, however many parts ask for it: a limit spent both by a route
+ * and by the WebSocket (document creation) counts once, on the embedded store too, whose counters
+ * live in the limiter itself.
+ */
+export function oneCounterPerName(limiters: LimiterFactory): LimiterFactory {
+  const made = new Map<string, { spec: LimitSpec; limiter: RateLimiterAbstract }>();
+  return (spec) => {
+    const found = made.get(spec.name);
+    if (!found) {
+      const limiter = limiters(spec);
+      made.set(spec.name, { spec, limiter });
+      return limiter;
+    }
+    if (found.spec.points !== spec.points || found.spec.duration !== spec.duration || found.spec.blockDuration !== spec.blockDuration) {
+      throw new Error(`the limit ${spec.name} is asked for with two budgets`);
+    }
+    return found.limiter;
+  };
+}
+
 export function memoryLimiters(): LimiterFactory {
   return (spec) =>
     new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.duration, blockDuration: spec.blockDuration ?? 0 });

@@ -74,6 +74,8 @@ export const problems = {
     }),
   unauthenticated: (detail = 'sign in first: this request needs a session') =>
     new AppError(401, { type: 'unauthenticated', title: 'Not signed in', detail }),
+  /** A quota of what one person may keep is used up: the request may pass once they let something go. */
+  quotaReached: (detail: string) => new AppError(409, { type: 'quota-reached', title: 'Quota reached', detail }),
   forbidden: (detail: string) => new AppError(403, { type: 'forbidden', title: 'Forbidden', detail }),
   tooManyRequests: (detail: string, headers: Record<string, string>) =>
     new AppError(429, { type: 'rate-limited', title: 'Too many requests', detail, headers }),

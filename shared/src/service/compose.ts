@@ -15,6 +15,7 @@ import { adapterProbes, readiness, type Probe, type Readiness } from './readines
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { meteredEventStore } from '../metrics/event-store.ts';
 import { meteredLimiters } from '../metrics/limiters.ts';
+import { oneCounterPerName } from '../auth/rate-limit.ts';
 import { tracedEventStore } from '../tracing/spans.ts';
 
 export interface Service {
@@ -137,7 +138,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
   const metrics = createMetrics();
   const auth = once(async () => {
     const opened = await (await import('../auth/open.ts')).openAuth(config, { log, ...authOptions });
-    return { ...opened, limiters: meteredLimiters(opened.limiters, metrics.rateLimitRefusals) };
+    return { ...opened, limiters: oneCounterPerName(meteredLimiters(opened.limiters, metrics.rateLimitRefusals)) };
   });
   const eventStore = once(async () => {
     const opened = await (await import('../event-store/open.ts')).openEventStore(config);
