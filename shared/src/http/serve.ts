@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { answerClientErrors } from './client-errors.ts';
-import { boundedServer, type ConnectionBounds } from './connections.ts';
+import { boundedServer, descriptorLimit, type ConnectionBounds } from './connections.ts';
 
 /** How long shutdown waits for requests in flight. */
 const DRAIN_MS = 10_000;
@@ -29,7 +29,13 @@ export async function serve({ app, config, log, beforeDrain, onClose }: ServeOpt
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  log.info({ port, url: `http://localhost:${port}` }, 'listening');
+  log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections }, 'listening');
+  if (server.maxConnections < config.HTTP_MAX_CONNECTIONS) {
+    log.warn(
+      { configured: config.HTTP_MAX_CONNECTIONS, taken: server.maxConnections, descriptors: descriptorLimit() },
+      'HTTP_MAX_CONNECTIONS is more than the descriptors this process may open allow; raise its limit (ulimit -n) to take that many',
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
