@@ -73,7 +73,7 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
       snapshot: { v: number };
       saveMilestoneSnapshot?: boolean | null;
     };
-    if (request.collection === DOCUMENTS && (request.op as { del?: unknown }).del) history.deleted(request.id);
+    if (request.collection === DOCUMENTS && (request.op as { del?: unknown }).del) history.deleted(request.id, request.snapshot.v);
     else if (request.collection === DOCUMENTS) {
       history.wrote(request.id, request.snapshot.v, roughSizeOf(request.op), request.saveMilestoneSnapshot === true);
     }

@@ -4,7 +4,8 @@
 // again grew the store by megabytes a second, for ever. The history is trimmed when a milestone
 // is saved (every COLLAB_SNAPSHOT_EVERY_OPS ops or seconds), one document at a time: the version
 // the kept ops start from is rebuilt from what is kept now and saved as a milestone, then what is
-// older is let go. A client further behind than that is told to reload (ERR_TOO_FAR_BEHIND); a
+// older is let go; also after ops of a quarter of COLLAB_HISTORY_BYTES, so that large ops do not
+// pile up between milestones. A deleted document lets go of all of it. A client further behind than that is told to reload (ERR_TOO_FAR_BEHIND); a
 // read of a version or time before it answers which is the oldest there is.
 import type ShareDB from 'sharedb';
 import type { Logger } from '@eventide/shared/log.ts';
@@ -24,8 +25,11 @@ export interface HistoryKeeper {
    * faster than they are let go (a commit waits, its op is not refused).
    */
   caughtUp(id: string): Promise<void>;
-  /** `id` was deleted: its history goes, in the background, once any trim of it has ended. */
-  deleted(id: string): void;
+  /**
+   * `id` was deleted, which made it version `version`: its history goes, in the background, once
+   * any trim of it has ended; a typeless milestone at `version` is what it is made again from.
+   */
+  deleted(id: string, version: number): void;
   /** Resolves once no trim is running (tests, shutdown). */
   idle(): Promise<void>;
 }
@@ -84,9 +88,10 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
         .finally(() => running.get(id) === trimming && running.delete(id));
       running.set(id, trimming);
     },
-    deleted(id) {
+    deleted(id, version) {
       const forgetting = (running.get(id) ?? Promise.resolve())
         .then(() => store.forget(DOCUMENTS, id))
+        .then(() => saveMilestone({ id, v: version, type: null, data: undefined, m: null }))
         .then(() => {
           since.delete(id);
           keptFrom.delete(id);

@@ -25,7 +25,8 @@ export interface HistoryStore {
 
 /** From the newest op back: the sizes in order, and where they pass the limits. */
 export function firstKept(current: number, newestFirst: Array<{ v: number; bytes: number }>, limits: HistoryLimits): number {
-  const byCount = Math.max(0, current - limits.ops);
+  // Never before the oldest op still kept: the history cannot be rebuilt from further back.
+  const byCount = Math.max(0, current - limits.ops, newestFirst.at(-1)?.v ?? 0);
   let total = 0;
   for (const [index, { v, bytes }] of newestFirst.entries()) {
     total += bytes;

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { firstKept } from './history.ts';
 
+/** The newest ops of a document at version 100 (or `current`), newest first, of these sizes. */
 const ops = (...sizes: number[]) => sizes.map((bytes, index) => ({ v: 99 - index, bytes }));
 
 describe('the first version a document keeps', () => {
   it('keeps the newest ops up to the count', () => {
     expect(firstKept(100, ops(10, 10, 10), { ops: 3, bytes: 1000 })).toBe(97);
-    expect(firstKept(2, ops(10, 10), { ops: 5, bytes: 1000 })).toBe(0);
+    expect(firstKept(2, [{ v: 1, bytes: 10 }, { v: 0, bytes: 10 }], { ops: 5, bytes: 1000 })).toBe(0);
+  });
+
+  it('never starts before the oldest op still kept', () => {
+    expect(firstKept(100, ops(10, 10), { ops: 50, bytes: 1000 })).toBe(98);
   });
 
   it('keeps fewer when their bytes pass the limit, and the newest op whatever its size', () => {

@@ -109,7 +109,20 @@ describe('the history a document keeps', () => {
     await new Promise<void>((resolve, reject) => doc.del({}, (error) => (error ? reject(error) : resolve())));
     client.close();
     await app.collab.collab.history.idle();
-    expect(kept(app, 'short-lived')).toEqual({ ops: [], milestones: [], opBytes: 0 });
+    const deletedAt = 3 * EVERY_OPS + 2;
+    expect(kept(app, 'short-lived')).toEqual({ ops: [], milestones: [deletedAt], opBytes: 0 });
+    // Made again, it keeps and trims a history of its own, and reads at each of its versions.
+    const again = await owner.editor();
+    const made = await openText(again.doc('short-lived'));
+    for (let n = 0; n < 4 * HISTORY_OPS; n++) await submit(made, [{ insert: 'y' }]);
+    again.close();
+    await app.collab.collab.history.idle();
+    const history = kept(app, 'short-lived');
+    expect(history.ops.length).toBeLessThanOrEqual(HISTORY_OPS + EVERY_OPS);
+    expect(history.ops[0]).toBeGreaterThan(deletedAt);
+    const oldest = history.ops[0]!;
+    const read = await owner.http.request('GET', `/collab/documents/short-lived?version=${oldest}`);
+    expect(read.body).toMatchObject({ version: oldest, text: 'y'.repeat(oldest - deletedAt - 1) });
   });
 
   it('tells a client further behind than the kept history to reload, and the reload works', async () => {

@@ -72,7 +72,12 @@ describe.skipIf(noRedis)('rate-limit keys in Redis', { timeout: 60_000 }, () => 
     const person = jsonClient(onRedis.url);
     const { email } = await signUp(person);
     const stranger = jsonClient(onRedis.url);
-    const refused = await stranger.request('POST', '/auth/sign-in', { email, password: 'not their password' }, { 'X-Forwarded-For': '203.0.113.77' });
+    const refused = await stranger.request(
+      'POST',
+      '/auth/sign-in',
+      { email, password: 'not their password' },
+      { 'X-Forwarded-For': '203.0.113.77' },
+    );
     expect(refused.status).toBe(401);
     const client = await openRedis(redis.url, { log: createLogger({ level: 'silent' }), purpose: 'test', failFast: true });
     try {
