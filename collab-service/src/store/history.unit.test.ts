@@ -7,7 +7,8 @@ const ops = (...sizes: number[]) => sizes.map((bytes, index) => ({ v: 99 - index
 describe('the first version a document keeps', () => {
   it('keeps the newest ops up to the count', () => {
     expect(firstKept(100, ops(10, 10, 10), { ops: 3, bytes: 1000 })).toBe(97);
-    expect(firstKept(2, [{ v: 1, bytes: 10 }, { v: 0, bytes: 10 }], { ops: 5, bytes: 1000 })).toBe(0);
+    const young = [1, 0].map((v) => ({ v, bytes: 10 }));
+    expect(firstKept(2, young, { ops: 5, bytes: 1000 })).toBe(0);
   });
 
   it('never starts before the oldest op still kept', () => {
