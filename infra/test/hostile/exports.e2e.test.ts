@@ -14,7 +14,7 @@ const DOCUMENTS = Number(process.env.HOSTILE_EXPORT_DOCUMENTS ?? 12);
 const CHARACTERS = 1_000_000;
 const ASKS_EACH = 8;
 const TEXT_TYPE = 'http://sharejs.org/types/rich-text/v1';
-/** Each export costs about one document at a time; all of them together far less than they send. */
+/** What one export sends. */
 const EXPORT_MIB = (DOCUMENTS * CHARACTERS) / 2 ** 20;
 
 let target: HostileTarget;
@@ -97,7 +97,10 @@ describe('exports of people who hold a lot', { timeout: 300_000 }, () => {
     expect(answers.flat().filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
     const sentMiB = answers.flat().filter((a) => a.status === 200).length * EXPORT_MIB;
     console.log(`exports: ${sentMiB.toFixed(0)} MiB sent; RSS ${beforeMiB.toFixed(0)} MiB before, peak ${peakMiB.toFixed(0)} MiB`);
-    expect(peakMiB - beforeMiB).toBeLessThan(Math.max(96, sentMiB / 2));
+    // Built whole, the 32 exports asked for at once (all sent: no lease) took RSS 537 MiB up, and it
+    // stayed at 1.9 times idle past a minute; streamed, the few sent at once hold a document each
+    // beside what the young generation holds between collections (+68 to +78 MiB measured).
+    expect(peakMiB - beforeMiB).toBeLessThan(Math.max(128, sentMiB / 2));
 
     // Once it is over, the person may ask again and is sent their export.
     const again = await ask(people[0]!);
