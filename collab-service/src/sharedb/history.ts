@@ -1,12 +1,15 @@
 // Each document keeps a bounded history (docs/collab.md#history): its newest COLLAB_HISTORY_OPS
 // ops, no more than COLLAB_HISTORY_BYTES of them, and two milestone snapshots, the one the kept
 // ops start from and the newest. Without a bound, typing and deleting the same text again and
-// again grew the store by megabytes a second, for ever. The history is trimmed when a milestone
-// is saved (every COLLAB_SNAPSHOT_EVERY_OPS ops or seconds), one document at a time: the version
-// the kept ops start from is rebuilt from what is kept now and saved as a milestone, then what is
-// older is let go; also after ops of a quarter of COLLAB_HISTORY_BYTES, so that large ops do not
-// pile up between milestones. A deleted document lets go of all of it. A client further behind than that is told to reload (ERR_TOO_FAR_BEHIND); a
-// read of a version or time before it answers which is the oldest there is.
+// again grew the store by megabytes a second, for ever.
+//
+// A trim rebuilds the version the kept ops are to start from, saves it as a milestone and lets
+// what is older go, one document at a time, in the background. It lets many ops go at once: at a
+// milestone once the ops kept are a quarter more than COLLAB_HISTORY_OPS, or once ops of a quarter
+// of COLLAB_HISTORY_BYTES came since the last trim. At the milestones in between only the
+// milestones between the two kept are let go, which costs a delete. A deleted document lets go of
+// all of it. A client further behind than the kept history is told to reload (ERR_TOO_FAR_BEHIND);
+// a read of a version or time before it answers which is the oldest there is.
 import type ShareDB from 'sharedb';
 import type { Logger } from '@eventide/shared/log.ts';
 import type { HistoryLimits, HistoryStore } from '../store/history.ts';
@@ -15,7 +18,7 @@ import { DOCUMENTS } from './access.ts';
 export interface HistoryKeeper {
   /**
    * An op of about `bytes` made `id` version `version`: its history is trimmed, in the background,
-   * when a milestone was saved with it, or once ops of a quarter of the bytes kept came since
+   * when it is due by count at a milestone, or once ops of a quarter of the bytes kept came since
    * the last trim (so that large ops cannot pile up between milestones).
    */
   wrote(id: string, version: number, bytes: number, milestone: boolean): void;
@@ -62,13 +65,30 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
 
   async function trimNow(id: string, version: number): Promise<void> {
     const from = await store.keepFrom(DOCUMENTS, id, version, limits);
-    if (from <= (keptFrom.get(id) ?? 0)) return;
+    const known = keptFrom.get(id);
+    if (known !== undefined && from <= known) return;
+    remember(id, from);
+    // Nothing older is kept (a young document): there is nothing to let go.
+    if (from === 0) return;
     const [at, mtime] = await Promise.all([snapshotAt(id, from), store.reachedAt(DOCUMENTS, id, from)]);
     await saveMilestone({ id, v: from, type: at.type, data: at.data, m: mtime === undefined ? null : { mtime } });
     await store.letGo(DOCUMENTS, id, from);
+  }
+
+  function remember(id: string, from: number): void {
     keptFrom.set(id, from);
     // Only recent documents are remembered: one forgotten costs a look at its ops next time.
     if (keptFrom.size > 10_000) keptFrom.delete(keptFrom.keys().next().value!);
+  }
+
+  /**
+   * Whether a document is due a trim by the count of its ops: once its kept ops are a quarter more
+   * than the limit (so a trim lets go of many at once), or when this process has not yet learnt
+   * where its history starts (at its next milestone).
+   */
+  function dueByCount(id: string, version: number, milestone: boolean): boolean {
+    const known = keptFrom.get(id);
+    return milestone && (known === undefined || version - known > limits.ops + limits.ops / 4);
   }
 
   /** About how many bytes of ops each document has had since its last trim. */
@@ -79,9 +99,18 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
       const pending = (since.get(id) ?? 0) + bytes;
       since.set(id, pending);
       if (since.size > 10_000) since.delete(since.keys().next().value!);
-      if ((!milestone && pending < limits.bytes / 4) || running.has(id)) return;
-      since.delete(id);
-      const trimming = trimNow(id, version)
+      if (running.has(id)) return;
+      const known = keptFrom.get(id);
+      let work: () => Promise<void>;
+      if (pending >= limits.bytes / 4 || dueByCount(id, version, milestone)) {
+        since.delete(id);
+        work = () => trimNow(id, version);
+      } else if (milestone && known !== undefined) {
+        work = () => store.letGo(DOCUMENTS, id, known);
+      } else {
+        return;
+      }
+      const trimming = work()
         .catch((error: unknown) =>
           log.warn({ err: error, document: id }, 'trimming a document’s history failed; it is tried again at its next milestone'),
         )
