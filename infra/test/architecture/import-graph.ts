@@ -110,3 +110,42 @@ export function crossServiceDependencies(): string[] {
   }
   return found.sort();
 }
+
+/**
+ * The folder a source file of `shared` stands in: its first folder under shared/src, or the file
+ * itself when it stands there alone (ids.ts, log.ts). Tests and test helpers are left out: a test
+ * may reach across layers, the code it tests may not.
+ */
+export function sharedFolderOf(file: string): string | undefined {
+  if (!file.startsWith('shared/src/') || /\.test\.ts$/.test(file) || file.startsWith('shared/src/testing/')) return undefined;
+  const [first] = file.slice('shared/src/'.length).split('/');
+  return first;
+}
+
+/** The import graph of `shared` drawn between its folders: a folder imports another when one of its files does. */
+export function sharedFolderGraph(graph: ImportGraph): ImportGraph {
+  const folders: ImportGraph = new Map();
+  for (const [from, targets] of graph) {
+    const source = sharedFolderOf(from);
+    if (!source) continue;
+    if (!folders.has(source)) folders.set(source, new Set());
+    for (const to of targets) {
+      const target = sharedFolderOf(to);
+      if (target && target !== source) folders.get(source)!.add(target);
+    }
+  }
+  return folders;
+}
+
+/** `a -> b` for every import between two folders that are in one loop: each is what keeps a loop closed. */
+export function edgesInLoops(graph: ImportGraph): string[] {
+  const loopOf = new Map<string, number>();
+  cycles(graph).forEach((members, n) => {
+    for (const member of members) loopOf.set(member, n);
+  });
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) if (loopOf.has(from) && loopOf.get(from) === loopOf.get(to)) found.push(`${from} -> ${to}`);
+  }
+  return found.sort();
+}
