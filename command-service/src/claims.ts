@@ -16,7 +16,8 @@
 // with its holder's event is never in flight on the embedded store, which commits both at once.
 import { createHash } from 'node:crypto';
 import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import { WrongExpectedRevisionError, type EventStore, type RecordedEvent, type StreamAppend } from '@eventide/shared/event-store/port.ts';
+import { WrongExpectedRevisionError, type EventStore, type StreamAppend } from '@eventide/shared/event-store/port.ts';
+import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
 import type { Refusal } from '@eventide/shared/models/refusal.ts';
 import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { derivedId } from '@eventide/shared/ids.ts';

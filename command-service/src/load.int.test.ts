@@ -3,7 +3,8 @@
 // answered as they were the first time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { EventStore, JsonValue } from '@eventide/shared/event-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { JsonValue } from '@eventide/shared/events/recorded.ts';
 import type { Principal } from '@eventide/shared/models/principal.ts';
 import type { Refusal } from '@eventide/shared/models/refusal.ts';
 import { newId } from '@eventide/shared/ids.ts';

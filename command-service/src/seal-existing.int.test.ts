@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import { openSqliteMaintenance } from '@eventide/shared/event-store/sqlite-maintenance.ts';
-import type { NewEvent } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent } from '@eventide/shared/events/recorded.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import type { KeyStore } from '@eventide/shared/key-store/port.ts';
 import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';

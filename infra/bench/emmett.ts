@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { NewEvent } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent } from '@eventide/shared/events/recorded.ts';
 import { newId } from '@eventide/shared/ids.ts';
 
 const PEER = fileURLToPath(new URL('./peers/emmett/', import.meta.url));

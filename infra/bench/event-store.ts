@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import { EVENT_STORE_SCHEMA } from '@eventide/shared/event-store/sqlite-schema.ts';
-import type { NewEvent } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent } from '@eventide/shared/events/recorded.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
 import { p } from './percentile.ts';

@@ -7,7 +7,7 @@ import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { kafkaBus } from '@eventide/shared/event-bus/kafka.ts';
 import { stopIdleRequestQueueLoop } from '@eventide/shared/event-bus/kafkajs-idle-loop.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { NewEvent } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent } from '@eventide/shared/events/recorded.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';

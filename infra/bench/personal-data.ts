@@ -4,7 +4,8 @@
 // the event that uses it). Replay: reading a log of user events back, as a rebuild does; and the
 // rebuild itself (the projector's replay into fresh read models), of a sealed log and a plain one.
 import { join } from 'node:path';
-import type { EventStore, NewEvent } from '@eventide/shared/event-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent } from '@eventide/shared/events/recorded.ts';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';

@@ -4,7 +4,8 @@
 // append's own commit latency.
 import { join } from 'node:path';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { EventStore, NewEvent } from '@eventide/shared/event-store/port.ts';
+import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent } from '@eventide/shared/events/recorded.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';

@@ -1,7 +1,7 @@
 // Valid event histories for projection tests, made by the write side's own deciders from a list
 // of steps, so that every history is one the command service could have written (which is why
 // these tests live in infra, where the two sides are put together).
-import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
 import type { Principal } from '@eventide/shared/models/principal.ts';
 import { Refusal } from '@eventide/shared/models/refusal.ts';
 import { fold, type DomainEvent } from '@eventide/shared/models/model.ts';

@@ -1,7 +1,7 @@
 // The publisher against a real Kafka wire-protocol peer, read back by kcat.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/shared/testing/wait.ts';
-import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
 import { toEnvelope, entityIdOf } from '@eventide/shared/events/envelope.ts';
 import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
 import type { EventBus } from '@eventide/shared/event-bus/port.ts';
@@ -15,7 +15,7 @@ import { startFullApp, type FullApp } from './full-app.ts';
 import { startService } from './process.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
 import { openPayload } from '@eventide/shared/sdk/personal.ts';
-import { isSealed } from '@eventide/shared/personal-data/sealed.ts';
+import { isSealed } from '@eventide/shared/events/personal-fields.ts';
 
 const log = createLogger({ level: 'silent' });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
 import type { EventBus } from '@eventide/shared/event-bus/port.ts';
-import type { NewEvent } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent } from '@eventide/shared/events/recorded.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import { newId } from '@eventide/shared/ids.ts';
 import { createLogger } from '@eventide/shared/log.ts';

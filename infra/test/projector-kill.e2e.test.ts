@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { NewEvent, RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import type { NewEvent, RecordedEvent } from '@eventide/shared/events/recorded.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
 import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
 import { newId } from '@eventide/shared/ids.ts';

@@ -2,7 +2,7 @@
 // same evolve the write side uses (shared/src/models), so a read answers exactly what the write answered. An event applies
 // only on the version just before it: replays and duplicates change nothing.
 import { isEventName, type Model } from '@eventide/shared/events/catalogue.ts';
-import type { RecordedEvent, JsonValue } from '@eventide/shared/event-store/port.ts';
+import type { RecordedEvent, JsonValue } from '@eventide/shared/events/recorded.ts';
 import type { Collection, DocumentWrite, ReadDocument } from '@eventide/shared/read-store/port.ts';
 import type { DomainEvent, EntityModel, Recorded } from '@eventide/shared/models/model.ts';
 import { orderModel } from '@eventide/shared/models/order/state.ts';

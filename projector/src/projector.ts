@@ -15,7 +15,7 @@ import type { Logger } from '@eventide/shared/log.ts';
 import { batches } from '@eventide/shared/event-store/batches.ts';
 import { runResilient } from './resilient.ts';
 import { projectBatch, targetOf } from './projection.ts';
-import type { RecordedEvent } from '@eventide/shared/event-store/port.ts';
+import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
 
 export const CHECKPOINT = READ_MODELS_CHECKPOINT;
 const BATCH = 500;

@@ -2,7 +2,8 @@
 // suite also runs against a shared server that holds other data.
 import { describe, expect, it } from 'vitest';
 import { derivedId, newId } from '../ids.ts';
-import { WrongExpectedRevisionError, type EventStore, type NewEvent, type RecordedEvent } from './port.ts';
+import { WrongExpectedRevisionError, type EventStore } from './port.ts';
+import type { NewEvent, RecordedEvent } from '../events/recorded.ts';
 
 export interface EventStoreHarness {
   store: EventStore;

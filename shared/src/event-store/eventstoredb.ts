@@ -19,14 +19,8 @@ import {
   type AppendExpectedRevision,
   type Position,
 } from '@eventstore/db-client';
-import {
-  WrongExpectedRevisionError,
-  type EventStore,
-  type ExpectedRevision,
-  type JsonValue,
-  type RecordedEvent,
-  type Snapshot,
-} from './port.ts';
+import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type Snapshot } from './port.ts';
+import type { JsonValue, RecordedEvent } from '../events/recorded.ts';
 import type { EventMetadata } from '../events/catalogue.ts';
 
 interface VendorRecorded {

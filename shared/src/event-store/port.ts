@@ -1,8 +1,6 @@
 // The event store port: what every adapter (embedded SQLite, EventStoreDB) promises.
 // Streams hold one entity each; the global log orders every event of every stream.
-import type { EventMetadata } from '../events/catalogue.ts';
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue, NewEvent, RecordedEvent } from '../events/recorded.ts';
 
 /**
  * What an append expects of the stream:
@@ -12,31 +10,6 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  * - a number: the revision of the stream's last event must be exactly this.
  */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
-
-export interface NewEvent {
-  /** A UUID. Appending an event whose id is already in the stream writes nothing (idempotence). */
-  id: string;
-  type: string;
-  data: JsonValue;
-  metadata: EventMetadata;
-}
-
-export interface RecordedEvent {
-  id: string;
-  type: string;
-  streamId: string;
-  revision: number;
-  /** Position in the global log, strictly increasing in commit order; 0 is "before the first". */
-  position: number;
-  time: string;
-  data: JsonValue;
-  metadata: EventMetadata;
-  /**
-   * Set when the personal fields of this event read as null because the person they are about was
-   * forgotten (their key destroyed: docs/privacy.md). Absent otherwise.
-   */
-  forgotten?: true;
-}
 
 export interface AppendResult {
   /** Revision of the last event of this append: the stream's revision right after it. */

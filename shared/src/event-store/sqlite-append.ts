@@ -6,7 +6,8 @@
 // expect, or when its first event's id is taken. Looking first, for every append, was one more
 // statement each, and statements are most of an append's cost.
 import type { DatabaseSync } from 'node:sqlite';
-import { EventIdReusedError, WrongExpectedRevisionError, type AppendResult, type NewEvent, type StreamAppend } from './port.ts';
+import { EventIdReusedError, WrongExpectedRevisionError, type AppendResult, type StreamAppend } from './port.ts';
+import type { NewEvent } from '../events/recorded.ts';
 
 /** SQLITE_CONSTRAINT_UNIQUE: an insert refused by a unique index (node:sqlite's `errcode`). */
 const UNIQUE_CONSTRAINT = 2067;

@@ -6,7 +6,7 @@
 // Safe beside a running server: each batch is one short write transaction, as an append is.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '../sqlite-file.ts';
-import type { JsonValue } from './port.ts';
+import type { JsonValue } from '../events/recorded.ts';
 
 export interface StoredEvent {
   position: number;

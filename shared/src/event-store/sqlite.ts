@@ -13,7 +13,8 @@
 // own, none), and left out: SQLite shows a commit to other readers as it ends, which at FULL is
 // after its fsync and at NORMAL before any. A follower (here or in another process) could then
 // project or publish an event that a power loss takes back.
-import type { AppendResult, EventStore, RecordedEvent, Snapshot, StreamAppend, SubscribeOptions } from './port.ts';
+import type { AppendResult, EventStore, Snapshot, StreamAppend, SubscribeOptions } from './port.ts';
+import type { RecordedEvent } from '../events/recorded.ts';
 import { isUuid } from '../ids.ts';
 import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
 import { openSqliteFile } from '../sqlite-file.ts';

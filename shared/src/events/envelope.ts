@@ -1,6 +1,6 @@
 // The public envelope of a recorded event, or nothing for events that never leave the write side.
-import type { JsonValue, RecordedEvent } from '../event-store/port.ts';
-import { withSealedAsNull } from '../personal-data/fields.ts';
+import type { JsonValue, RecordedEvent } from '../events/recorded.ts';
+import { withSealedAsNull } from '../events/personal-fields.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventName, type Model, type PayloadOf } from './catalogue.ts';
 
 /**

@@ -4,7 +4,11 @@
 // publisher to each subscriber's handlers; with tracing on, each line also has the trace id. Off by
 // default: no line is built unless debug is on.
 import type { Logger } from '../log.ts';
-import { traceIdOf } from '../tracing/spans.ts';
+
+/** The trace id in the traceparent an event carries (`00-<trace id>-<span id>-<flags>`), for log lines. */
+export function traceIdOf(traceparent: unknown): string | undefined {
+  return typeof traceparent === 'string' ? traceparent.split('-')[1] : undefined;
+}
 
 interface Traced {
   id: string;

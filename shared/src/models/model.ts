@@ -2,7 +2,7 @@
 // write side adds decisions (command-service's Aggregate); the read side keeps the same state as
 // its documents, so that a read answers exactly what the write answered.
 import type { EventName, Model, PayloadOf } from '../events/catalogue.ts';
-import type { RecordedEvent } from '../event-store/port.ts';
+import type { RecordedEvent } from '../events/recorded.ts';
 
 /** A decided public event, before the store gives it an id, a revision and a position. */
 export type DomainEvent<N extends EventName = EventName> = { [K in N]: { type: K; data: PayloadOf<K> } }[N];

@@ -11,7 +11,7 @@ import { newId } from '../ids.ts';
 import type { KeyStore } from '../key-store/port.ts';
 import { openSqliteKeyStore } from '../key-store/sqlite.ts';
 import { sealingEventStore } from './event-store.ts';
-import { isSealed } from './sealed.ts';
+import { isSealed } from '../events/personal-fields.ts';
 
 eventStoreContract('embedded SQLite, sealing personal data', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-sealing-'));

@@ -5,9 +5,12 @@
 // Whatever adapter it wraps; the adapter itself only ever sees ciphertext.
 import { createSecretKey } from 'node:crypto';
 import type { KeyStore } from '../key-store/port.ts';
-import type { EventStore, RecordedEvent, Snapshot, StreamAppend } from '../event-store/port.ts';
-import { openFields, sealFields, sealedSubjects, hasPersonalFields, subjectOf } from './fields.ts';
-import { activeKeyObjects, isSealed, seal, unseal, type Sealed } from './sealed.ts';
+import type { EventStore, Snapshot, StreamAppend } from '../event-store/port.ts';
+import type { RecordedEvent } from '../events/recorded.ts';
+import { openFields, sealFields } from './fields.ts';
+import { sealedSubjects, hasPersonalFields, subjectOf } from '../events/personal-fields.ts';
+import { activeKeyObjects, seal, unseal } from './sealed.ts';
+import { isSealed, type Sealed } from '../events/personal-fields.ts';
 import { batches } from '../event-store/batches.ts';
 
 /** A person's snapshot is sealed whole, as this one field. */

@@ -1,7 +1,8 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openFields, sealedSubjects, sealFields, subjectOf } from './fields.ts';
-import { isSealed } from './sealed.ts';
+import { openFields, sealFields } from './fields.ts';
+import { sealedSubjects, subjectOf } from '../events/personal-fields.ts';
+import { isSealed } from '../events/personal-fields.ts';
 
 const key = createSecretKey(randomBytes(32));
 

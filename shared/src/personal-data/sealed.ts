@@ -4,24 +4,13 @@
 // subject was forgotten) nothing opens it, which is the point.
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { pooledRandomBytes } from '../random-pool.ts';
-import type { JsonValue } from '../event-store/port.ts';
+import type { JsonValue } from '../events/recorded.ts';
 import type { KeyState } from '../key-store/port.ts';
+import type { Sealed } from '../events/personal-fields.ts';
 
 const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-
-/** A sealed value as it is stored: unmistakable for anything a user typed, which is a string. */
-export type Sealed = {
-  $sealed: {
-    v: 1;
-    /** Whose key seals it. */
-    subject: string;
-    /** base64url of the IV, then of the ciphertext with its tag. */
-    iv: string;
-    data: string;
-  };
-};
 
 const associatedData = (subject: string, field: string) => Buffer.from(`${subject}\0${field}`);
 
@@ -53,17 +42,4 @@ export function activeKeyObjects(states: ReadonlyMap<string, KeyState>): Map<str
   const keyObjects = new Map<string, KeyObject>();
   for (const [subject, state] of states) if (state.state === 'active') keyObjects.set(subject, createSecretKey(state.key));
   return keyObjects;
-}
-
-export function isSealed(value: unknown): value is Sealed {
-  if (typeof value !== 'object' || value === null || !('$sealed' in value)) return false;
-  const inner = (value as Sealed).$sealed as Partial<Sealed['$sealed']> | null;
-  return (
-    typeof inner === 'object' &&
-    inner !== null &&
-    inner.v === 1 &&
-    typeof inner.subject === 'string' &&
-    typeof inner.iv === 'string' &&
-    typeof inner.data === 'string'
-  );
 }

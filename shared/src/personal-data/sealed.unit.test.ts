@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isSealed, seal, unseal, type Sealed } from './sealed.ts';
+import { seal, unseal } from './sealed.ts';
+import { isSealed, type Sealed } from '../events/personal-fields.ts';
 
 const key = randomBytes(32);
 

@@ -2,7 +2,7 @@
 // many live documents there are in all and for every combination of the filterable fields'
 // values, changed with the documents in the same write. A total is then one lookup, whatever
 // the size of the collection.
-import type { JsonValue } from '../event-store/port.ts';
+import type { JsonValue } from '../events/recorded.ts';
 import { FILTERABLE, type Collection } from './port.ts';
 
 /** A count's key: the filter fields, sorted and joined ('' for all), and their values in that order. */

@@ -7,7 +7,7 @@
 //
 // A generation is one complete set of read models. A rebuild fills a fresh generation while
 // the active one goes on serving, then promotes it in one step.
-import type { JsonValue } from '../event-store/port.ts';
+import type { JsonValue } from '../events/recorded.ts';
 
 /** The checkpoint the projector keeps and reads wait on. */
 export const READ_MODELS_CHECKPOINT = 'read-models';

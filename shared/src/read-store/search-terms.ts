@@ -3,7 +3,7 @@
 // you type), every other word also stands for the product-name words it starts, and a long word
 // for the name words one typo away. Nothing the user typed can act as query syntax or a regular
 // expression. Both adapters plan and rank the same way, here.
-import type { JsonValue } from '../event-store/port.ts';
+import type { JsonValue } from '../events/recorded.ts';
 import { SEARCH_MAX_WORDS } from '../api/search-limits.ts';
 import type { ReadDocument } from './port.ts';
 

@@ -1,7 +1,7 @@
 // Query planning without a store: which words are completed or corrected, and at what cost.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../event-store/port.ts';
+import type { JsonValue } from '../events/recorded.ts';
 import {
   deletionVariants,
   ftsQuery,

@@ -6,8 +6,9 @@ import { backoffDelay, sleep } from '../backoff.ts';
 import type { DeadLetter } from '../event-bus/port.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '../events/catalogue.ts';
 import { checkedPayload } from '../events/envelope.ts';
-import type { JsonValue } from '../event-store/port.ts';
-import { inEventSpan, markFailed, SpanKind, traceIdOf } from '../tracing/spans.ts';
+import type { JsonValue } from '../events/recorded.ts';
+import { inEventSpan, markFailed, SpanKind } from '../tracing/spans.ts';
+import { traceIdOf } from '../events/trail.ts';
 import { openPayload, type KeyLookup } from './personal.ts';
 
 export type { DeadLetter };

@@ -4,9 +4,10 @@
 // for good); `withheld` (this subscriber was given no keys: the fields are null here, not gone).
 // Anything else (no such key in the store given, a value that does not open) is an error, so the
 // event is retried and then dead-lettered rather than handled as if the person had been forgotten.
-import type { JsonValue } from '../event-store/port.ts';
+import type { JsonValue } from '../events/recorded.ts';
 import type { KeyStore } from '../key-store/port.ts';
-import { openFields, sealedSubjects, withSealedAsNull } from '../personal-data/fields.ts';
+import { openFields } from '../personal-data/fields.ts';
+import { sealedSubjects, withSealedAsNull } from '../events/personal-fields.ts';
 import { activeKeyObjects } from '../personal-data/sealed.ts';
 
 /** What the SDK needs of a key store: a read of keys, never a write. */

@@ -18,7 +18,7 @@ import { kafkaBus, type KafkaBusSettings } from '../event-bus/kafka.ts';
 import { busTransport, type BusTransportOptions, type Transport } from './bus-transport.ts';
 import { httpTransport, type HttpTransportOptions } from './http-transport.ts';
 import type { KeyLookup } from './personal.ts';
-import { hasPersonalFields } from '../personal-data/fields.ts';
+import { hasPersonalFields } from '../events/personal-fields.ts';
 
 export type { KeyLookup } from './personal.ts';
 export { subscriberMetrics } from './metrics.ts';

@@ -16,7 +16,8 @@ import {
 } from '@opentelemetry/api';
 import type { Middleware } from 'koa';
 import { withAppends } from '../event-store/decorate.ts';
-import type { EventStore, NewEvent } from '../event-store/port.ts';
+import type { EventStore } from '../event-store/port.ts';
+import type { NewEvent } from '../events/recorded.ts';
 import { routeTemplate } from '../http/route-template.ts';
 
 export { SpanKind };
@@ -49,11 +50,6 @@ function traceparentOf(event: TracedEvent): string | undefined {
 /** The context a traceparent continues; the root when it is absent or malformed (the propagator checks it). */
 function contextOf(traceparent: string): Context {
   return propagation.extract(ROOT_CONTEXT, { traceparent });
-}
-
-/** The trace id in a traceparent (`00-<trace id>-<span id>-<flags>`), for log lines. */
-export function traceIdOf(traceparent: unknown): string | undefined {
-  return typeof traceparent === 'string' ? traceparent.split('-')[1] : undefined;
 }
 
 function failed(span: Span, error: unknown): void {
