@@ -7,7 +7,7 @@ import type { SessionBody } from '@eventide/shared/api/auth.ts';
 import { describeSession, sessionUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
 import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { userV2 } from '@eventide/shared/models/user/representation.ts';
+import { userV2 } from '@eventide/shared/api/representations/user.ts';
 import { loadAccount } from '../account/account.ts';
 import { callerOf } from '../http/caller.ts';
 import { commandOptions } from '../http/command-options.ts';

@@ -5,7 +5,7 @@
 import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
 import { problems } from '@eventide/shared/http/problem.ts';
-import { productView } from '@eventide/shared/models/product/representation.ts';
+import { productView } from '@eventide/shared/api/representations/product.ts';
 import type { ProductState } from '@eventide/shared/models/product/state.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';

@@ -3,7 +3,7 @@
 // fewer than 3 characters (400) and spends the search limit.
 import type { SearchBody } from '@eventide/shared/api/search.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { productView } from '@eventide/shared/models/product/representation.ts';
+import { productView } from '@eventide/shared/api/representations/product.ts';
 import type { ProductState } from '@eventide/shared/models/product/state.ts';
 import type { QueryDeps } from './context.ts';
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'koa';
 import { serveStatic, staticFile, type StaticFile } from '../http/static-file.ts';
-import { V1_DEPRECATED_AT, V1_SUNSET_AT } from '../http/versioning.ts';
+import { V1_DEPRECATED_AT, V1_SUNSET_AT } from './versions.ts';
 import type { Service, ServiceFactory } from '../service/compose.ts';
 import { openApiDocument } from './openapi.ts';
 

@@ -1,7 +1,7 @@
 // The collaborative documents' HTTP shapes (the editing itself is ShareDB over the /collab
 // WebSocket, docs/collab.md).
 import { z } from 'zod';
-import { text } from '../http/text.ts';
+import { text } from './text.ts';
 
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const documentId = z.string().regex(DOCUMENT_ID, 'a document id is 1 to 100 letters, digits, "-" or "_"');

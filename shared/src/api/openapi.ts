@@ -3,7 +3,7 @@
 // /openapi.json and rendered at /docs.
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/session.ts';
-import { V1_DEPRECATED_AT, V1_SUNSET_AT } from '../http/versioning.ts';
+import { V1_DEPRECATED_AT, V1_SUNSET_AT } from './versions.ts';
 import { problem } from './common.ts';
 import type { RequestHeader } from './operations.ts';
 import { API_ROUTES, answerBody, type ApiRoute } from './routes.ts';

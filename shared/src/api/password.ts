@@ -2,7 +2,7 @@
 // bounded so that hashing it cannot be turned into a denial of service.
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/password.ts';
-import { characters } from '../http/text.ts';
+import { characters } from './text.ts';
 
 /** Any characters (spaces and all), counted as code points; not trimmed: every one is part of it. */
 export const password = z

@@ -1,7 +1,7 @@
 // The product endpoints' shapes (see users.ts for who uses them).
 import { z } from 'zod';
 import { money } from '../events/catalogue.ts';
-import { text } from '../http/text.ts';
+import { text } from './text.ts';
 import { timestamps } from './common.ts';
 import { limit, page } from './paging.ts';
 import { price } from './price.ts';

@@ -4,9 +4,9 @@
 // is served under: what http/mount.ts serves, openapi.ts describes and conformance.ts checks.
 import { z } from 'zod';
 import { isUuid } from '../ids.ts';
-import { orderV1, orderV2 } from '../models/order/representation.ts';
-import { CURRENT_VERSION, DEPRECATED_VERSIONS, type ApiVersion } from '../http/versioning.ts';
-import { known as knownUser, userV1, userV2 } from '../models/user/representation.ts';
+import { orderV1, orderV2 } from './representations/order.ts';
+import { CURRENT_VERSION, DEPRECATED_VERSIONS, type ApiVersion } from './versions.ts';
+import { known as knownUser, userV1, userV2 } from './representations/user.ts';
 import { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from './auth.ts';
 import { cursorPageOf, offsetPageOf } from './common.ts';
 import {

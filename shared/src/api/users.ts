@@ -1,7 +1,7 @@
 // The user endpoints' shapes: what the command service validates, what the query service and the
 // command service answer (v2 and the deprecated v1), the typed client and the OpenAPI document.
 import { z } from 'zod';
-import { text } from '../http/text.ts';
+import { text } from './text.ts';
 import { password } from './password.ts';
 import { timestamps } from './common.ts';
 import { limit, page } from './paging.ts';

@@ -2,7 +2,7 @@
 // string that names its parameters, so that a hash made under older parameters is recognised at
 // sign-in and replaced. scrypt runs on libuv's thread pool: it does not block the event loop.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { characters } from '../http/text.ts';
+import { characters } from '../api/text.ts';
 
 export interface ScryptParameters {
   /** log2 of the CPU/memory cost N. */

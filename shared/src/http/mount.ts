@@ -19,7 +19,8 @@ import { readBody } from './body.ts';
 import { parseIdempotencyKey, parseIfMatch, parseLastEventId, type IfMatch } from './conditions.ts';
 import { problems } from './problem.ts';
 import { parseQuery } from './query.ts';
-import { announceDeprecation, type ApiVersion } from './versioning.ts';
+import type { ApiVersion } from '../api/versions.ts';
+import { announceDeprecation } from './versioning.ts';
 
 type Signed<A extends Access, T> = A extends 'public' | 'signed-out' ? T | undefined : T;
 type ParamsOf<S> = S extends { params: infer P extends Record<string, PathParameter> }

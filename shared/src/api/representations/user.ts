@@ -1,6 +1,6 @@
 // How a user looks in responses, per API version (docs/api.md#versioning).
-import type { UserV1, UserV2 } from '../../api/users.ts';
-import type { UserState } from './state.ts';
+import type { UserV1, UserV2 } from '../users.ts';
+import type { UserState } from '../../models/user/state.ts';
 
 type Known = Exclude<UserState, { status: 'absent' }>;
 

@@ -1,9 +1,9 @@
 // How an order looks in responses, per API version (docs/api.md#versioning): v2 gives money in
 // integer minor units with its currency; v1 (deprecated) gave decimal amounts.
 import type { Money, OrderLine } from '../../events/catalogue.ts';
-import type { OrderV1, OrderV2 } from '../../api/orders.ts';
+import type { OrderV1, OrderV2 } from '../orders.ts';
 import { toMajorUnits } from '../../money.ts';
-import type { OrderState } from './state.ts';
+import type { OrderState } from '../../models/order/state.ts';
 
 type Known = Exclude<OrderState, { status: 'absent' }>;
 

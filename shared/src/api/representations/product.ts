@@ -1,6 +1,6 @@
 // How a product looks in responses.
-import type { Product } from '../../api/products.ts';
-import type { ProductState } from './state.ts';
+import type { Product } from '../products.ts';
+import type { ProductState } from '../../models/product/state.ts';
 
 type Known = Exclude<ProductState, { status: 'absent' }>;
 
