@@ -4,7 +4,7 @@
 // given to the mount beside each handler: its members read, its owner shares.
 import type { AccessRecord } from '@eventide/shared/api/documents.ts';
 import { owned, type Handlers, type Ownership } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { problems } from '@eventide/shared/api/problems.ts';
 import { serveStatic } from '@eventide/shared/http/static-file.ts';
 import { actsAsAdmin } from '@eventide/shared/models/principal.ts';
 import { refuse } from '@eventide/shared/models/refusal.ts';

@@ -8,7 +8,7 @@ import richText from 'rich-text';
 import type ShareDB from 'sharedb';
 import type { DocumentPeople, DocumentSummary, Person, ShareWith } from '@eventide/shared/api/documents.ts';
 import type { SessionUser } from '@eventide/shared/auth/session.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { problems } from '@eventide/shared/api/problems.ts';
 import { documentTimes, type SnapshotMeta } from './documents.ts';
 import { DOCUMENTS, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
 import { CollabError } from './sharedb/errors.ts';

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { openAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { openEventStore } from '@eventide/shared/personal-data/open.ts';
 import { openSqliteMaintenance } from '@eventide/shared/event-store/sqlite-maintenance.ts';
 import { isUuid, newId } from '@eventide/shared/ids.ts';
 import { isRefusal } from '@eventide/shared/models/refusal.ts';

@@ -2,7 +2,7 @@
 // who may write what, and the Origin check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@eventide/shared/auth/password.ts';
-import { SESSION_COOKIE } from '@eventide/shared/auth/session.ts';
+import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
 import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import { signInWithPassword, signUp } from '../src/testing/sign-in.ts';

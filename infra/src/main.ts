@@ -7,7 +7,7 @@ import { commandService } from '@eventide/command-service/src/service.ts';
 import { projectorBesideRequests } from '@eventide/projector/src/thread.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
-import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
+import { apiDocsService } from '@eventide/shared/service/docs-service.ts';
 import { personalDataExportService } from '@eventide/shared/personal-data/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
 

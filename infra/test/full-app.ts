@@ -23,7 +23,7 @@ import { queryService } from '@eventide/query-service/src/service.ts';
 import type { Projector } from '@eventide/projector/src/projector.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
-import { apiDocsService } from '@eventide/shared/api/docs-service.ts';
+import { apiDocsService } from '@eventide/shared/service/docs-service.ts';
 import { personalDataExportService } from '@eventide/shared/personal-data/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEventName } from '@eventide/shared/events/catalogue.ts';
 import { COLLECTIONS } from '@eventide/shared/read-store/port.ts';
-import { SESSION_COOKIE } from '@eventide/shared/auth/session.ts';
+import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
 import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
 import { until } from '@eventide/shared/testing/wait.ts';
 import type { JsonClient } from '@eventide/shared/testing/json-client.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { openEventStore } from '@eventide/shared/personal-data/open.ts';
 import { EVENT_NAMES, parsePayload, type EventName } from '@eventide/shared/events/catalogue.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
 import { READ_MODELS_CHECKPOINT } from '@eventide/shared/read-store/port.ts';

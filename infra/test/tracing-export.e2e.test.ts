@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { openEventStore } from '@eventide/shared/personal-data/open.ts';
 import { jsonClient } from '@eventide/shared/testing/json-client.ts';
 import { ENTRY, startService } from './process.ts';
 

@@ -1,7 +1,7 @@
 // `npm run rebuild`: rebuilds the read models of the configured stores, printing progress. Safe
 // while the services run: they go on serving the old generation until the new one is promoted.
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { openEventStore } from '@eventide/shared/personal-data/open.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
 import { rebuild } from './rebuild.ts';

@@ -6,7 +6,7 @@ import { signIn } from '@eventide/shared/auth/session.ts';
 import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
 import type { ProvidersBody } from '@eventide/shared/api/auth.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { problems } from '@eventide/shared/api/problems.ts';
 import { metadataOf } from '../http/actor.ts';
 import type { Identity } from '../identity/identity.ts';
 import { beginFlow, codeChallengeOf, completeFlow, newFlow, safeReturnTo, takeFlow, type FlowSeal } from './flow.ts';

@@ -8,7 +8,7 @@
 // and closed its stores.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { openEventStore } from '@eventide/shared/personal-data/open.ts';
 import { createLogger } from '@eventide/shared/log.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';

@@ -7,7 +7,7 @@ import { MultiBar } from 'cli-progress';
 import { writeSide } from '@eventide/command-service/src/write-side.ts';
 import { openAuth } from '@eventide/shared/auth/open.ts';
 import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/event-store/open.ts';
+import { openEventStore } from '@eventide/shared/personal-data/open.ts';
 import { openReadStore } from '@eventide/shared/read-store/open.ts';
 import { READ_MODELS_CHECKPOINT } from '@eventide/shared/read-store/port.ts';
 import { seed } from './seed.ts';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { SESSION_COOKIE } from '@eventide/shared/auth/session.ts';
+import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
 import { jsonClient } from '@eventide/shared/testing/json-client.ts';
 import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { EVENT_NAMES, isEventName } from '@eventide/shared/events/catalogue.ts';
 import { toEnvelope } from '@eventide/shared/events/envelope.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { problems } from '@eventide/shared/api/problems.ts';
 import { requestLogger } from '@eventide/shared/http/request-context.ts';
 import type { QueryDeps } from './context.ts';
 

@@ -4,7 +4,7 @@
 // so each product that existed when the walk began comes exactly once.
 import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/http/problem.ts';
+import { problems } from '@eventide/shared/api/problems.ts';
 import { productView } from '@eventide/shared/api/representations/product.ts';
 import type { ProductState } from '@eventide/shared/models/product/state.ts';
 import type { ReadStore } from '@eventide/shared/read-store/port.ts';

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { password, passwordToCheck } from './password.ts';
 import { userV2Body } from './users.ts';
 
+/** The httpOnly cookie that carries a session (auth/session.ts sets it; the OpenAPI document names it). */
+export const SESSION_COOKIE = 'eventide.sid';
+
 export const signInBody = z.strictObject({ email: z.string().max(254, 'must be at most 254 characters'), password: passwordToCheck });
 export const passwordBody = z.strictObject({ currentPassword: passwordToCheck.optional(), password });
 

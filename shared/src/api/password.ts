@@ -1,8 +1,11 @@
 // The password a person chooses (sign-up, PUT /auth/password): long enough to resist guessing,
 // bounded so that hashing it cannot be turned into a denial of service.
 import { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/password.ts';
 import { characters } from './text.ts';
+
+/** In characters (code points). Long enough for passphrases; bounded so that hashing cannot be turned into a denial of service. */
+export const PASSWORD_MAX = 1024;
+export const PASSWORD_MIN = 8;
 
 /** Any characters (spaces and all), counted as code points; not trimmed: every one is part of it. */
 export const password = z

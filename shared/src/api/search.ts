@@ -5,7 +5,7 @@ import { characters } from './text.ts';
 import { positiveInt } from './paging.ts';
 import { productBody } from './products.ts';
 
-import { words } from '../read-store/search-terms.ts';
+import { words } from './search-words.ts';
 import { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MAX_WORDS, SEARCH_MIN } from './search-limits.ts';
 
 export { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MAX_WORDS, SEARCH_MIN };

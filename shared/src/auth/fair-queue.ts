@@ -5,7 +5,7 @@
 // else by at most one task of its own, never by the length of the burst. What no library here
 // gives in one piece: p-queue and p-limit are first come, first served across clients, and
 // rate-limiter-flexible's queue limits rates, not concurrent work.
-import { problems } from '../http/problem.ts';
+import { problems } from '../api/problems.ts';
 
 export interface FairQueueOptions {
   concurrency: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/problem.ts';
+import { AppError } from '../api/problems.ts';
 import { FairQueue } from './fair-queue.ts';
 
 /** A task that finishes when the test says so, recording when it started. */

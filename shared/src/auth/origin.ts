@@ -3,7 +3,7 @@
 // DELETE; when it is missing, Sec-Fetch-Site still tells a cross-site request. A request with
 // neither comes from a non-browser client, which holds its own cookies and cannot be forged.
 import type { Middleware } from 'koa';
-import { problems } from '../http/problem.ts';
+import { problems } from '../api/problems.ts';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 

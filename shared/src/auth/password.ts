@@ -2,6 +2,7 @@
 // string that names its parameters, so that a hash made under older parameters is recognised at
 // sign-in and replaced. scrypt runs on libuv's thread pool: it does not block the event loop.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { PASSWORD_MAX } from '../api/password.ts';
 import { characters } from '../api/text.ts';
 
 export interface ScryptParameters {
@@ -14,9 +15,6 @@ export interface ScryptParameters {
 export const CURRENT: ScryptParameters = { logN: 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
-/** In characters (code points). Long enough for passphrases; bounded so that hashing cannot be turned into a denial of service. */
-export const PASSWORD_MAX = 1024;
-export const PASSWORD_MIN = 8;
 
 function scrypt(password: string, salt: Buffer, params: ScryptParameters): Promise<Buffer> {
   const options: ScryptOptions = { N: 2 ** params.logN, r: params.r, p: params.p, maxmem: 256 * 2 ** params.logN * params.r };

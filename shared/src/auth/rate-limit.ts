@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { problems } from '../http/problem.ts';
+import { problems } from '../api/problems.ts';
 import { addressKey } from './client-address.ts';
 import { sessionUser } from './session.ts';
 

@@ -13,11 +13,10 @@ import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Actor } from '../events/catalogue.ts';
 import type { UserPrincipal } from '../models/principal.ts';
+import { SESSION_COOKIE } from '../api/auth.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { storeKeyOf } from './session-store/keys.ts';
 import type { SessionStore } from './session-store/port.ts';
-
-export const SESSION_COOKIE = 'eventide.sid';
 
 export type Role = 'admin';
 

@@ -7,7 +7,7 @@
 // the limiter, and a success takes its count back. Checking first and counting after would let
 // a burst of concurrent guesses all pass the check before any of them is counted.
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { problems } from '../http/problem.ts';
+import { problems } from '../api/problems.ts';
 import { addressKey } from './client-address.ts';
 import { limitHeaders, spend, type LimiterFactory, type LimitSpec } from './rate-limit.ts';
 

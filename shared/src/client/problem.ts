@@ -1,6 +1,6 @@
 // What the client throws for any answer that is not a success: the server's problem document
 // (RFC 9457, docs/errors.md), typed, with the field errors and how long to wait when limited.
-import type { FieldError } from '../http/problem.ts';
+import type { FieldError } from '../api/problems.ts';
 
 export interface ProblemDocument {
   type: string;

@@ -3,7 +3,7 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
-import { problems } from './problem.ts';
+import { problems } from '../api/problems.ts';
 import { validate } from './validate.ts';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;

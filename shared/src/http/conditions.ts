@@ -1,7 +1,7 @@
 // The request headers that shape a write, parsed once by the mount: If-Match (optimistic
 // concurrency) and Idempotency-Key (safe retries); and Last-Event-ID, where a stream resumes.
 import type { Context } from 'koa';
-import { problems } from './problem.ts';
+import { problems } from '../api/problems.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
 export type IfMatch = '*' | number[];

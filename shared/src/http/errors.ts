@@ -2,7 +2,7 @@
 // domain's refusals among them (refusals.ts).
 import type { Context, Middleware } from 'koa';
 import { Refusal } from '../models/refusal.ts';
-import { AppError } from './problem.ts';
+import { AppError } from '../api/problems.ts';
 import { problemOfRefusal } from './refusals.ts';
 import { requestLogger } from './request-context.ts';
 import type { Logger } from '../log.ts';

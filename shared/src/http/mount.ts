@@ -17,7 +17,7 @@ import { clientKey, limiter, type LimiterFactory } from '../auth/rate-limit.ts';
 import type { Principal, UserPrincipal } from '../models/principal.ts';
 import { readBody } from './body.ts';
 import { parseIdempotencyKey, parseIfMatch, parseLastEventId, type IfMatch } from './conditions.ts';
-import { problems } from './problem.ts';
+import { problems } from '../api/problems.ts';
 import { parseQuery } from './query.ts';
 import type { ApiVersion } from '../api/versions.ts';
 import { announceDeprecation } from './versioning.ts';

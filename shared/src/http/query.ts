@@ -2,7 +2,7 @@
 // else (a repeated parameter, `q[$regex]=…`, `page=0`) is a 400 that names it.
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { problems } from './problem.ts';
+import { problems } from '../api/problems.ts';
 import { validate } from './validate.ts';
 
 /** The query parameters, each once, checked by `shape` (a strict object, so unknown ones are refused). */

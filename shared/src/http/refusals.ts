@@ -1,7 +1,7 @@
 // The one place where the domain's refusals become HTTP: each kind's status, problem type and
 // title. problemDetails (errors.ts) answers every Refusal through it.
 import type { Refusal, RefusalKind } from '../models/refusal.ts';
-import { AppError, type FieldError } from './problem.ts';
+import { AppError, type FieldError } from '../api/problems.ts';
 
 const ANSWERS: Record<RefusalKind, { status: number; type: string; title: string }> = {
   'not-found': { status: 404, type: 'not-found', title: 'Not found' },

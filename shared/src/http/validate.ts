@@ -1,6 +1,6 @@
 // zod failures as 400 problems that name each field.
 import type { z } from 'zod';
-import { problems, type FieldError } from './problem.ts';
+import { problems, type FieldError } from '../api/problems.ts';
 
 function fieldName(prefix: string, path: ReadonlyArray<PropertyKey>): string {
   const joined = path.map(String).join('.');

@@ -10,7 +10,7 @@
 // does not hold its share for good.
 import { Readable } from 'node:stream';
 import { spend } from '../auth/rate-limit.ts';
-import { problems } from '../http/problem.ts';
+import { problems } from '../api/problems.ts';
 import type { Service, ServiceFactory } from '../service/compose.ts';
 
 /** How long one export may take to send; a lease not given back (a process that died) lapses then too. */

@@ -23,7 +23,8 @@ import {
   type ReadStore,
   READ_MODELS_CHECKPOINT,
 } from './port.ts';
-import { oneEditAway, planQuery, rankByRelevance, SEARCH_CANDIDATES, searchTerms, words, type Vocabulary } from './search-terms.ts';
+import { oneEditAway, planQuery, rankByRelevance, SEARCH_CANDIDATES, searchTerms, type Vocabulary } from './search-terms.ts';
+import { words } from '../api/search-words.ts';
 
 const DUPLICATE_KEY = 11000;
 const VOCABULARY_CANDIDATES = 20;

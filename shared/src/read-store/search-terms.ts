@@ -6,8 +6,8 @@
 import type { JsonValue } from '../events/recorded.ts';
 import { SEARCH_MAX_WORDS } from '../api/search-limits.ts';
 import type { ReadDocument } from './port.ts';
+import { folded, isAscii, normalized, words } from '../api/search-words.ts';
 
-const WORD = /[\p{L}\p{N}]+/gu;
 /** A shorter last term matches whole words only: a one-letter prefix would match most of the catalogue. */
 export const MIN_PREFIX = 2;
 /**
@@ -16,24 +16,6 @@ export const MIN_PREFIX = 2;
  * growing with the number of matches there (measured at 1M events: docs/api.md#search).
  */
 export const SEARCH_CANDIDATES = 50;
-
-/** Lower case, accents removed (as FTS5's remove_diacritics does), so both engines agree. */
-export function words(text: string): string[] {
-  return normalized(text).match(WORD) ?? [];
-}
-
-/** The text words() splits: lower case, accents removed. */
-function normalized(text: string): string {
-  // ASCII has nothing to decompose: skipping the normalisation for it saves a third of ranking's time.
-  return isAscii(text) ? text.toLowerCase() : folded(text);
-}
-/** normalized() of a text known to hold more than ASCII. */
-const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-/**
- * Only ASCII takes one byte a character in UTF-8. Counting them runs in native code, in 40% of the
- * time of a pattern looking for a character outside ASCII (which was a third of ranking's time).
- */
-const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
 
 /** The terms of a query; the API refuses more than SEARCH_MAX_WORDS, and the store never looks past them. */
 export function searchTerms(text: string): string[] {

@@ -14,8 +14,8 @@ import {
   relevanceFor,
   splitByBudget,
   type Vocabulary,
-  words,
 } from './search-terms.ts';
+import { words } from '../api/search-words.ts';
 
 /** A vocabulary of name words; `held` are the words some product holds as typed. */
 function vocabulary(names: string[], held: string[] = names) {

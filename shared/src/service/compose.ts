@@ -7,7 +7,7 @@ import type { AuthOptions, OpenedAuth } from '../auth/open.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../event-bus/port.ts';
 import type { ServiceApi } from '../http/mount.ts';
-import type { OpenedEventStore } from '../event-store/open.ts';
+import type { OpenedEventStore } from '../personal-data/open.ts';
 import type { Logger } from '../log.ts';
 import type { ReadStore } from '../read-store/port.ts';
 import { personalDataSections, type PersonalDataSections } from '../personal-data/export.ts';
@@ -141,7 +141,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     return { ...opened, limiters: oneCounterPerName(meteredLimiters(opened.limiters, metrics.rateLimitRefusals)) };
   });
   const eventStore = once(async () => {
-    const opened = await (await import('../event-store/open.ts')).openEventStore(config);
+    const opened = await (await import('../personal-data/open.ts')).openEventStore(config);
     return { ...opened, store: tracedEventStore(meteredEventStore(opened.store, metrics.appendSeconds)) };
   });
   const readStore = once(async () => (await import('../read-store/open.ts')).openReadStore(config));

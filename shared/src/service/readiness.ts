@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OpenedAuth } from '../auth/open.ts';
 import type { EventBus } from '../event-bus/port.ts';
-import type { OpenedEventStore } from '../event-store/open.ts';
+import type { OpenedEventStore } from '../personal-data/open.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '../read-store/port.ts';
 
 /** One thing readiness depends on; `check` rejects when it is not there. */

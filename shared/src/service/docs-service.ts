@@ -7,9 +7,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'koa';
 import { serveStatic, staticFile, type StaticFile } from '../http/static-file.ts';
-import { V1_DEPRECATED_AT, V1_SUNSET_AT } from './versions.ts';
-import type { Service, ServiceFactory } from '../service/compose.ts';
-import { openApiDocument } from './openapi.ts';
+import { V1_DEPRECATED_AT, V1_SUNSET_AT } from '../api/versions.ts';
+import type { Service, ServiceFactory } from './compose.ts';
+import { openApiDocument } from '../api/openapi.ts';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ONLY_OWN =
