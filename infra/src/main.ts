@@ -8,7 +8,7 @@ import { projectorBesideRequests } from '@eventide/projector/src/thread.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import { apiDocsService } from '@eventide/shared/service/docs-service.ts';
-import { personalDataExportService } from '@eventide/shared/personal-data/export-service.ts';
+import { personalDataExportService } from '@eventide/shared/service/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
 
 await runServices('eventide', {

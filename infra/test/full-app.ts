@@ -24,7 +24,7 @@ import type { Projector } from '@eventide/projector/src/projector.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import { apiDocsService } from '@eventide/shared/service/docs-service.ts';
-import { personalDataExportService } from '@eventide/shared/personal-data/export-service.ts';
+import { personalDataExportService } from '@eventide/shared/service/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
 import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
 import { documentedReplies } from './documented.ts';

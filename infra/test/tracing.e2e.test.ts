@@ -87,7 +87,11 @@ it('follows a write from the caller’s trace through the append, the projector 
   await subscriber.start();
   const { traceId, callerSpanId, userId, email, password } = await signUpInATrace('Traced');
 
-  await until(() => inTrace(traceId).some((s) => s.name === 'inside the handler'), 'the handler’s span in the caller’s trace');
+  // The projector and the publisher follow the store each on its own: wait for the spans of both.
+  await until(
+    () => ['inside the handler', 'project user:created'].every((name) => inTrace(traceId).some((s) => s.name === name)),
+    'the handler’s and the projector’s spans in the caller’s trace',
+  );
   const spans = inTrace(traceId);
   const published = expectWritePath(spans, callerSpanId);
   const handled = one(spans, 'handle user:created');

@@ -15,7 +15,7 @@ import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
 import { mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
 import { routesBySegment } from './routes-by-segment.ts';
-import type { Readiness } from '../service/readiness.ts';
+import type { Readiness } from '../api/health.ts';
 import { httpMetrics } from '../metrics/http.ts';
 import { httpTracing } from '../tracing/spans.ts';
 import type { Metrics } from '../metrics/metrics.ts';

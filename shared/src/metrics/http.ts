@@ -2,7 +2,7 @@
 // ids never become label values; a path no route matched counts as `unmatched`.
 import type { Middleware } from 'koa';
 import type { Histogram } from 'prom-client';
-import { routeTemplate } from '../http/route-template.ts';
+import { routeTemplate } from '../route-template.ts';
 
 export function httpMetrics(requestSeconds: Histogram<'method' | 'route' | 'status'>): Middleware {
   return async (ctx, next) => {

@@ -8,28 +8,12 @@ import type { OpenedAuth } from '../auth/open.ts';
 import type { EventBus } from '../event-bus/port.ts';
 import type { OpenedEventStore } from '../personal-data/open.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '../read-store/port.ts';
+import type { CheckResult, Observation, Readiness } from '../api/health.ts';
 
 /** One thing readiness depends on; `check` rejects when it is not there. */
 export interface Probe {
   name: string;
   check(): Promise<Observation>;
-}
-
-export interface Observation {
-  observedValue?: number;
-  observedUnit?: string;
-  /** Set by a check that got an answer and still fails it (too far behind). */
-  fail?: string;
-}
-
-export interface CheckResult extends Omit<Observation, 'fail'> {
-  status: 'pass' | 'fail';
-  output?: string;
-}
-
-export interface Readiness {
-  status: 'pass' | 'fail';
-  checks: Record<string, CheckResult>;
 }
 
 /** How long a probe may take before it counts as failed. */

@@ -18,7 +18,7 @@ import type { Middleware } from 'koa';
 import { withAppends } from '../event-store/decorate.ts';
 import type { EventStore } from '../event-store/port.ts';
 import type { NewEvent } from '../events/recorded.ts';
-import { routeTemplate } from '../http/route-template.ts';
+import { routeTemplate } from '../route-template.ts';
 
 export { SpanKind };
 

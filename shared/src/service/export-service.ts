@@ -11,7 +11,7 @@
 import { Readable } from 'node:stream';
 import { spend } from '../auth/rate-limit.ts';
 import { problems } from '../api/problems.ts';
-import type { Service, ServiceFactory } from '../service/compose.ts';
+import type { Service, ServiceFactory } from './compose.ts';
 
 /** How long one export may take to send; a lease not given back (a process that died) lapses then too. */
 export const EXPORT_DEADLINE_SECONDS = 600;
