@@ -11,7 +11,7 @@ import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import { problems } from '@eventide/shared/api/problems.ts';
 import { documentTimes, type SnapshotMeta } from './documents.ts';
 import { DOCUMENTS, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
-import { CollabError } from './sharedb/errors.ts';
+import { CollabError } from './errors.ts';
 import type { MemberIndex } from './store/members.ts';
 
 /** The most documents one list answers; a user on more sees 500 of them (by id), not the 500 changed last. */

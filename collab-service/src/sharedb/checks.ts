@@ -5,7 +5,7 @@ import ShareDB from 'sharedb';
 import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import { DOCUMENT_ID, DOCUMENTS, type DocumentAccess } from './access.ts';
 import type { ClientIds } from './client-ids.ts';
-import { CollabError, collabErrors } from './errors.ts';
+import { CollabError, collabErrors } from '../errors.ts';
 import { checkTextOp } from './text-ops.ts';
 
 /** ShareDB's names for what a client asks (`a` in its messages), from ShareDB itself. */

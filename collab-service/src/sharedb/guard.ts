@@ -8,7 +8,7 @@ import type { SessionUser } from '@eventide/shared/auth/session.ts';
 import type { Logger } from '@eventide/shared/log.ts';
 import { DOCUMENTS, type DocumentAccess } from './access.ts';
 import type { ClientIds } from './client-ids.ts';
-import { CollabError, collabErrors } from './errors.ts';
+import { CollabError, collabErrors } from '../errors.ts';
 import { charactersOf, inserts } from './text-ops.ts';
 import type { Quotas } from './quotas.ts';
 import { LRUCache } from 'lru-cache';

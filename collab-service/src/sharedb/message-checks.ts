@@ -16,7 +16,7 @@ import {
   mayEdit,
 } from './checks.ts';
 import type { ClientIds } from './client-ids.ts';
-import { collabErrors } from './errors.ts';
+import { collabErrors } from '../errors.ts';
 import type { OpLine } from './op-line.ts';
 
 /** The request a client sent, as ShareDB's agent parsed it (see sharedb/lib/agent.js). */

@@ -10,7 +10,7 @@
 // for its point, so that queue never holds more than that one op.
 import { E_CANCELED, Mutex } from 'async-mutex';
 import { RateLimiterMemory, RateLimiterQueue } from 'rate-limiter-flexible';
-import { collabErrors } from './errors.ts';
+import { collabErrors } from '../errors.ts';
 
 export interface OpLineOptions {
   perSecond: number;

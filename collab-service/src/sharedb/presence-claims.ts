@@ -4,7 +4,7 @@
 // ShareDB itself only does that when the client says goodbye.
 import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './access.ts';
-import { collabErrors } from './errors.ts';
+import { collabErrors } from '../errors.ts';
 
 /** Presence ids one connection may hold: one per open document is all an editor uses. */
 const MAX_PRESENCE_IDS = 100;

@@ -4,7 +4,7 @@
 import type ShareDB from 'sharedb';
 import type { Config } from '@eventide/shared/config.ts';
 import type { Logger } from '@eventide/shared/log.ts';
-import { CollabError } from './errors.ts';
+import { CollabError } from '../errors.ts';
 
 export interface CollabPubSub {
   /** Undefined: ShareDB's own in-memory pub/sub (one process). */

@@ -8,7 +8,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { spend } from '@eventide/shared/auth/rate-limit.ts';
 import { isAdmin, type SessionUser } from '@eventide/shared/auth/session.ts';
 import type { MemberIndex } from '../store/members.ts';
-import { collabErrors } from './errors.ts';
+import { collabErrors } from '../errors.ts';
 
 export interface QuotaOptions {
   members: MemberIndex;

@@ -2,7 +2,7 @@
 // formatting attributes and no embeds. Checked on every submitted op before it is applied, so
 // that a hand-written client cannot store what the editor cannot show.
 import richTextModule from 'rich-text';
-import { collabErrors } from './errors.ts';
+import { collabErrors } from '../errors.ts';
 
 const richText = richTextModule.type;
 

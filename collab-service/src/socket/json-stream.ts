@@ -6,7 +6,7 @@
 import { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
 import { whenAnswered } from '../sharedb/answered.ts';
-import { replyForClient, type ReplyError } from '../sharedb/errors.ts';
+import { replyForClient, type ReplyError } from '../errors.ts';
 import { Inflow, type InflowOptions } from './inflow.ts';
 import { SentOps } from './sent-ops.ts';
 

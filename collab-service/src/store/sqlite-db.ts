@@ -6,7 +6,7 @@ import ShareDB from 'sharedb';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
 import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION as DOCUMENTS, membersOf, type Membership, type MemberIndex } from './members.ts';
-import { CollabError, collabErrors } from '../sharedb/errors.ts';
+import { CollabError, collabErrors } from '../errors.ts';
 
 // ShareDB passes null for "no error"; its published types say undefined: either is accepted.
 // biome-ignore lint/suspicious/noExplicitAny: ShareDB's callbacks take null or undefined for no error

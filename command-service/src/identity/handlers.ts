@@ -9,7 +9,7 @@ import type { EventStore } from '@eventide/shared/event-store/port.ts';
 import type { Handlers } from '@eventide/shared/http/mount.ts';
 import { userV2 } from '@eventide/shared/api/representations/user.ts';
 import { loadAccount } from '../account/account.ts';
-import { callerOf } from '../http/caller.ts';
+import { callerOf } from './request-caller.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
 import type { Identity } from './identity.ts';

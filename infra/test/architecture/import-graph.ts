@@ -112,25 +112,25 @@ export function crossServiceDependencies(): string[] {
 }
 
 /**
- * The folder a source file of `shared` stands in: its first folder under shared/src, or the file
- * itself when it stands there alone (ids.ts, log.ts). Tests and test helpers are left out: a test
- * may reach across layers, the code it tests may not.
+ * The folder a source file stands in: its workspace and its first folder under src/, or the file
+ * itself when it stands there alone (shared/ids.ts). Tests and test helpers (src/testing/) are left
+ * out: a test may reach across layers, the code it tests may not.
  */
-export function sharedFolderOf(file: string): string | undefined {
-  if (!file.startsWith('shared/src/') || /\.test\.ts$/.test(file) || file.startsWith('shared/src/testing/')) return undefined;
-  const [first] = file.slice('shared/src/'.length).split('/');
-  return first;
+export function folderOf(file: string): string | undefined {
+  const match = /^([^/]+)\/src\/([^/]+)/.exec(file);
+  if (!match || /\.test\.ts$/.test(file) || match[2] === 'testing') return undefined;
+  return `${match[1]}/${match[2]}`;
 }
 
-/** The import graph of `shared` drawn between its folders: a folder imports another when one of its files does. */
-export function sharedFolderGraph(graph: ImportGraph): ImportGraph {
+/** The import graph drawn between folders: a folder imports another when one of its files does. */
+export function folderGraph(graph: ImportGraph): ImportGraph {
   const folders: ImportGraph = new Map();
   for (const [from, targets] of graph) {
-    const source = sharedFolderOf(from);
+    const source = folderOf(from);
     if (!source) continue;
     if (!folders.has(source)) folders.set(source, new Set());
     for (const to of targets) {
-      const target = sharedFolderOf(to);
+      const target = folderOf(to);
       if (target && target !== source) folders.get(source)!.add(target);
     }
   }
