@@ -67,12 +67,14 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
     const from = await store.keepFrom(DOCUMENTS, id, version, limits);
     const known = keptFrom.get(id);
     if (known !== undefined && from <= known) return;
-    remember(id, from);
     // Nothing older is kept (a young document): there is nothing to let go.
-    if (from === 0) return;
-    const [at, mtime] = await Promise.all([snapshotAt(id, from), store.reachedAt(DOCUMENTS, id, from)]);
-    await saveMilestone({ id, v: from, type: at.type, data: at.data, m: mtime === undefined ? null : { mtime } });
-    await store.letGo(DOCUMENTS, id, from);
+    if (from > 0) {
+      const [at, mtime] = await Promise.all([snapshotAt(id, from), store.reachedAt(DOCUMENTS, id, from)]);
+      await saveMilestone({ id, v: from, type: at.type, data: at.data, m: mtime === undefined ? null : { mtime } });
+      await store.letGo(DOCUMENTS, id, from);
+    }
+    // Only once its milestone is saved: the milestones between are let go from it on.
+    remember(id, from);
   }
 
   function remember(id: string, from: number): void {
