@@ -10,7 +10,14 @@ ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-COPY shared/package.json shared/
+COPY packages/testing/package.json packages/testing/
+COPY packages/kernel/package.json packages/kernel/
+COPY packages/stores/package.json packages/stores/
+COPY packages/contract/package.json packages/contract/
+COPY packages/client/package.json packages/client/
+COPY packages/platform/package.json packages/platform/
+COPY packages/runtime/package.json packages/runtime/
+COPY packages/sdk/package.json packages/sdk/
 COPY command-service/package.json command-service/
 COPY query-service/package.json query-service/
 COPY projector/package.json projector/

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts'],
+    include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -5,7 +5,7 @@ import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './sharedb/access.ts';
 import { plainText } from './text.ts';
 
-import type { DocumentText } from '@eventide/shared/api/documents.ts';
+import type { DocumentText } from '@eventide/contract/documents.ts';
 export type { DocumentText };
 
 type Connection = ReturnType<ShareDB['connect']>;

@@ -2,12 +2,12 @@
 // caller's documents and new ones, a document's text now or as it was (at a version or a time),
 // and who may edit it. Who may open a document is its access record's rule (sharedb/access.ts),
 // given to the mount beside each handler: its members read, its owner shares.
-import type { AccessRecord } from '@eventide/shared/api/documents.ts';
-import { owned, type Handlers, type Ownership } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/api/problems.ts';
-import { serveStatic } from '@eventide/shared/http/static-file.ts';
-import { actsAsAdmin } from '@eventide/shared/models/principal.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { AccessRecord } from '@eventide/contract/documents.ts';
+import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
+import { problems } from '@eventide/contract/problems.ts';
+import { serveStatic } from '@eventide/platform/http/static-file.ts';
+import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { DocumentLibrary } from './library.ts';
 import { isMember, type DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';

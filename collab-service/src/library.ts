@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import richText from 'rich-text';
 import type ShareDB from 'sharedb';
-import type { DocumentPeople, DocumentSummary, Person, ShareWith } from '@eventide/shared/api/documents.ts';
-import type { SessionUser } from '@eventide/shared/auth/session.ts';
-import { problems } from '@eventide/shared/api/problems.ts';
+import type { DocumentPeople, DocumentSummary, Person, ShareWith } from '@eventide/contract/documents.ts';
+import type { SessionUser } from '@eventide/platform/auth/session.ts';
+import { problems } from '@eventide/contract/problems.ts';
 import { documentTimes, type SnapshotMeta } from './documents.ts';
 import { DOCUMENTS, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
 import { CollabError } from './errors.ts';

@@ -1,6 +1,6 @@
 // The collab service's part of a person's export (docs/privacy.md#export): the documents they own,
 // with their text, and those they edit, without it (that text is its owner's).
-import type { PersonalDataSections } from '@eventide/shared/personal-data/export.ts';
+import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts';
 import type { DocumentReader } from './documents.ts';
 import type { DocumentAccess } from './sharedb/access.ts';
 import type { MemberIndex } from './store/members.ts';

@@ -1,8 +1,8 @@
-// The collab service as one part of a process (shared/src/service/compose.ts): its routes on
+// The collab service as one part of a process (packages/runtime/src/compose.ts): its routes on
 // the HTTP app, its WebSocket on the server once it listens. Users sign in through the command
 // service; the session store (and so the cookie) is the platform's.
-import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
-import { answering } from '@eventide/shared/service/readiness.ts';
+import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
+import { answering } from '@eventide/runtime/readiness.ts';
 import { openCollab, type Collab, type CollabWiring } from './wire.ts';
 
 export interface CollabService extends Service {

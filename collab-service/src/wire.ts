@@ -1,13 +1,13 @@
 // The collab service's parts, wired from configuration: for its own main and for `npm start`.
 // Routes go on the Koa app; the WebSocket endpoint attaches to the HTTP server once listening.
 import type { Server } from 'node:http';
-import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
-import type { Config } from '@eventide/shared/config.ts';
-import type { Logger } from '@eventide/shared/log.ts';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import { documentReader } from './documents.ts';
 import { addCollabSections } from './personal-data.ts';
-import type { PersonalDataSections } from '@eventide/shared/personal-data/export.ts';
+import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts';
 import { documentLibrary, type UserDirectory } from './library.ts';
 import { collabHandlers } from './handlers.ts';
 import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
@@ -15,9 +15,9 @@ import { openCollabPubSub } from './sharedb/pubsub.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
 import { openCollabStore } from './store/open.ts';
 import { documentQuotas } from './sharedb/quotas.ts';
-import { limitPolicies } from '@eventide/shared/api/limits.ts';
-import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
-import type { Handlers } from '@eventide/shared/http/mount.ts';
+import { limitPolicies } from '@eventide/contract/limits.ts';
+import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { editorAssets } from './web/assets.ts';
 
 export interface Collab {

@@ -5,12 +5,12 @@
 // (the same DATA_DIR or EVENTSTORE_URL as the server, which may be running) and ends the user's
 // sessions, so a role change applies at their next sign-in.
 import { join } from 'node:path';
-import { openAuth } from '@eventide/shared/auth/open.ts';
-import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/personal-data/open.ts';
-import { openSqliteMaintenance } from '@eventide/shared/event-store/sqlite-maintenance.ts';
-import { isUuid, newId } from '@eventide/shared/ids.ts';
-import { isRefusal } from '@eventide/shared/models/refusal.ts';
+import { openAuth } from '@eventide/platform/auth/open.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { openEventStore } from '@eventide/stores/personal-data/open.ts';
+import { openSqliteMaintenance } from '@eventide/stores/event-store/sqlite-maintenance.ts';
+import { isUuid, newId } from '@eventide/kernel/ids.ts';
+import { isRefusal } from '@eventide/kernel/models/refusal.ts';
 import { sealExisting } from './seal-existing.ts';
 import { writeSide } from './write-side.ts';
 

@@ -1,8 +1,8 @@
 // What every aggregate provides: state folded from its own stream and the decisions the write
 // side takes on it. The public ones (user, order, product) take state and evolve from the shared
 // entity model; the account is private to the write side and brings its own.
-import type { JsonValue } from '@eventide/shared/events/recorded.ts';
-import type { Recorded } from '@eventide/shared/models/model.ts';
+import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+import type { Recorded } from '@eventide/kernel/models/model.ts';
 
 /** An event as a decider emits it: a public one from the catalogue or a private one. */
 export type Decided = { type: string; data: JsonValue };

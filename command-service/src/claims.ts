@@ -15,12 +15,12 @@
 // second write that could race the first. A claim made with `plan` and written by appendInOrder
 // with its holder's event is never in flight on the embedded store, which commits both at once.
 import { createHash } from 'node:crypto';
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import { WrongExpectedRevisionError, type EventStore, type StreamAppend } from '@eventide/shared/event-store/port.ts';
-import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
-import type { Refusal } from '@eventide/shared/models/refusal.ts';
-import type { KeyStore } from '@eventide/shared/key-store/port.ts';
-import { derivedId } from '@eventide/shared/ids.ts';
+import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
+import { WrongExpectedRevisionError, type EventStore, type StreamAppend } from '@eventide/stores/event-store/port.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import type { Refusal } from '@eventide/kernel/models/refusal.ts';
+import type { KeyStore } from '@eventide/stores/key-store/port.ts';
+import { derivedId } from '@eventide/kernel/ids.ts';
 import { loadState, type Foldable, type LoadedState } from './load.ts';
 
 /** Long enough for a request in flight to finish its second append. */

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { Refusal } from '@eventide/shared/models/refusal.ts';
-import { newId } from '@eventide/shared/ids.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { Refusal } from '@eventide/kernel/models/refusal.ts';
+import { newId } from '@eventide/kernel/ids.ts';
 import { handle } from './handle.ts';
 import { productAggregate } from './product/decide.ts';
 

@@ -1,11 +1,11 @@
 // Runs one command against one aggregate instance: load its state, replay the answer of a
 // repeated request, check If-Match, decide, append with the revision it decided on.
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import type { IfMatch } from '@eventide/shared/http/conditions.ts';
-import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
-import { derivedId, newId } from '@eventide/shared/ids.ts';
-import { WrongExpectedRevisionError, type AppendResult, type EventStore, type StreamAppend } from '@eventide/shared/event-store/port.ts';
+import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
+import type { IfMatch } from '@eventide/platform/http/conditions.ts';
+import { streamIdOf } from '@eventide/kernel/events/catalogue.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import { derivedId, newId } from '@eventide/kernel/ids.ts';
+import { WrongExpectedRevisionError, type AppendResult, type EventStore, type StreamAppend } from '@eventide/stores/event-store/port.ts';
 import type { Aggregate, Decided } from './aggregate.ts';
 import { loadState, unwrittenState, type LoadedState } from './load.ts';
 

@@ -1,7 +1,7 @@
 // Every operation the route table gives the command service, by name (service.ts puts them in a
 // process): the write side, and sign-in.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { Handlers } from '@eventide/shared/http/mount.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { identityHandlers } from './identity/handlers.ts';
 import { oauthHandlers, type OAuthDeps } from './oauth/handlers.ts';
 import { orderHandlers } from './order/handlers.ts';

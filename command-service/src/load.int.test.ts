@@ -2,13 +2,13 @@
 // number of events read whatever the stream's length, and retries of old requests still
 // answered as they were the first time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { JsonValue } from '@eventide/shared/events/recorded.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
-import type { Refusal } from '@eventide/shared/models/refusal.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { fold } from '@eventide/shared/models/model.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
+import type { Refusal } from '@eventide/kernel/models/refusal.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { fold } from '@eventide/kernel/models/model.ts';
 import { accountAggregate } from './account/decide.ts';
 import { handle, type CommandOptions } from './handle.ts';
 import { SNAPSHOT_AFTER_EVENTS, loadState, snapshotVersionOf, type Foldable } from './load.ts';

@@ -2,9 +2,9 @@
 // reads a bounded number of events however long its entity's history. A load that had to fold
 // SNAPSHOT_AFTER_EVENTS or more leaves a snapshot behind for the next one.
 import { createHash } from 'node:crypto';
-import type { EventStore, Snapshot } from '@eventide/shared/event-store/port.ts';
-import type { JsonValue } from '@eventide/shared/events/recorded.ts';
-import { fold, type Recorded } from '@eventide/shared/models/model.ts';
+import type { EventStore, Snapshot } from '@eventide/stores/event-store/port.ts';
+import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+import { fold, type Recorded } from '@eventide/kernel/models/model.ts';
 
 /**
  * Short streams (most entities) never get a snapshot; a long one folds at most this many events

@@ -1,5 +1,5 @@
 // Starts the command service alone: `npm run start:command`.
-import { runServices } from '@eventide/shared/service/run.ts';
+import { runServices } from '@eventide/runtime/run.ts';
 import { commandService } from './service.ts';
 
 await runServices('command-service', { command: commandService() });

@@ -12,14 +12,14 @@
 // - snapshots of personal streams kept in clear are dropped (a cache: they are made again, sealed).
 // Event ids, positions and types never change. Running it again finds nothing left to do.
 import { createSecretKey, randomBytes, randomUUID } from 'node:crypto';
-import type { JsonValue } from '@eventide/shared/events/recorded.ts';
-import type { SqliteMaintenance, StoredEvent } from '@eventide/shared/event-store/sqlite-maintenance.ts';
-import type { KeyStore } from '@eventide/shared/key-store/port.ts';
-import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
-import { openFields, sealFields } from '@eventide/shared/personal-data/fields.ts';
-import { PERSONAL_FIELDS, PERSONAL_STREAMS, hasClearFields, sealedSubjects, subjectOf } from '@eventide/shared/events/personal-fields.ts';
-import { activeKeyObjects } from '@eventide/shared/personal-data/sealed.ts';
-import { isSealed } from '@eventide/shared/events/personal-fields.ts';
+import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+import type { SqliteMaintenance, StoredEvent } from '@eventide/stores/event-store/sqlite-maintenance.ts';
+import type { KeyStore } from '@eventide/stores/key-store/port.ts';
+import { normalizeEmail } from '@eventide/kernel/models/user/state.ts';
+import { openFields, sealFields } from '@eventide/stores/personal-data/fields.ts';
+import { PERSONAL_FIELDS, PERSONAL_STREAMS, hasClearFields, sealedSubjects, subjectOf } from '@eventide/kernel/events/personal-fields.ts';
+import { activeKeyObjects } from '@eventide/stores/personal-data/sealed.ts';
+import { isSealed } from '@eventide/kernel/events/personal-fields.ts';
 import { claimStreamOf, legacyClaimStreamOf } from './claims.ts';
 import { identityKey } from './account/identity-claim.ts';
 

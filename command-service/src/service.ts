@@ -1,9 +1,9 @@
-// The command service as one part of a process (shared/src/service/compose.ts): its write
+// The command service as one part of a process (packages/runtime/src/compose.ts): its write
 // operations and sign-in, on the platform's event store and sessions.
-import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { addAccountSections } from './account/personal-data.ts';
 import { commandHandlers } from './handlers.ts';
 import { flowSeal } from './oauth/flow.ts';

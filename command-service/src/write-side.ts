@@ -1,13 +1,13 @@
 // The command service's public entry: everything that writes as the API does, for the callers
 // that are not requests (the admin command line, the seed, tests) and for the service's own
 // handlers. Another package imports this file, never the folders behind it.
-import { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import type { LimiterFactory } from '@eventide/shared/auth/rate-limit.ts';
-import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
-import { signInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
-import type { Config } from '@eventide/shared/config.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { KeyStore } from '@eventide/shared/key-store/port.ts';
+import { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import type { LimiterFactory } from '@eventide/platform/auth/rate-limit.ts';
+import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import { signInGuard } from '@eventide/platform/auth/sign-in-guard.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { identity } from './identity/identity.ts';
 import { orderCommands } from './order/orders.ts';
 import { productCommands } from './product/products.ts';

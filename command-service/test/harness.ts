@@ -4,19 +4,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
-import { loadConfig } from '@eventide/shared/config.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
-import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
-import { compose } from '@eventide/shared/service/compose.ts';
-import { httpAppOf } from '@eventide/shared/service/http.ts';
+import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/platform/testing/json-client.ts';
+import { TEST_ENV } from '@eventide/testing/test-env.ts';
+import { compose } from '@eventide/runtime/compose.ts';
+import { httpAppOf } from '@eventide/runtime/http.ts';
 import { commandService } from '../src/service.ts';
 import { signUpAdmin, type SignedIn } from '../src/testing/sign-in.ts';
 
-export type { Reply } from '@eventide/shared/testing/json-client.ts';
+export type { Reply } from '@eventide/platform/testing/json-client.ts';
 
 export interface TestApp {
   url: string;

@@ -1,11 +1,11 @@
 // Every (state, step, actor) triple against the server: an order in each status (and deleted),
 // asked by its customer, an admin and a stranger to go to each status, and to be deleted, answers
-// as the life cycle says (shared/src/models/order/life-cycle.ts). The expectations are worked out
+// as the life cycle says (packages/kernel/src/models/order/life-cycle.ts). The expectations are worked out
 // here from the life cycle's table of steps, not by calling the functions the server calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_STATUSES, type OrderStatus } from '@eventide/shared/events/catalogue.ts';
-import { DELETABLE_IN, ORDER_STEPS, type OrderRole } from '@eventide/shared/models/order/life-cycle.ts';
-import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { ORDER_STATUSES, type OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import { DELETABLE_IN, ORDER_STEPS, type OrderRole } from '@eventide/kernel/models/order/life-cycle.ts';
+import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { signUp } from '../src/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 

@@ -1,10 +1,10 @@
 // Password accounts and sessions: sign-up, sign-in, sign-out, timeouts, refresh, brute force,
 // who may write what, and the Origin check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '@eventide/shared/auth/password.ts';
-import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
-import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { hashPassword } from '@eventide/platform/auth/password.ts';
+import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { signInWithPassword, signUp } from '../src/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 

@@ -3,10 +3,10 @@
 // replayed sign-up. Hashes are held at a gate (GatedHasher) while the attack is in flight, so
 // each test looks at what got through at a moment of its choosing instead of timing anything.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
-import { GatedHasher } from '@eventide/shared/testing/gated-hasher.ts';
-import type { Reply } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { GatedHasher } from '@eventide/platform/testing/gated-hasher.ts';
+import type { Reply } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { signUp } from '../src/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 

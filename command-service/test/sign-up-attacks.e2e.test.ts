@@ -2,9 +2,9 @@
 // racing it, and using sign-up and address changes to learn which addresses have accounts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
-import { GatedHasher } from '@eventide/shared/testing/gated-hasher.ts';
-import type { JsonClient, Reply } from '@eventide/shared/testing/json-client.ts';
+import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { GatedHasher } from '@eventide/platform/testing/gated-hasher.ts';
+import type { JsonClient, Reply } from '@eventide/platform/testing/json-client.ts';
 import { signUp } from '../src/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 

@@ -4,7 +4,7 @@
 // against the same read without one.
 import { scrypt } from 'node:crypto';
 import autocannon from 'autocannon';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startService } from '../test/process.ts';
 

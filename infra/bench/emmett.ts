@@ -7,9 +7,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { NewEvent } from '@eventide/shared/events/recorded.ts';
-import { newId } from '@eventide/shared/ids.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
+import { newId } from '@eventide/kernel/ids.ts';
 
 const PEER = fileURLToPath(new URL('./peers/emmett/', import.meta.url));
 const CONCURRENT_APPENDERS = 32;

@@ -2,11 +2,11 @@
 // with the same settings (WAL, the same synchronous level, the same table and indexes).
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import { EVENT_STORE_SCHEMA } from '@eventide/shared/event-store/sqlite-schema.ts';
-import type { NewEvent } from '@eventide/shared/events/recorded.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import { EVENT_STORE_SCHEMA } from '@eventide/stores/event-store/sqlite-schema.ts';
+import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
 import { p } from './percentile.ts';
 
 export interface Measure {

@@ -10,11 +10,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort, startService, type RunningService } from '../test/process.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
-import { SEARCH_MAX_WORDS } from '@eventide/shared/api/search-limits.ts';
+import { SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
 import { descriptionWordWithShare } from '../src/seed/data.ts';
 
 export interface RouteResult {

@@ -4,15 +4,15 @@
 // backlog) against a raw kafkajs batch produce of the same messages.
 import { join } from 'node:path';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import { kafkaBus } from '@eventide/shared/event-bus/kafka.ts';
-import { stopIdleRequestQueueLoop } from '@eventide/shared/event-bus/kafkajs-idle-loop.ts';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { NewEvent } from '@eventide/shared/events/recorded.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
+import { kafkaBus } from '@eventide/stores/event-bus/kafka.ts';
+import { stopIdleRequestQueueLoop } from '@eventide/stores/event-bus/kafkajs-idle-loop.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { createSubscriber } from '@eventide/sdk/subscriber.ts';
 import { startPublisher } from '@eventide/projector/src/publisher.ts';
-import { kcatAvailable, startMockKafka } from '@eventide/shared/testing/mock-kafka.ts';
+import { kcatAvailable, startMockKafka } from '@eventide/testing/mock-kafka.ts';
 import { memoryCheckpoints } from '../test/memory-checkpoints.ts';
 import { p } from './percentile.ts';
 

@@ -3,7 +3,7 @@
 // number of requests on each side, one connection (two PATCHes to one product at once would
 // conflict), synchronous=NORMAL so that an fsync per request does not hide the cost of the read.
 import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { grantAdmin, startService } from '../test/process.ts';
 
 export interface PatchResult {

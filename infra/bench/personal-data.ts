@@ -4,13 +4,13 @@
 // the event that uses it). Replay: reading a log of user events back, as a rebuild does; and the
 // rebuild itself (the projector's replay into fresh read models), of a sealed log and a plain one.
 import { join } from 'node:path';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { NewEvent } from '@eventide/shared/events/recorded.ts';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';
-import { sealingEventStore } from '@eventide/shared/personal-data/event-store.ts';
-import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { openSqliteKeyStore } from '@eventide/stores/key-store/sqlite.ts';
+import { sealingEventStore } from '@eventide/stores/personal-data/event-store.ts';
+import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
 import { rebuild } from '@eventide/projector/src/rebuild.ts';
 
 const metadata = { correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' as const } };

@@ -3,13 +3,13 @@
 // lag (append committed → visible in a read), idle and under a steady write load, against the
 // append's own commit latency.
 import { join } from 'node:path';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { NewEvent } from '@eventide/shared/events/recorded.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
+import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 import { rebuild } from '@eventide/projector/src/rebuild.ts';
 import { p } from './percentile.ts';

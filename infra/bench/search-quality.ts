@@ -2,7 +2,7 @@
 // products a person typing them wants, scored as precision and recall at 10 on the embedded read
 // store. The queries include what people type as they go: a word cut short, every word cut short,
 // and a letter missing or swapped (docs/api.md#search says what is forgiven).
-import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
+import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
 
 /** id: [name, description] */
 const CATALOGUE: Record<string, [string, string]> = {

@@ -12,11 +12,11 @@
 // With Kafka (KAFKA_BROKERS set for both), it joins the consumer group "example-printer", and
 // opens names and addresses, which travel sealed, with the services' key store (the same DATA_DIR
 // or MONGO_URL as theirs).
-import { loadConfig } from '@eventide/shared/config.ts';
-import { EVENT_NAMES } from '@eventide/shared/events/catalogue.ts';
-import { openKeyStore } from '@eventide/shared/key-store/open.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
+import { openKeyStore } from '@eventide/stores/key-store/open.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { createSubscriber } from '@eventide/sdk/subscriber.ts';
 
 const brokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
 const url = process.env.EVENTIDE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { connectEditor, openText, submit, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { signUp, signInWithPassword, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { grantAdmin, startService, type RunningService } from '../test/process.ts';

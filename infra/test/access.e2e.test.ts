@@ -3,9 +3,9 @@
 // them. A new route is covered by being declared; a new kind of thing a path can name needs a
 // fixture below (the test fails naming it until it has one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Access } from '@eventide/shared/api/operations.ts';
-import { API_ROUTES, type ApiRoute } from '@eventide/shared/api/routes.ts';
-import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
+import type { Access } from '@eventide/contract/operations.ts';
+import { API_ROUTES, type ApiRoute } from '@eventide/contract/routes.ts';
+import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 

@@ -1,11 +1,11 @@
-// The route table (shared/src/api/operations.ts and routes.ts) is the API's one description: the
+// The route table (packages/contract/src/operations.ts and routes.ts) is the API's one description: the
 // mount serves it, and the OpenAPI document and the typed client come from it. Nothing else can
 // serve a route (architecture/declared-once), and the mount refuses to start without a handler for
-// each of a service's operations (shared/src/http/mount.int.test.ts); here the whole app answers
+// each of a service's operations (packages/platform/src/http/mount.int.test.ts); here the whole app answers
 // every route of the table at its own handler.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '@eventide/shared/api/openapi.ts';
-import { API_ROUTES } from '@eventide/shared/api/routes.ts';
+import { openApiDocument } from '@eventide/contract/openapi.ts';
+import { API_ROUTES } from '@eventide/contract/routes.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

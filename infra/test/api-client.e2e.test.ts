@@ -2,8 +2,8 @@
 // If-Match, reads its writes with Wait-For-Position, walks cursor pages, searches, and gets
 // refusals as ApiProblem.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '@eventide/shared/client/api-client.ts';
-import { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { createApiClient, type ApiClient } from '@eventide/client/api-client.ts';
+import { ApiProblem } from '@eventide/client/problem.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startService, type RunningService } from './process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

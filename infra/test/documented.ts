@@ -1,8 +1,8 @@
-// Checks every reply a test client gets against the API's description (shared/src/api/routes.ts),
+// Checks every reply a test client gets against the API's description (packages/contract/src/routes.ts),
 // so that the description cannot drift from what the services send. The harnesses fail their
 // suite at close when a reply did not match.
-import { undocumented } from '@eventide/shared/api/conformance.ts';
-import type { Reply } from '@eventide/shared/testing/json-client.ts';
+import { undocumented } from '@eventide/contract/conformance.ts';
+import type { Reply } from '@eventide/platform/testing/json-client.ts';
 
 export function documentedReplies(onReply?: (reply: Reply) => void) {
   const mismatches = new Set<string>();

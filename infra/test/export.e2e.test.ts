@@ -1,13 +1,13 @@
 // A person downloads everything the system holds about them (docs/privacy.md#export): one JSON
 // document from GET /users/{id}/export, gathered from every service, with no secret in it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '@eventide/shared/ids.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
-import { EXPORTS_PER_HOUR } from '@eventide/shared/api/limits.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { until } from '@eventide/testing/wait.ts';
+import { EXPORTS_PER_HOUR } from '@eventide/contract/limits.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { loadAccount } from '@eventide/command-service/src/account/account.ts';
 import { connectEditor, openText, settled, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
-import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
+import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

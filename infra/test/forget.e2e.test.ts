@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '@eventide/shared/ids.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { runAdmin } from './process.ts';

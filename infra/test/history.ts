@@ -1,15 +1,15 @@
 // Valid event histories for projection tests, made by the write side's own deciders from a list
 // of steps, so that every history is one the command service could have written (which is why
 // these tests live in infra, where the two sides are put together).
-import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
-import { Refusal } from '@eventide/shared/models/refusal.ts';
-import { fold, type DomainEvent } from '@eventide/shared/models/model.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
+import { Refusal } from '@eventide/kernel/models/refusal.ts';
+import { fold, type DomainEvent } from '@eventide/kernel/models/model.ts';
 import type { Aggregate } from '@eventide/command-service/src/aggregate.ts';
 import { orderAggregate } from '@eventide/command-service/src/order/decide.ts';
 import { productAggregate } from '@eventide/command-service/src/product/decide.ts';
 import { userAggregate } from '@eventide/command-service/src/user/decide.ts';
-import { ORDER_STATUSES } from '@eventide/shared/events/catalogue.ts';
+import { ORDER_STATUSES } from '@eventide/kernel/events/catalogue.ts';
 
 export type Kind = 'user' | 'product' | 'order';
 export interface Step {

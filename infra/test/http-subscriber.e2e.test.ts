@@ -1,8 +1,8 @@
 // The subscriber SDK without Kafka: server-sent events from the query service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@eventide/shared/testing/wait.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
+import { until } from '@eventide/testing/wait.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { createSubscriber } from '@eventide/sdk/subscriber.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 const log = createLogger({ level: 'silent' });

@@ -1,10 +1,10 @@
 // The subscriber SDK on the in-process bus of the embedded default: a module in the same process
 // as the projector takes the public events off the bus the publisher puts them on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@eventide/shared/log.ts';
-import type { Outcome } from '@eventide/shared/sdk/dispatch.ts';
-import { createSubscriber } from '@eventide/shared/sdk/subscriber.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import type { Outcome } from '@eventide/sdk/dispatch.ts';
+import { createSubscriber } from '@eventide/sdk/subscriber.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 const log = createLogger({ level: 'silent' });

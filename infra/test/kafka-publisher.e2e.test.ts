@@ -1,11 +1,11 @@
 // The publisher against a real Kafka wire-protocol peer, read back by kcat.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@eventide/shared/testing/wait.ts';
-import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
-import { toEnvelope, entityIdOf } from '@eventide/shared/events/envelope.ts';
-import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
-import type { EventBus } from '@eventide/shared/event-bus/port.ts';
-import { createLogger } from '@eventide/shared/log.ts';
+import { until } from '@eventide/testing/wait.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import { toEnvelope, entityIdOf } from '@eventide/kernel/events/envelope.ts';
+import { kafkaBus, topicOf } from '@eventide/stores/event-bus/kafka.ts';
+import type { EventBus } from '@eventide/stores/event-bus/port.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
 import { startPublisher } from '@eventide/projector/src/publisher.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { startService } from './process.ts';
-import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
-import { openPayload } from '@eventide/shared/sdk/personal.ts';
-import { isSealed } from '@eventide/shared/events/personal-fields.ts';
+import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from '@eventide/testing/mock-kafka.ts';
+import { openPayload } from '@eventide/sdk/personal.ts';
+import { isSealed } from '@eventide/kernel/events/personal-fields.ts';
 
 const log = createLogger({ level: 'silent' });
 

@@ -1,16 +1,16 @@
 // The subscriber SDK over Kafka (librdkafka's mock cluster), fed by the real publisher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@eventide/shared/testing/wait.ts';
-import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
-import type { EventBus } from '@eventide/shared/event-bus/port.ts';
-import type { NewEvent } from '@eventide/shared/events/recorded.ts';
-import { toEnvelope } from '@eventide/shared/events/envelope.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { createSubscriber, type Subscriber, type SubscriberSettings } from '@eventide/shared/sdk/subscriber.ts';
+import { until } from '@eventide/testing/wait.ts';
+import { kafkaBus, topicOf } from '@eventide/stores/event-bus/kafka.ts';
+import type { EventBus } from '@eventide/stores/event-bus/port.ts';
+import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
+import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { createSubscriber, type Subscriber, type SubscriberSettings } from '@eventide/sdk/subscriber.ts';
 import { startPublisher, type Checkpoints, type Publisher } from '@eventide/projector/src/publisher.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
-import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
+import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/testing/mock-kafka.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
-import { familiesOf, sampleOf } from '@eventide/shared/testing/prometheus-text.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { familiesOf, sampleOf } from '@eventide/testing/prometheus-text.ts';
 import { openText, submit } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { freePort, startService, type RunningService } from './process.ts';
 import { startCollabApp } from './collab/harness.ts';
 

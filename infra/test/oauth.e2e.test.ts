@@ -1,12 +1,12 @@
 // Sign-in through a real OpenID provider (oidc-provider on 127.0.0.1), the whole flow without a
 // browser: GET /auth/{provider}, sign-in and consent at the provider, GET /auth/callback, session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEventName } from '@eventide/shared/events/catalogue.ts';
-import { COLLECTIONS } from '@eventide/shared/read-store/port.ts';
-import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
-import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
-import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
+import { isEventName } from '@eventide/kernel/events/catalogue.ts';
+import { COLLECTIONS } from '@eventide/stores/read-store/port.ts';
+import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { until } from '@eventide/testing/wait.ts';
+import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { startTestProvider, type TestProvider } from './oidc-provider.ts';

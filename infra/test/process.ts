@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
+import { TEST_ENV } from '@eventide/testing/test-env.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 /** The entry points a test can start: the combined one, or a service alone. */

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { ENTRY, startService, type RunningService } from './process.ts';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
-import { COLLECTIONS, type ReadStore } from '@eventide/shared/read-store/port.ts';
-import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import { COLLECTIONS, type ReadStore } from '@eventide/stores/read-store/port.ts';
+import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
 import { applyBatch, CHECKPOINT } from '@eventide/projector/src/projector.ts';
 import { entityId, historyOf, type Step } from './history.ts';
 

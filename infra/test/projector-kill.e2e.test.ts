@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { NewEvent, RecordedEvent } from '@eventide/shared/events/recorded.ts';
-import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
-import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
-import { newId } from '@eventide/shared/ids.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
+import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
+import { newId } from '@eventide/kernel/ids.ts';
 import { applyBatch } from '@eventide/projector/src/projector.ts';
 import { ENTRY, spawnService } from './process.ts';
 

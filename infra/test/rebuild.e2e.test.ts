@@ -2,7 +2,7 @@
 // swaps the new generation in, and loses no write made while it ran.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rebuild, type RebuildProgress } from '@eventide/projector/src/rebuild.ts';
-import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { ENTRY, grantAdmin, startService, type RunningService } from './process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-revocation-'));

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
-import { redisUnavailable, startRedis, type TestRedis } from '@eventide/shared/testing/redis-server.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { redisUnavailable, startRedis, type TestRedis } from '@eventide/testing/redis-server.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { call, connectEditor, converged, openText, submit, textOf, type Doc } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { ENTRY, startService, type RunningService } from './process.ts';
 

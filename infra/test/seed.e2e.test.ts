@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/personal-data/open.ts';
-import { EVENT_NAMES, parsePayload, type EventName } from '@eventide/shared/events/catalogue.ts';
-import { openReadStore } from '@eventide/shared/read-store/open.ts';
-import { READ_MODELS_CHECKPOINT } from '@eventide/shared/read-store/port.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { openEventStore } from '@eventide/stores/personal-data/open.ts';
+import { EVENT_NAMES, parsePayload, type EventName } from '@eventide/kernel/events/catalogue.ts';
+import { openReadStore } from '@eventide/stores/read-store/open.ts';
+import { READ_MODELS_CHECKPOINT } from '@eventide/stores/read-store/port.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-seed-'));

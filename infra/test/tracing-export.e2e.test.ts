@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/personal-data/open.ts';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { openEventStore } from '@eventide/stores/personal-data/open.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { ENTRY, startService } from './process.ts';
 
 interface OtlpSpan {

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { kafkaBus, topicOf } from '@eventide/shared/event-bus/kafka.ts';
-import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
-import { createSubscriber, type Subscriber } from '@eventide/shared/sdk/subscriber.ts';
-import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/shared/testing/mock-kafka.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
-import { startTracing, type Tracing } from '@eventide/shared/tracing/setup.ts';
+import { kafkaBus, topicOf } from '@eventide/stores/event-bus/kafka.ts';
+import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { createSubscriber, type Subscriber } from '@eventide/sdk/subscriber.ts';
+import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/testing/mock-kafka.ts';
+import { until } from '@eventide/testing/wait.ts';
+import { startTracing, type Tracing } from '@eventide/platform/tracing/setup.ts';
 import { startPublisher, type Publisher } from '@eventide/projector/src/publisher.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';

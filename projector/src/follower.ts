@@ -2,11 +2,11 @@
 // came after its checkpoint in batches, hands each batch on, and only then moves the checkpoint, so
 // one stopped anywhere handles at most the batch it was in again. After a failure it starts again
 // from the checkpoint (resilient.ts).
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
-import type { Logger } from '@eventide/shared/log.ts';
-import { batches } from '@eventide/shared/event-store/batches.ts';
-import { progressSignal } from '@eventide/shared/service/compose.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import { batches } from '@eventide/stores/event-store/batches.ts';
+import { progressSignal } from '@eventide/runtime/compose.ts';
 import { runResilient } from './resilient.ts';
 
 const BATCH = 500;

@@ -3,9 +3,9 @@
 // key in place. This follower, from a checkpoint of its own, destroys the key of every user whose
 // `user:deleted` it meets, so the forgetting happens at least once whatever died when. Forgetting
 // twice is harmless.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { KeyStore } from '@eventide/shared/key-store/port.ts';
-import type { Logger } from '@eventide/shared/log.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { KeyStore } from '@eventide/stores/key-store/port.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
 
 export const FORGETTER_CHECKPOINT = 'forgetter';

@@ -1,13 +1,13 @@
 // Turns events into read-model documents. A document is the entity's state, folded by the
-// same evolve the write side uses (shared/src/models), so a read answers exactly what the write answered. An event applies
+// same evolve the write side uses (packages/kernel/src/models), so a read answers exactly what the write answered. An event applies
 // only on the version just before it: replays and duplicates change nothing.
-import { isEventName, type Model } from '@eventide/shared/events/catalogue.ts';
-import type { RecordedEvent, JsonValue } from '@eventide/shared/events/recorded.ts';
-import type { Collection, DocumentWrite, ReadDocument } from '@eventide/shared/read-store/port.ts';
-import type { DomainEvent, EntityModel, Recorded } from '@eventide/shared/models/model.ts';
-import { orderModel } from '@eventide/shared/models/order/state.ts';
-import { productModel } from '@eventide/shared/models/product/state.ts';
-import { userModel } from '@eventide/shared/models/user/state.ts';
+import { isEventName, type Model } from '@eventide/kernel/events/catalogue.ts';
+import type { RecordedEvent, JsonValue } from '@eventide/kernel/events/recorded.ts';
+import type { Collection, DocumentWrite, ReadDocument } from '@eventide/stores/read-store/port.ts';
+import type { DomainEvent, EntityModel, Recorded } from '@eventide/kernel/models/model.ts';
+import { orderModel } from '@eventide/kernel/models/order/state.ts';
+import { productModel } from '@eventide/kernel/models/product/state.ts';
+import { userModel } from '@eventide/kernel/models/user/state.ts';
 
 interface Projection {
   collection: Collection;

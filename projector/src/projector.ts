@@ -1,21 +1,21 @@
 // Follows the event store from its checkpoint and keeps the read models. Resumes after any
 // failure with bounded, jittered backoff; switches to a new generation when a rebuild promotes
 // one (even from another process), resuming from that generation's checkpoint.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import {
   READ_MODELS_CHECKPOINT,
   type Collection,
   type ReadDocument,
   type ReadModelWriter,
   type ReadStore,
-} from '@eventide/shared/read-store/port.ts';
-import { logTrail } from '@eventide/shared/events/trail.ts';
-import { inEventSpans, SpanKind } from '@eventide/shared/tracing/spans.ts';
-import type { Logger } from '@eventide/shared/log.ts';
-import { batches } from '@eventide/shared/event-store/batches.ts';
+} from '@eventide/stores/read-store/port.ts';
+import { logTrail } from '@eventide/kernel/events/trail.ts';
+import { inEventSpans, SpanKind } from '@eventide/platform/tracing/spans.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import { batches } from '@eventide/stores/event-store/batches.ts';
 import { runResilient } from './resilient.ts';
 import { projectBatch, targetOf } from './projection.ts';
-import type { RecordedEvent } from '@eventide/shared/events/recorded.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 
 export const CHECKPOINT = READ_MODELS_CHECKPOINT;
 const BATCH = 500;

@@ -5,13 +5,13 @@
 // them with the key store, and once the person is forgotten nobody can, whatever the bus retained.
 // At least once: the checkpoint moves only after the bus holds the batch, so a publisher killed
 // anywhere republishes at most the batch it was in; subscribers drop those duplicates by event id.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { toEnvelope } from '@eventide/shared/events/envelope.ts';
-import type { EventBus } from '@eventide/shared/event-bus/port.ts';
-import type { Logger } from '@eventide/shared/log.ts';
-import type { AnyEventEnvelope } from '@eventide/shared/events/catalogue.ts';
-import { logTrail } from '@eventide/shared/events/trail.ts';
-import { inEventSpans, SpanKind } from '@eventide/shared/tracing/spans.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
+import type { EventBus } from '@eventide/stores/event-bus/port.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import type { AnyEventEnvelope } from '@eventide/kernel/events/catalogue.ts';
+import { logTrail } from '@eventide/kernel/events/trail.ts';
+import { inEventSpans, SpanKind } from '@eventide/platform/tracing/spans.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
 
 export type { Checkpoints } from './follower.ts';

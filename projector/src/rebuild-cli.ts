@@ -1,9 +1,9 @@
 // `npm run rebuild`: rebuilds the read models of the configured stores, printing progress. Safe
 // while the services run: they go on serving the old generation until the new one is promoted.
-import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/personal-data/open.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { openReadStore } from '@eventide/shared/read-store/open.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { openEventStore } from '@eventide/stores/personal-data/open.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { openReadStore } from '@eventide/stores/read-store/open.ts';
 import { rebuild } from './rebuild.ts';
 
 const config = loadConfig();

@@ -2,9 +2,9 @@
 // goes on serving queries, then promotes it. A projector following the old generation (in this
 // process or another) notices the promotion at its next batch and follows the new one from its
 // checkpoint, so events appended during the rebuild are not lost.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
-import type { Logger } from '@eventide/shared/log.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
 import { applyBatch } from './projector.ts';
 
 const PAGE = 1000;

@@ -1,7 +1,7 @@
 // Runs a follower of the log until stopped: when it fails, it waits (bounded, jittered
 // exponential backoff) and starts again from its checkpoint.
-import { backoffDelay, sleep } from '@eventide/shared/backoff.ts';
-import type { Logger } from '@eventide/shared/log.ts';
+import { backoffDelay, sleep } from '@eventide/kernel/backoff.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
 
 export function runResilient(name: string, signal: AbortSignal, log: Logger, follow: () => Promise<void>): Promise<void> {
   return (async () => {

@@ -1,10 +1,10 @@
-// The projector as one part of a process (shared/src/service/compose.ts): it follows the event
+// The projector as one part of a process (packages/runtime/src/compose.ts): it follows the event
 // store into the read models, publishes the public events on the event bus (Kafka when
 // KAFKA_BROKERS is set, else the in-process bus), and forgets every deleted user (forgetter.ts). It serves no routes of its own, only what it
 // reports on the operator's GET /health (METRICS_PORT).
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
-import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
+import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { startProjector, type Projector } from './projector.ts';
 import { startForgetter, type Forgetter } from './forgetter.ts';
 import { startPublisher, type Publisher } from './publisher.ts';

@@ -2,9 +2,9 @@
 // `npm run start:projector` runs it, on stores of its own opened from the process's configuration,
 // reporting to the thread that started it where each follower has got.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLogger } from '@eventide/shared/log.ts';
-import { compose } from '@eventide/shared/service/compose.ts';
-import { startTracing, tracingConfigured } from '@eventide/shared/tracing/setup.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { compose } from '@eventide/runtime/compose.ts';
+import { startTracing, tracingConfigured } from '@eventide/platform/tracing/setup.ts';
 import { projectorService } from './service.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 

@@ -7,8 +7,8 @@
 // models moved, so that reads waiting for a write here are answered without polling.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Config } from '@eventide/shared/config.ts';
-import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { followerGauges, projectorService } from './service.ts';
 
 /** What the thread starts from: the process's configuration as it was read, not the environment again. */

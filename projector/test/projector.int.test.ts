@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import { openSqliteReadStore } from '@eventide/shared/read-store/sqlite.ts';
-import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startProjector } from '../src/projector.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-'));

@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { loadConfig } from '@eventide/shared/config.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { compose } from '@eventide/shared/service/compose.ts';
-import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { compose } from '@eventide/runtime/compose.ts';
+import { TEST_ENV } from '@eventide/testing/test-env.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { projectorBesideRequests, projectorOnThread } from '../src/thread.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-thread-'));

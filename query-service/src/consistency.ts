@@ -3,9 +3,9 @@
 // until the read models have reached it, or answers 503 with where they are. A read that does
 // not ask never waits. Every read says where the read models were in Read-Position.
 import type { Middleware } from 'koa';
-import { AppError, problems } from '@eventide/shared/api/problems.ts';
-import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/shared/read-store/port.ts';
-import type { ProgressSignal } from '@eventide/shared/service/compose.ts';
+import { AppError, problems } from '@eventide/contract/problems.ts';
+import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ProgressSignal } from '@eventide/runtime/compose.ts';
 
 export const WAIT_HEADER = 'Wait-For-Position';
 export const READ_POSITION_HEADER = 'Read-Position';

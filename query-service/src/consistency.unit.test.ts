@@ -1,8 +1,8 @@
 // Where the read models are, as progressOf answers it: from the store, or from what the store said
 // last while the projector in this process has announced no batch since.
 import { describe, expect, it } from 'vitest';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
-import { progressSignal } from '@eventide/shared/service/compose.ts';
+import type { ReadStore } from '@eventide/stores/read-store/port.ts';
+import { progressSignal } from '@eventide/runtime/compose.ts';
 import { progressOf } from './consistency.ts';
 
 /** A store whose served checkpoint is `at.position`, counting how often it is asked. */

@@ -1,7 +1,7 @@
 // Opaque, tamper-evident cursors: the position in a list (a document's seq), signed with
 // HMAC-SHA256 under the service's secret. A client cannot read one, make one, or change one.
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
-import { problems } from '@eventide/shared/api/problems.ts';
+import { problems } from '@eventide/contract/problems.ts';
 
 const VERSION = 1;
 

@@ -1,6 +1,6 @@
 // Every operation the route table gives the query service, by name, for its own main and for the
 // combined entry point.
-import type { Handlers } from '@eventide/shared/http/mount.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { eventStreamHandlers } from './handlers/events.ts';
 import { orderReadHandlers } from './handlers/orders.ts';
 import { productReadHandlers } from './handlers/products.ts';

@@ -1,12 +1,12 @@
 // The query side's part of a person's export (docs/privacy.md#export): their profile as the read
 // models hold it, the events of their own stream as they read now, and every order of theirs.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { orderV2 } from '@eventide/shared/api/representations/order.ts';
-import type { OrderState } from '@eventide/shared/models/order/state.ts';
-import { userV2 } from '@eventide/shared/api/representations/user.ts';
-import type { UserState } from '@eventide/shared/models/user/state.ts';
-import type { PersonalDataSections } from '@eventide/shared/personal-data/export.ts';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { orderV2 } from '@eventide/contract/representations/order.ts';
+import type { OrderState } from '@eventide/kernel/models/order/state.ts';
+import { userV2 } from '@eventide/contract/representations/user.ts';
+import type { UserState } from '@eventide/kernel/models/user/state.ts';
+import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts';
+import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 
 /** Orders are read in keyset pages of this many, so a long history costs pages, never a count. */
 const ORDER_PAGE = 200;

@@ -1,6 +1,6 @@
-// The query service as one part of a process (shared/src/service/compose.ts): reads from the
+// The query service as one part of a process (packages/runtime/src/compose.ts): reads from the
 // read models that a projector keeps up to date, here or in another process.
-import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
+import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { addQuerySections } from './personal-data.ts';
 import { readConsistency } from './consistency.ts';
 import { queryHandlers } from './handlers.ts';

@@ -1,9 +1,9 @@
 // Builds the query service's dependencies from an open read store: cursor secret, progress, limits.
 import { join } from 'node:path';
-import type { Config } from '@eventide/shared/config.ts';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { loadOrCreateSecret } from '@eventide/shared/secret.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { loadOrCreateSecret } from '@eventide/kernel/secret.ts';
 import { cursors } from './cursor.ts';
 import { progressOf, type ProjectorSignal } from './consistency.ts';
 import type { QueryDeps } from './handlers.ts';

@@ -3,7 +3,7 @@
 // (brotli and gzip: static-file.ts) so that serving them costs no compression per request.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { staticFile, type StaticFile } from '@eventide/shared/http/static-file.ts';
+import { staticFile, type StaticFile } from '@eventide/platform/http/static-file.ts';
 
 export interface AppFiles {
   page: string;

@@ -2,8 +2,8 @@
 // files, built from app/ when the service starts (esbuild; nothing comes from a CDN). The app
 // routes in the URL's fragment (/#/products/…), so the server needs no route per page and the
 // API's own paths stay JSON.
-import type { Service, ServiceFactory } from '@eventide/shared/service/compose.ts';
-import { serveStatic } from '@eventide/shared/http/static-file.ts';
+import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
+import { serveStatic } from '@eventide/platform/http/static-file.ts';
 import { buildApp, type AppFiles } from './build.ts';
 
 /** The page runs only its own script and talks only to its own origin. */

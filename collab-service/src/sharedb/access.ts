@@ -5,19 +5,19 @@
 // editor off a document is published as a revocation, which drops the record from every
 // process's cache and ends that editor's connections to it at once.
 import type ShareDB from 'sharedb';
-import type { SessionUser } from '@eventide/shared/auth/session.ts';
-import type { RevocationFeed } from '@eventide/shared/auth/revocations/port.ts';
-import { isAdmin } from '@eventide/shared/auth/session.ts';
+import type { SessionUser } from '@eventide/platform/auth/session.ts';
+import type { RevocationFeed } from '@eventide/platform/auth/revocations/port.ts';
+import { isAdmin } from '@eventide/platform/auth/session.ts';
 import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION } from '../store/members.ts';
 
 /** The one collection clients edit. */
 export const DOCUMENTS = DOCUMENTS_COLLECTION;
 /** Document ids: what fits in a URL path segment and a ShareDB channel name without escaping. */
-export { DOCUMENT_ID } from '@eventide/shared/api/documents.ts';
+export { DOCUMENT_ID } from '@eventide/contract/documents.ts';
 /** Server-only: access records, one per document, under the document's id. */
 export const ACCESS = ACCESS_COLLECTION;
 
-import type { AccessRecord } from '@eventide/shared/api/documents.ts';
+import type { AccessRecord } from '@eventide/contract/documents.ts';
 export type { AccessRecord };
 
 export interface DocumentAccess {

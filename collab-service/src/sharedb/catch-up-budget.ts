@@ -4,7 +4,7 @@
 // costs the ops committed since. An editor that stays subscribed spends a few per op; one that
 // asks for the same history again and again soon has to reload the document instead
 // (ERR_TOO_FAR_BEHIND), which costs one snapshot.
-import { spend } from '@eventide/shared/auth/rate-limit.ts';
+import { spend } from '@eventide/platform/auth/rate-limit.ts';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 
 export interface CatchUpBudgetOptions {

@@ -2,7 +2,7 @@
 // middleware, and checks.unit.test.ts tries each without a socket. Each throws a CollabError to
 // refuse (errors.ts; the codes are listed in docs/collab.md).
 import ShareDB from 'sharedb';
-import type { SessionUser } from '@eventide/shared/auth/session.ts';
+import type { SessionUser } from '@eventide/platform/auth/session.ts';
 import { DOCUMENT_ID, DOCUMENTS, type DocumentAccess } from './access.ts';
 import type { ClientIds } from './client-ids.ts';
 import { CollabError, collabErrors } from '../errors.ts';

@@ -1,7 +1,7 @@
 // The collab guards' rules, each tried on plain values: no ShareDB backend, no socket. The same
 // rules are tried end to end, through a WebSocket, in infra/test/collab.
 import { describe, expect, it } from 'vitest';
-import type { SessionUser } from '@eventide/shared/auth/session.ts';
+import type { SessionUser } from '@eventide/platform/auth/session.ts';
 import type { AccessRecord, DocumentAccess } from './access.ts';
 import { CatchUpBudget } from './catch-up-budget.ts';
 import {

@@ -4,8 +4,8 @@
 // sent, and presence both ways. The rules are the named checks of checks.ts; this file hooks
 // them in. The server's own connection (access records) is trusted.
 import type ShareDB from 'sharedb';
-import type { SessionUser } from '@eventide/shared/auth/session.ts';
-import type { Logger } from '@eventide/shared/log.ts';
+import type { SessionUser } from '@eventide/platform/auth/session.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
 import { DOCUMENTS, type DocumentAccess } from './access.ts';
 import type { ClientIds } from './client-ids.ts';
 import { CollabError, collabErrors } from '../errors.ts';

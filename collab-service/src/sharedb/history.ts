@@ -11,7 +11,7 @@
 // all of it. A client further behind than the kept history is told to reload (ERR_TOO_FAR_BEHIND);
 // a read of a version or time before it answers which is the oldest there is.
 import type ShareDB from 'sharedb';
-import type { Logger } from '@eventide/shared/log.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
 import type { HistoryLimits, HistoryStore } from '../store/history.ts';
 import { DOCUMENTS } from './access.ts';
 

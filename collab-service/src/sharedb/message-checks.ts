@@ -1,6 +1,6 @@
 // What each client request must pass before ShareDB acts on it, by ShareDB's action name. The
 // server's own connection (access records) never comes here (guard.ts).
-import { isAdmin, type SessionUser } from '@eventide/shared/auth/session.ts';
+import { isAdmin, type SessionUser } from '@eventide/platform/auth/session.ts';
 import { DOCUMENTS, type DocumentAccess } from './access.ts';
 import { whenAnswered } from './answered.ts';
 import type { CatchUpBudget } from './catch-up-budget.ts';

@@ -2,8 +2,8 @@
 // (ShareDB's default) unless REDIS_URL is set; then over Redis (sharedb-redis-pubsub), so that
 // editors connected to different collab processes see each other live.
 import type ShareDB from 'sharedb';
-import type { Config } from '@eventide/shared/config.ts';
-import type { Logger } from '@eventide/shared/log.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
 import { CollabError } from '../errors.ts';
 
 export interface CollabPubSub {
@@ -17,7 +17,7 @@ export interface CollabPubSub {
 export async function openCollabPubSub(config: Pick<Config, 'REDIS_URL'>, log: Logger): Promise<CollabPubSub> {
   if (!config.REDIS_URL) return { description: 'in this process' };
   // Loaded only here, so the embedded default never loads the Redis client.
-  const { openRedis, closeRedis } = await import('@eventide/shared/redis.ts');
+  const { openRedis, closeRedis } = await import('@eventide/stores/redis.ts');
   const { default: RedisPubSub } = await import('sharedb-redis-pubsub');
   // Both fail at once while Redis is down, rather than queue without bound: an op is committed all
   // the same (only its live delivery to other processes is lost, and an editor there that missed

@@ -5,8 +5,8 @@
 // owner, whoever makes it again once deleted or types in it. A deleted document counts no more:
 // its history goes with it (history.ts).
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { spend } from '@eventide/shared/auth/rate-limit.ts';
-import { isAdmin, type SessionUser } from '@eventide/shared/auth/session.ts';
+import { spend } from '@eventide/platform/auth/rate-limit.ts';
+import { isAdmin, type SessionUser } from '@eventide/platform/auth/session.ts';
 import type { MemberIndex } from '../store/members.ts';
 import { collabErrors } from '../errors.ts';
 
@@ -15,7 +15,7 @@ export interface QuotaOptions {
   maxOwnedDocuments: number;
   maxCharactersPerUser: number;
   /**
-   * The `document-creation` limit's counter (shared/src/api/limits.ts), the one the route spends:
+   * The `document-creation` limit's counter (packages/contract/src/limits.ts), the one the route spends:
    * a create over the WebSocket spends it here, so that both ways count against one budget.
    */
   creations: { counter: RateLimiterAbstract; perHour: number; sparesAdmins: boolean };

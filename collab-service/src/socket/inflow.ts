@@ -3,7 +3,7 @@
 // is paused, so a flood waits in TCP's buffers, at the sender's cost rather than in our memory, and
 // an honest client that merely types fast gets no error, only a little delay. A message over the
 // rate has already been read: it is handled, and reading resumes when the window ends.
-import { spend } from '@eventide/shared/auth/rate-limit.ts';
+import { spend } from '@eventide/platform/auth/rate-limit.ts';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 
 export interface InflowOptions {

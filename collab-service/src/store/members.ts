@@ -1,6 +1,6 @@
 // "My documents": which documents a user owns or edits, read from the access records through an
 // index each store keeps (a table written with the record on SQLite, indexes on MongoDB).
-import type { AccessRecord } from '@eventide/shared/api/documents.ts';
+import type { AccessRecord } from '@eventide/contract/documents.ts';
 
 /** The one collection clients edit (sharedb/access.ts). */
 export const DOCUMENTS_COLLECTION = 'documents';

@@ -2,7 +2,7 @@
 // when MONGO_URL is set, otherwise the embedded SQLite file DATA_DIR/collab.db.
 import { join } from 'node:path';
 import type ShareDB from 'sharedb';
-import type { Config } from '@eventide/shared/config.ts';
+import type { Config } from '@eventide/kernel/config.ts';
 import { SqliteShareDb } from './sqlite-db.ts';
 import { SqliteMilestoneDb } from './sqlite-milestones.ts';
 import { sqliteHistory } from './sqlite-history.ts';

@@ -4,7 +4,7 @@
 // (synchronous=FULL by default) before ShareDB acknowledges the op to its client.
 import ShareDB from 'sharedb';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
+import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
 import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION as DOCUMENTS, membersOf, type Membership, type MemberIndex } from './members.ts';
 import { CollabError, collabErrors } from '../errors.ts';
 

@@ -3,7 +3,7 @@
 // compressed in memory (static-file.ts).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { staticFile, type StaticFile } from '@eventide/shared/http/static-file.ts';
+import { staticFile, type StaticFile } from '@eventide/platform/http/static-file.ts';
 
 export interface EditorAssets {
   html: string;

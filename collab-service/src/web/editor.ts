@@ -5,9 +5,9 @@
 // cleanly when the server says this page is too far behind.
 import { Connection, types } from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
-import { backoffDelay } from '@eventide/shared/backoff.ts';
-import { createApiClient } from '@eventide/shared/client/api-client.ts';
-import { ApiProblem } from '@eventide/shared/client/problem.ts';
+import { backoffDelay } from '@eventide/kernel/backoff.ts';
+import { createApiClient } from '@eventide/client/api-client.ts';
+import { ApiProblem } from '@eventide/client/problem.ts';
 import { plainText } from '../text.ts';
 
 const richText = richTextModule.type;

@@ -2,9 +2,9 @@
 // the password hash, so they never leave the write side: the projector and the publisher only
 // take the nine public events, and no read model is built from these. The decisions on it are
 // in decide.ts.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { Role } from '@eventide/shared/auth/session.ts';
-import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { Role } from '@eventide/platform/auth/session.ts';
+import { streamIdOf } from '@eventide/kernel/events/catalogue.ts';
 import { loadState } from '../load.ts';
 
 export type Identity = {

@@ -1,8 +1,8 @@
 // Account commands and the pure decisions on them; they run through handle() like every other
 // aggregate's, so a concurrent change to the same account is refused there, once.
-import type { Role } from '@eventide/shared/auth/session.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { Role } from '@eventide/platform/auth/session.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { handle, type CommandOptions } from '../handle.ts';
 import { accountModel, hasIdentity, type Account, type AccountEvent, type Identity } from './account.ts';

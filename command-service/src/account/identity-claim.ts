@@ -1,8 +1,8 @@
 // One user per provider identity: claims on `identity-<keyed hash of provider and subject>` that bind
 // while the holder's account lists the identity (claims.ts). Linking claims first, then records
 // the link in the account; unlinking is the account event alone.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { uniqueClaims, type ClaimNames, type Claims } from '../claims.ts';
 import { accountModel, accountStream, hasIdentity, type Identity } from '../account/account.ts';
 

@@ -2,8 +2,8 @@
 // mount parsed them (If-Match, Idempotency-Key).
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Actor } from '@eventide/shared/events/catalogue.ts';
-import type { IfMatch } from '@eventide/shared/http/conditions.ts';
+import type { Actor } from '@eventide/kernel/events/catalogue.ts';
+import type { IfMatch } from '@eventide/platform/http/conditions.ts';
 import type { CommandOptions, Idempotency } from '../handle.ts';
 import { metadataOf } from './actor.ts';
 

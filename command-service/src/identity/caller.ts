@@ -2,7 +2,7 @@
 // hashing is queued and limited under (the signed-in user, else the address), the address the
 // sign-in guard counts failures for, a signal that the caller has gone, and what its events say
 // of it. The HTTP handlers make one from a request; the CLI and the seed make their own.
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
+import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
 
 export interface Caller {
   /** The fair queue's and the limits' key: `user:<id>` or `ip:<address>` (rate-limit.ts's clientKey). */

@@ -1,7 +1,7 @@
 // Finding a user's account by what they sign in with, strongly consistent: from the write side's
 // own claim streams, never from a read model that may lag.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { UserState } from '@eventide/shared/models/user/state.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { UserState } from '@eventide/kernel/models/user/state.ts';
 import type { ClaimNames } from '../claims.ts';
 import { load } from '../handle.ts';
 import { userAggregate } from '../user/decide.ts';

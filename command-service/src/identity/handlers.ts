@@ -3,11 +3,11 @@
 // provider. Thin: each calls its use case (identity.ts) and turns the answer into the session
 // cookie and the reply. docs/auth.md.
 import type { Context } from 'koa';
-import type { SessionBody } from '@eventide/shared/api/auth.ts';
-import { describeSession, sessionUser, signIn, signOut } from '@eventide/shared/auth/session.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { userV2 } from '@eventide/shared/api/representations/user.ts';
+import type { SessionBody } from '@eventide/contract/auth.ts';
+import { describeSession, sessionUser, signIn, signOut } from '@eventide/platform/auth/session.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
+import { userV2 } from '@eventide/contract/representations/user.ts';
 import { loadAccount } from '../account/account.ts';
 import { callerOf } from './request-caller.ts';
 import { commandOptions } from '../http/command-options.ts';

@@ -2,11 +2,11 @@
 // written once and called from every entry point (the HTTP handlers, the admin command line, the
 // seed): sign-up, sign-in with a password or a provider, linking and unlinking a provider,
 // setting a password, roles, and erasure. The aggregates below it do not import each other.
-import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
-import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { KeyStore } from '@eventide/shared/key-store/port.ts';
+import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SignInGuard } from '@eventide/platform/auth/sign-in-guard.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { accountCommands } from '../account/decide.ts';
 import { userCommands } from '../user/commands.ts';
 import { emailClaims } from '../user/email-claim.ts';

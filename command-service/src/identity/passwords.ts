@@ -2,15 +2,15 @@
 // known ones, so timing does not tell which exist; every attempt is counted by the sign-in guard
 // before the password is checked (sign-in-guard.ts), and a change of password is guessed no more
 // cheaply than a sign-in.
-import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { hashPassword, verifyPassword } from '@eventide/shared/auth/password.ts';
-import type { Role } from '@eventide/shared/auth/session.ts';
-import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
-import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
-import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
+import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import { hashPassword, verifyPassword } from '@eventide/platform/auth/password.ts';
+import type { Role } from '@eventide/platform/auth/session.ts';
+import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SignInGuard } from '@eventide/platform/auth/sign-in-guard.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import { normalizeEmail } from '@eventide/kernel/models/user/state.ts';
 import { loadAccount } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
 import type { ClaimNames } from '../claims.ts';

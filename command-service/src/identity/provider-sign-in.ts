@@ -11,18 +11,18 @@
 //      attacker's account made in advance with the victim's address (pre-hijacking), so the
 //      sign-in is refused: the owner of that account signs in with its password and links the
 //      provider from there.
-import type { Role } from '@eventide/shared/auth/session.ts';
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
+import type { Role } from '@eventide/platform/auth/session.ts';
+import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { ClaimNames } from '../claims.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
-import { newId } from '@eventide/shared/ids.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import { newId } from '@eventide/kernel/ids.ts';
 import { loadAccount, type Identity } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
 import { identityClaims, identityKey } from '../account/identity-claim.ts';
 import type { CommandOptions } from '../handle.ts';
 import { userCommands } from '../user/commands.ts';
-import { normalizeEmail } from '@eventide/shared/models/user/state.ts';
+import { normalizeEmail } from '@eventide/kernel/models/user/state.ts';
 import { activeUser, userByEmail, type ActiveUser } from './directory.ts';
 
 /** What the provider says about who signed in. */

@@ -1,7 +1,7 @@
 // The caller of a use case, as a request makes it (caller.ts).
 import type { Context } from 'koa';
-import { abandonSignal } from '@eventide/shared/auth/hasher.ts';
-import { clientKey } from '@eventide/shared/auth/rate-limit.ts';
+import { abandonSignal } from '@eventide/platform/auth/hasher.ts';
+import { clientKey } from '@eventide/platform/auth/rate-limit.ts';
 import type { Caller } from './caller.ts';
 import { metadataOf } from '../http/actor.ts';
 

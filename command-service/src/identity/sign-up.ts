@@ -11,13 +11,13 @@
 // address. A repeat is answered again only to a caller who proves it made the first request by
 // sending the same password (checked like a sign-in, under the same brute-force guard); a repeat
 // of a sign-up without a password cannot be proven and is refused.
-import type { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import type { SignInGuard } from '@eventide/shared/auth/sign-in-guard.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
-import { isRefusal, refuse } from '@eventide/shared/models/refusal.ts';
-import { normalizeEmail, type UserState } from '@eventide/shared/models/user/state.ts';
+import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import type { SignInGuard } from '@eventide/platform/auth/sign-in-guard.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { streamIdOf } from '@eventide/kernel/events/catalogue.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
+import { isRefusal, refuse } from '@eventide/kernel/models/refusal.ts';
+import { normalizeEmail, type UserState } from '@eventide/kernel/models/user/state.ts';
 import { accountStream, loadAccount } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
 import { commandIdOf, KEY_REUSED, newEntity, type CommandOptions, type WriteResult } from '../handle.ts';

@@ -2,11 +2,11 @@
 // there), linkProvider (the same, to link it to the signed-in user) and providerCallback (back
 // from there): api/operations.ts. docs/auth.md.
 import type { Context } from 'koa';
-import { signIn } from '@eventide/shared/auth/session.ts';
-import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
-import type { ProvidersBody } from '@eventide/shared/api/auth.ts';
-import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/api/problems.ts';
+import { signIn } from '@eventide/platform/auth/session.ts';
+import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { ProvidersBody } from '@eventide/contract/auth.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
+import { problems } from '@eventide/contract/problems.ts';
 import { metadataOf } from '../http/actor.ts';
 import type { Identity } from '../identity/identity.ts';
 import { beginFlow, codeChallengeOf, completeFlow, newFlow, safeReturnTo, takeFlow, type FlowSeal } from './flow.ts';

@@ -5,8 +5,8 @@
 import { AuthorizationCode } from 'simple-oauth2';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
-import { AppError } from '@eventide/shared/api/problems.ts';
-import { ConfigError } from '@eventide/shared/config.ts';
+import { AppError } from '@eventide/contract/problems.ts';
+import { ConfigError } from '@eventide/kernel/config.ts';
 
 import type { ProviderProfile } from '../identity/provider-sign-in.ts';
 

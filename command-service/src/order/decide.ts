@@ -1,17 +1,17 @@
 // Order commands and the pure decisions on them. Lines arrive priced: the caller looked the
 // products up, so deciding needs nothing but the command and the state. Who may take which step
-// is the order's life cycle (shared/src/models/order/life-cycle.ts); every command says who acts.
-import type { OrderLine, OrderStatus } from '@eventide/shared/events/catalogue.ts';
+// is the order's life cycle (packages/kernel/src/models/order/life-cycle.ts); every command says who acts.
+import type { OrderLine, OrderStatus } from '@eventide/kernel/events/catalogue.ts';
 import {
   maySee,
   requireDeletable,
   requireLinesMayChange,
   requireMayOrderFor,
   requireStep,
-} from '@eventide/shared/models/order/life-cycle.ts';
-import { orderModel, type ExistingOrder, type OrderEvent, type OrderState } from '@eventide/shared/models/order/state.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
-import { refuse, requireLive } from '@eventide/shared/models/refusal.ts';
+} from '@eventide/kernel/models/order/life-cycle.ts';
+import { orderModel, type ExistingOrder, type OrderEvent, type OrderState } from '@eventide/kernel/models/order/state.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
+import { refuse, requireLive } from '@eventide/kernel/models/refusal.ts';
 import type { Aggregate } from '../aggregate.ts';
 
 export type OrderCommand = { by: Principal } & (

@@ -1,9 +1,9 @@
 import { describe, it } from 'vitest';
-import { ORDER_STATUSES, type OrderLine, type OrderStatus } from '@eventide/shared/events/catalogue.ts';
-import { ORDER_STEPS } from '@eventide/shared/models/order/life-cycle.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
+import { ORDER_STATUSES, type OrderLine, type OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import { ORDER_STEPS } from '@eventide/kernel/models/order/life-cycle.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
 import { deciderSpec } from '../testing/given.ts';
-import type { OrderEvent } from '@eventide/shared/models/order/state.ts';
+import type { OrderEvent } from '@eventide/kernel/models/order/state.ts';
 import { orderAggregate } from './decide.ts';
 
 const given = deciderSpec(orderAggregate);

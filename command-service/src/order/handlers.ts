@@ -1,12 +1,12 @@
 // The order operations of the command service (createOrder, changeOrder, replaceOrder,
 // deleteOrder: api/operations.ts), in every version the table serves them. Who may act on an
-// order is its life cycle's rule (shared/src/models/order/life-cycle.ts): the mount applies it
+// order is its life cycle's rule (packages/kernel/src/models/order/life-cycle.ts): the mount applies it
 // through orderOwnership before these run, and the decider again on each step.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { owned, type Handlers, type InputOf, type Ownership } from '@eventide/shared/http/mount.ts';
-import { maySee } from '@eventide/shared/models/order/life-cycle.ts';
-import type { OrderState } from '@eventide/shared/models/order/state.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { owned, type Handlers, type InputOf, type Ownership } from '@eventide/platform/http/mount.ts';
+import { maySee } from '@eventide/kernel/models/order/life-cycle.ts';
+import type { OrderState } from '@eventide/kernel/models/order/state.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { load } from '../handle.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';

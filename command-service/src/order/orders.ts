@@ -1,10 +1,10 @@
 // The order use cases, for every entry point (the HTTP handlers, the seed): each looks up what
 // the order refers to (its customer, its products' prices: pricing.ts) and runs the command.
 // Who may take which step is the decider's to refuse, by the life cycle, from `by`.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { OrderStatus } from '@eventide/shared/events/catalogue.ts';
-import type { OrderState } from '@eventide/shared/models/order/state.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { OrderState } from '@eventide/kernel/models/order/state.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
 import { handle, newEntity, type CommandOptions, type WriteResult } from '../handle.ts';
 import { orderAggregate, type OrderCommand } from './decide.ts';
 import { currentPrices, priceLines, requireCustomer, type RequestedLine } from './pricing.ts';

@@ -1,14 +1,14 @@
 // Looks up what an order refers to: its user must exist, and each line's product must exist
 // and gives the line its price. A product already on the order keeps the price it was added
 // at; a new one takes the catalogue's current price.
-import type { Money, OrderLine } from '@eventide/shared/events/catalogue.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
-import { isUuid } from '@eventide/shared/ids.ts';
+import type { Money, OrderLine } from '@eventide/kernel/events/catalogue.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import { isUuid } from '@eventide/kernel/ids.ts';
 import { load } from '../handle.ts';
-import { isExisting, type OrderState } from '@eventide/shared/models/order/state.ts';
-import { requireMayOrderFor } from '@eventide/shared/models/order/life-cycle.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
+import { isExisting, type OrderState } from '@eventide/kernel/models/order/state.ts';
+import { requireMayOrderFor } from '@eventide/kernel/models/order/life-cycle.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
 import { productAggregate } from '../product/decide.ts';
 import { userAggregate } from '../user/decide.ts';
 

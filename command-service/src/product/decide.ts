@@ -1,6 +1,6 @@
 // Product commands and the pure decisions on them.
-import { refuse, requireLive } from '@eventide/shared/models/refusal.ts';
-import { productModel, type ProductDetails, type ProductEvent, type ProductState } from '@eventide/shared/models/product/state.ts';
+import { refuse, requireLive } from '@eventide/kernel/models/refusal.ts';
+import { productModel, type ProductDetails, type ProductEvent, type ProductState } from '@eventide/kernel/models/product/state.ts';
 import type { Aggregate } from '../aggregate.ts';
 
 export type ProductCommand =

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../testing/given.ts';
-import type { ProductDetails, ProductEvent } from '@eventide/shared/models/product/state.ts';
+import type { ProductDetails, ProductEvent } from '@eventide/kernel/models/product/state.ts';
 import { productAggregate } from './decide.ts';
 
 const given = deciderSpec(productAggregate);

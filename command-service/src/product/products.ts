@@ -1,6 +1,6 @@
 // The product use cases, for every entry point (the HTTP handlers, the seed).
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { ProductDetails } from '@eventide/shared/models/product/state.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { ProductDetails } from '@eventide/kernel/models/product/state.ts';
 import { handle, newEntity, type CommandOptions } from '../handle.ts';
 import { productAggregate } from './decide.ts';
 

@@ -1,7 +1,7 @@
 // given(events).when(command).then(events) for deciders: the spec style of every aggregate test.
 import { expect } from 'vitest';
-import { Refusal, type RefusalKind } from '@eventide/shared/models/refusal.ts';
-import type { Recorded } from '@eventide/shared/models/model.ts';
+import { Refusal, type RefusalKind } from '@eventide/kernel/models/refusal.ts';
+import type { Recorded } from '@eventide/kernel/models/model.ts';
 import type { Aggregate, Decided } from '../aggregate.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');

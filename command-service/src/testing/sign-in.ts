@@ -1,7 +1,7 @@
 // Test helpers for signed-in clients: a user signed up with a password, and an admin.
-import type { SessionStore } from '@eventide/shared/auth/session-store/port.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
+import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { roles } from '../identity/roles.ts';
 
 export interface SignedIn {

@@ -1,8 +1,8 @@
 // Running a user command: the user's aggregate, with the email claim that must hold across
 // streams. Used by the user routes and by sign-in with a provider (which creates users too).
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { normalizeEmail, type UserEvent, type UserState } from '@eventide/shared/models/user/state.ts';
+import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { normalizeEmail, type UserEvent, type UserState } from '@eventide/kernel/models/user/state.ts';
 import { handle, type CommandOptions, type Hooks } from '../handle.ts';
 import { userAggregate, type UserCommand } from './decide.ts';
 import type { ClaimNames } from '../claims.ts';

@@ -1,6 +1,6 @@
 // User commands and the pure decisions on them.
-import { refuse, requireLive } from '@eventide/shared/models/refusal.ts';
-import { userModel, type UserEvent, type UserState } from '@eventide/shared/models/user/state.ts';
+import { refuse, requireLive } from '@eventide/kernel/models/refusal.ts';
+import { userModel, type UserEvent, type UserState } from '@eventide/kernel/models/user/state.ts';
 import type { Aggregate } from '../aggregate.ts';
 
 export interface UserProfile {

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../testing/given.ts';
-import type { UserEvent } from '@eventide/shared/models/user/state.ts';
+import type { UserEvent } from '@eventide/kernel/models/user/state.ts';
 import { userAggregate } from './decide.ts';
 
 const given = deciderSpec(userAggregate);

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteEventStore } from '@eventide/shared/event-store/sqlite.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { Refusal, type RefusalKind } from '@eventide/shared/models/refusal.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import type { KeyStore } from '@eventide/shared/key-store/port.ts';
-import { openSqliteKeyStore } from '@eventide/shared/key-store/sqlite.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { Refusal, type RefusalKind } from '@eventide/kernel/models/refusal.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import type { KeyStore } from '@eventide/stores/key-store/port.ts';
+import { openSqliteKeyStore } from '@eventide/stores/key-store/sqlite.ts';
 import { legacyClaimStreamOf } from '../claims.ts';
 import { CLAIM_GRACE_MS, EMAIL_CLAIMED, claimStreamId, emailClaims, type EmailClaims } from './email-claim.ts';
 

@@ -1,11 +1,11 @@
 // One user per email: claims on `email-<keyed hash of the normalised address>` (claims.ts says
 // how they are named, and how they bind without ever being released). A claim binds while its holder is active and holds
 // the address.
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { claimStreamOf, uniqueClaims, type ClaimNames, type Claims } from '../claims.ts';
-import { streamIdOf } from '@eventide/shared/events/catalogue.ts';
-import { normalizeEmail, userModel } from '@eventide/shared/models/user/state.ts';
+import { streamIdOf } from '@eventide/kernel/events/catalogue.ts';
+import { normalizeEmail, userModel } from '@eventide/kernel/models/user/state.ts';
 
 export { CLAIM_GRACE_MS } from '../claims.ts';
 

@@ -1,7 +1,7 @@
 // The profile operations of the command service (changeUser, replaceUser: api/operations.ts),
 // in every version the table serves them; sign-up and erasure are the identity module's. The
 // mount has checked that the caller is the user or an admin, and spent the profile limit.
-import type { Handlers } from '@eventide/shared/http/mount.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
 import type { BeforeNewAddress, userCommands } from './commands.ts';

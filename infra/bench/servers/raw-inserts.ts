@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
-import { EVENT_STORE_SCHEMA } from '@eventide/shared/event-store/sqlite-schema.ts';
-import { KEY_STORE_SCHEMA } from '@eventide/shared/key-store/sqlite.ts';
-import { openSqliteFile } from '@eventide/shared/sqlite-file.ts';
+import { EVENT_STORE_SCHEMA } from '@eventide/stores/event-store/sqlite-schema.ts';
+import { KEY_STORE_SCHEMA } from '@eventide/stores/key-store/sqlite.ts';
+import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
 
 const grouped = process.env.GROUP_COMMIT === '1';
 

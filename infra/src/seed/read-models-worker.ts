@@ -7,10 +7,10 @@
 // sends { position } after every batch it writes and { done: true } once it has reached `until`
 // and closed its stores.
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/personal-data/open.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { openReadStore } from '@eventide/shared/read-store/open.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { openEventStore } from '@eventide/stores/personal-data/open.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { openReadStore } from '@eventide/stores/read-store/open.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 
 export type ToReadModels = { until: number };

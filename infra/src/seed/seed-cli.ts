@@ -5,11 +5,11 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { MultiBar } from 'cli-progress';
 import { writeSide } from '@eventide/command-service/src/write-side.ts';
-import { openAuth } from '@eventide/shared/auth/open.ts';
-import { loadConfig } from '@eventide/shared/config.ts';
-import { openEventStore } from '@eventide/shared/personal-data/open.ts';
-import { openReadStore } from '@eventide/shared/read-store/open.ts';
-import { READ_MODELS_CHECKPOINT } from '@eventide/shared/read-store/port.ts';
+import { openAuth } from '@eventide/platform/auth/open.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { openEventStore } from '@eventide/stores/personal-data/open.ts';
+import { openReadStore } from '@eventide/stores/read-store/open.ts';
+import { READ_MODELS_CHECKPOINT } from '@eventide/stores/read-store/port.ts';
 import { seed } from './seed.ts';
 import type { FromReadModels, ToReadModels } from './read-models-worker.ts';
 

@@ -4,11 +4,11 @@
 // functions the HTTP handlers call. Many commands run at once, so appends share commits as
 // concurrent requests do.
 import type { WriteResult, WriteSide } from '@eventide/command-service/src/write-side.ts';
-import type { EventMetadata } from '@eventide/shared/events/catalogue.ts';
-import { newId } from '@eventide/shared/ids.ts';
-import { ORDER_PATH } from '@eventide/shared/models/order/life-cycle.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
-import { isRefusal } from '@eventide/shared/models/refusal.ts';
+import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { ORDER_PATH } from '@eventide/kernel/models/order/life-cycle.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
+import { isRefusal } from '@eventide/kernel/models/refusal.ts';
 import { MIX, seedData } from './data.ts';
 
 export interface SeedProgress {

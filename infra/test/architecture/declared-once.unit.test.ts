@@ -1,5 +1,5 @@
-// The route table (shared/src/api/operations.ts) is the one place that says which paths exist and
-// who may call them; the mount (shared/src/http/mount.ts) is the one place that serves it. So no
+// The route table (packages/contract/src/operations.ts) is the one place that says which paths exist and
+// who may call them; the mount (packages/platform/src/http/mount.ts) is the one place that serves it. So no
 // other source file declares a route or checks a role: a second copy is how a customer once got
 // to mark their own order shipped. The rules that do look at roles are named here, with why.
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,15 +22,15 @@ function sources(): string[] {
 
 /** Where a role may be looked at: where it is defined, where the table is enforced, and the rules the table points to. */
 const MAY_LOOK_AT_ROLES: Record<string, string> = {
-  'shared/src/auth/session.ts': 'defines sessions, their roles and the principal made of them',
-  'shared/src/http/mount.ts': 'enforces each route’s access level',
+  'packages/platform/src/auth/session.ts': 'defines sessions, their roles and the principal made of them',
+  'packages/platform/src/http/mount.ts': 'enforces each route’s access level',
   'collab-service/src/sharedb/access.ts':
     'the document access rule, for the WebSocket’s messages (the HTTP routes take it through the mount)',
   'collab-service/src/sharedb/message-checks.ts': 'the WebSocket’s own messages, which no route declares',
   'collab-service/src/sharedb/quotas.ts':
     'a create over the WebSocket spends the route’s limit, sparing admins as its policy says; the quota on documents owned spares them too',
 };
-const MAY_MAKE_ROUTERS = ['shared/src/http/mount.ts', 'shared/src/http/routes-by-segment.ts'];
+const MAY_MAKE_ROUTERS = ['packages/platform/src/http/mount.ts', 'packages/platform/src/http/routes-by-segment.ts'];
 
 describe('each rule declared once', () => {
   const files = sources().map((file) => ({ file, text: readFileSync(`${ROOT}${file}`, 'utf8') }));

@@ -8,8 +8,18 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The services: none may import another; `shared` may import none; `infra` composes them all. */
+/** The services: none may import another, and no package imports any; `infra` composes them all. */
 export const SERVICES = ['command-service', 'query-service', 'projector', 'collab-service', 'web'] as const;
+
+/**
+ * The packages under `packages/`, on floors: a package may depend only on packages on lower floors,
+ * so the direction is this list's order and a loop cannot be declared. `testing` is the test helpers,
+ * below everything so that every package's tests may use them.
+ */
+export const PACKAGE_FLOORS = [['testing'], ['kernel'], ['stores', 'contract'], ['client', 'platform'], ['runtime', 'sdk']] as const;
+export const PACKAGES = PACKAGE_FLOORS.flat().map((name) => `packages/${name}`);
+/** Every workspace: the packages, the services, and infra on top. */
+export const WORKSPACES = [...PACKAGES, ...SERVICES, 'infra'];
 
 /** Each repository file (relative path) and the repository files it imports. */
 export type ImportGraph = Map<string, Set<string>>;
@@ -46,8 +56,8 @@ export function importGraph(): ImportGraph {
 
 const isOurs = (file: string) => !file.startsWith('..') && !file.includes('node_modules');
 
-/** The workspace a file belongs to: its top-level folder. */
-export const workspaceOf = (file: string) => file.split('/')[0]!;
+/** The workspace a file belongs to: its top-level folder, or `packages/<name>`. */
+export const workspaceOf = (file: string) => /^(packages\/[^/]+|[^/]+)/.exec(file)![1]!;
 
 /** Groups of files that import each other, round and round (Tarjan's strongly connected components). */
 export function cycles(graph: ImportGraph): string[][] {
@@ -83,13 +93,13 @@ export function cycles(graph: ImportGraph): string[][] {
   return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 
-/** `a -> b` for every import from a service or `shared` into a different service. */
+/** `a -> b` for every import from a service or a package into a different service. */
 export function crossServiceImports(graph: ImportGraph): string[] {
   const services: readonly string[] = SERVICES;
   const found: string[] = [];
   for (const [from, targets] of graph) {
     const source = workspaceOf(from);
-    if (source !== 'shared' && !services.includes(source)) continue;
+    if (!PACKAGES.includes(source) && !services.includes(source)) continue;
     for (const to of targets) if (services.includes(workspaceOf(to)) && workspaceOf(to) !== source) found.push(`${from} -> ${to}`);
   }
   return found.sort();
@@ -98,7 +108,7 @@ export function crossServiceImports(graph: ImportGraph): string[] {
 /** `service -> other` for every service whose package.json depends on another service, for tests too. */
 export function crossServiceDependencies(): string[] {
   const found: string[] = [];
-  for (const workspace of ['shared', ...SERVICES]) {
+  for (const workspace of [...PACKAGES, ...SERVICES]) {
     const manifest = JSON.parse(readFileSync(`${ROOT}${workspace}/package.json`, 'utf8')) as Record<
       string,
       Record<string, string> | undefined
@@ -113,11 +123,11 @@ export function crossServiceDependencies(): string[] {
 
 /**
  * The folder a source file stands in: its workspace and its first folder under src/, or the file
- * itself when it stands there alone (shared/ids.ts). Tests and test helpers (src/testing/) are left
+ * itself when it stands there alone (packages/kernel/ids.ts). Tests and test helpers (src/testing/) are left
  * out: a test may reach across layers, the code it tests may not.
  */
 export function folderOf(file: string): string | undefined {
-  const match = /^([^/]+)\/src\/([^/]+)/.exec(file);
+  const match = /^((?:packages\/)?[^/]+)\/src\/([^/]+)/.exec(file);
   if (!match || /\.test\.ts$/.test(file) || match[2] === 'testing') return undefined;
   return `${match[1]}/${match[2]}`;
 }

@@ -1,9 +1,16 @@
-// The two sides meet only in `shared`: no service imports another, no file imports itself round a
-// cycle, and no folder imports itself round a loop of folders. The lists below are what still stands (issue 12 removes the rest); nothing may
-// be added to them, and an entry that is gone must be struck off, so that they only shrink.
-// Tests that put services together live in infra, which composes the system.
+// The services meet only in the packages: no service imports another, no package imports a
+// service, no file imports itself round a cycle, and no folder imports itself round a loop of
+// folders. The packages stand on floors (PACKAGE_FLOORS): each package.json declares what it depends
+// on, only on lower floors, and its files import nothing else. The lists below are what still
+// stands; nothing may be added to them, and an entry that is gone must be struck off, so that they
+// only shrink. Tests that put services together live in infra, which composes the system.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  PACKAGE_FLOORS,
+  PACKAGES,
+  SERVICES,
+  WORKSPACES,
   crossServiceDependencies,
   crossServiceImports,
   cycles,
@@ -12,6 +19,7 @@ import {
   folderGraph,
   type ImportGraph,
 } from './import-graph.ts';
+import { manifestOf, undeclared, usesOf } from './manifests.ts';
 
 const KNOWN_CYCLES: string[] = [];
 
@@ -57,12 +65,61 @@ describe('the import graph', () => {
   it('has no import that closes a loop between folders, in any workspace', () => {
     expect(against(edgesInLoops(folderGraph(graph)), KNOWN_FOLDER_LOOP_IMPORTS)).toEqual({ new: [], gone: [] });
     // A guard against a check that passes because it drew nothing.
-    expect(folderGraph(graph).get('shared/http')?.has('shared/api')).toBe(true);
+    expect(folderGraph(graph).get('packages/platform/http')?.has('packages/platform/auth')).toBe(true);
   });
 
   it('sees what it checks: the compiler traced imports across the workspaces', () => {
     // A guard against a check that passes because it read nothing.
     expect(graph.get('query-service/src/main.ts')?.size).toBeGreaterThan(0);
-    expect([...graph.values()].some((targets) => [...targets].some((t) => t.startsWith('shared/src/')))).toBe(true);
+    expect([...graph.values()].some((targets) => [...targets].some((t) => t.startsWith('packages/kernel/src/')))).toBe(true);
+  });
+});
+
+/** The floor of each package, by its npm name. */
+const floorOf = new Map<string, number>(
+  PACKAGE_FLOORS.flatMap((names, floor) => names.map((name) => [`@eventide/${name}`, floor] as const)),
+);
+
+describe('the packages', () => {
+  it('each depends only on packages on lower floors, so no loop can be declared', () => {
+    const found: string[] = [];
+    for (const workspace of PACKAGES) {
+      const manifest = manifestOf(workspace);
+      const floor = floorOf.get(manifest.name);
+      if (floor === undefined) {
+        found.push(`${workspace}: ${manifest.name} stands on no floor`);
+        continue;
+      }
+      for (const name of [...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)]) {
+        if (!name.startsWith('@eventide/')) continue;
+        const theirs = floorOf.get(name);
+        if (theirs === undefined || theirs >= floor)
+          found.push(`${manifest.name} (floor ${floor}) -> ${name} (floor ${theirs ?? 'none: a service'})`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('no service depends on another, and every workspace is one the root knows', () => {
+    const services: readonly string[] = SERVICES;
+    const found: string[] = [];
+    for (const workspace of services) {
+      const manifest = manifestOf(workspace);
+      for (const name of [...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)]) {
+        if (name.startsWith('@eventide/') && !floorOf.has(name)) found.push(`${workspace} -> ${name}`);
+      }
+    }
+    expect(found).toEqual([]);
+    expect(
+      [...(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).workspaces as string[])].sort(),
+    ).toEqual([...WORKSPACES].sort());
+  });
+
+  it("every import is declared in its workspace's package.json, and every declaration is used", () => {
+    const rootTools = manifestOf('.');
+    const found = WORKSPACES.flatMap((workspace) => undeclared(workspace, usesOf(workspace), manifestOf(workspace), rootTools));
+    expect(found).toEqual([]);
+    // A guard against a check that passes because it read nothing.
+    expect(usesOf('packages/platform').production.has('@eventide/kernel')).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // Who may connect, and what each action a connected client can take is allowed to do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 import { openSocket, openText, submit, textOf, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';

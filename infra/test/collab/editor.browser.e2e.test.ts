@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, chromiumAvailable as available, launchChromium } from '../browser.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
 if (!available)

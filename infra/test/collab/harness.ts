@@ -4,21 +4,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OpenedAuth } from '@eventide/shared/auth/open.ts';
-import { loadConfig } from '@eventide/shared/config.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { createLogger, type Logger } from '@eventide/shared/log.ts';
-import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/shared/testing/json-client.ts';
+import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { createLogger, type Logger } from '@eventide/kernel/log.ts';
+import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { documentedReplies } from '../documented.ts';
-import { compose } from '@eventide/shared/service/compose.ts';
-import { httpAppOf } from '@eventide/shared/service/http.ts';
+import { compose } from '@eventide/runtime/compose.ts';
+import { httpAppOf } from '@eventide/runtime/http.ts';
 import { commandService } from '@eventide/command-service/src/service.ts';
 import { signUp, signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import type { Collab } from '@eventide/collab-service/src/wire.ts';
 import { connectEditor, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { TEST_ENV } from '@eventide/shared/testing/test-env.ts';
-import type { Metrics } from '@eventide/shared/metrics/metrics.ts';
+import { TEST_ENV } from '@eventide/testing/test-env.ts';
+import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 
 export interface User extends SignedIn {
   http: JsonClient;

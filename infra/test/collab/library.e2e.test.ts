@@ -4,8 +4,8 @@
 // read models the projector keeps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
-import type { JsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startFullApp, type FullApp } from '../full-app.ts';
 
 const LOOKUPS_PER_HOUR = 12;

@@ -1,7 +1,7 @@
 // Presence: a cursor moves with concurrent edits, and disappears when its editor leaves, even
 // when the editor's network dies without a goodbye.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
 import { call, converged, openText, submit, textOf, type Doc } from '@eventide/collab-service/src/testing/editor-client.ts';
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
 import { converged, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
 import ShareDB from 'sharedb/lib/client/index.js';

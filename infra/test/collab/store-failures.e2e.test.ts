@@ -3,8 +3,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { capturedLog } from '@eventide/shared/testing/captured-log.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
 

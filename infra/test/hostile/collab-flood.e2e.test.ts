@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { healthy, startTarget, type HostileTarget } from './service.ts';
 
 const EDITORS = Number(process.env.HOSTILE_FLOOD_EDITORS ?? 10);

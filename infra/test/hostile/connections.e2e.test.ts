@@ -5,7 +5,7 @@
 // closed once their headers are late.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 const PER_ADDRESS = 100;

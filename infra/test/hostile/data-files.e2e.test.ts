@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 

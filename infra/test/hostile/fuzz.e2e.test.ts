@@ -4,9 +4,9 @@
 // (`npm run test:hostile` runs many more); HOSTILE_SEED replays a failing run.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { SESSION_COOKIE } from '@eventide/shared/api/auth.ts';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
+import { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp, type FullApp } from '../full-app.ts';

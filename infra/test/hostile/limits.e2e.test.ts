@@ -3,7 +3,7 @@
 // limits use the same counting; their windows are too short to race without timing.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { jsonClient, type Reply } from '@eventide/shared/testing/json-client.ts';
+import { jsonClient, type Reply } from '@eventide/platform/testing/json-client.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 let target: HostileTarget;

@@ -10,9 +10,9 @@
 // test:hostile`) is what goes past it without the cap.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PasswordHasher } from '@eventide/shared/auth/hasher.ts';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp } from '../full-app.ts';

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonClient, type JsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
+import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { grantAdmin, startService, type RunningService } from '../process.ts';
 

@@ -4,11 +4,11 @@
 // connections).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient } from '@eventide/shared/testing/json-client.ts';
-import { until } from '@eventide/shared/testing/wait.ts';
-import { redisUnavailable, startRedis, type TestRedis } from '@eventide/shared/testing/redis-server.ts';
-import { createLogger } from '@eventide/shared/log.ts';
-import { closeRedis, openRedis } from '@eventide/shared/redis.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { until } from '@eventide/testing/wait.ts';
+import { redisUnavailable, startRedis, type TestRedis } from '@eventide/testing/redis-server.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { closeRedis, openRedis } from '@eventide/stores/redis.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 let target: HostileTarget;

@@ -1,9 +1,9 @@
 // What every read handler needs, and the helpers they share.
 import type { Context } from 'koa';
-import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
-import type { EventStore } from '@eventide/shared/event-store/port.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
-import type { Collection, ReadDocument, ReadStore } from '@eventide/shared/read-store/port.ts';
+import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import type { Collection, ReadDocument, ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import type { Progress } from '../consistency.ts';
 

@@ -4,11 +4,11 @@
 // stream to some of the nine names. It is an admin's (api/operations.ts). Events are written as fast as the client reads them (the
 // stream waits for it), with a comment every 15 s to keep idle connections open.
 import { PassThrough } from 'node:stream';
-import { EVENT_NAMES, isEventName } from '@eventide/shared/events/catalogue.ts';
-import { toEnvelope } from '@eventide/shared/events/envelope.ts';
-import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/api/problems.ts';
-import { requestLogger } from '@eventide/shared/http/request-context.ts';
+import { EVENT_NAMES, isEventName } from '@eventide/kernel/events/catalogue.ts';
+import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
+import { problems } from '@eventide/contract/problems.ts';
+import { requestLogger } from '@eventide/platform/http/request-context.ts';
 import type { QueryDeps } from './context.ts';
 
 const HEARTBEAT_MS = 15_000;

@@ -1,12 +1,12 @@
 // listOrders (offset pages, filtered by user and status) and getOrder, in every version the table
 // serves them. Who may see an order is its life cycle's rule (orderModel's maySee): the mount
 // applies it to one order through readOwnership; a list holds only what its reader may see.
-import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
-import { owned, type Handlers, type Ownership } from '@eventide/shared/http/mount.ts';
-import { maySee } from '@eventide/shared/models/order/life-cycle.ts';
-import { actsAsAdmin } from '@eventide/shared/models/principal.ts';
-import { refuse } from '@eventide/shared/models/refusal.ts';
-import type { ReadDocument, ReadStore } from '@eventide/shared/read-store/port.ts';
+import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
+import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
+import { maySee } from '@eventide/kernel/models/order/life-cycle.ts';
+import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import type { ReadDocument, ReadStore } from '@eventide/stores/read-store/port.ts';
 import { answerOne, live, offsetPage, type QueryDeps, type Render } from './context.ts';
 
 /** An order is its customer's and the admins': to anyone else it does not exist, deleted or not. */

@@ -2,12 +2,12 @@
 // as {items, nextCursor}; getProduct. Lists are newest first. A cursor walk is stable under
 // concurrent writes: it continues below the last product seen, and new products sort above it,
 // so each product that existed when the walk began comes exactly once.
-import { DEFAULT_LIMIT } from '@eventide/shared/api/paging.ts';
-import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { problems } from '@eventide/shared/api/problems.ts';
-import { productView } from '@eventide/shared/api/representations/product.ts';
-import type { ProductState } from '@eventide/shared/models/product/state.ts';
-import type { ReadStore } from '@eventide/shared/read-store/port.ts';
+import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
+import { problems } from '@eventide/contract/problems.ts';
+import { productView } from '@eventide/contract/representations/product.ts';
+import type { ProductState } from '@eventide/kernel/models/product/state.ts';
+import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import { answerOne, findOne, offsetPage, type QueryDeps } from './context.ts';
 

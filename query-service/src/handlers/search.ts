@@ -1,10 +1,10 @@
 // search: products ranked by relevance over name and description. q is matched word by word
 // (each may be cut short, a long one may have a typo: docs/api.md#search); the mount refuses
 // fewer than 3 characters (400) and spends the search limit.
-import type { SearchBody } from '@eventide/shared/api/search.ts';
-import type { Handlers } from '@eventide/shared/http/mount.ts';
-import { productView } from '@eventide/shared/api/representations/product.ts';
-import type { ProductState } from '@eventide/shared/models/product/state.ts';
+import type { SearchBody } from '@eventide/contract/search.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
+import { productView } from '@eventide/contract/representations/product.ts';
+import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 import type { QueryDeps } from './context.ts';
 
 export function searchHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'search'> {

@@ -1,6 +1,6 @@
 // listUsers and getUser, in every version the table serves them: the mount has let through
 // admins (the list) and the user themselves or an admin (one profile), and spent the limit.
-import type { Handlers } from '@eventide/shared/http/mount.ts';
+import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { answerOne, findOne, offsetPage, type QueryDeps, type Render } from './context.ts';
 
 export function userReadHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'listUsers' | 'getUser'> {

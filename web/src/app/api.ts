@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 // The app's one client of the API (same origin, the session cookie rides along), and what it
 // shows for money and errors.
-import { createApiClient } from '@eventide/shared/client/api-client.ts';
-import { ApiProblem } from '@eventide/shared/client/problem.ts';
-import { toMajorUnits } from '@eventide/shared/money.ts';
+import { createApiClient } from '@eventide/client/api-client.ts';
+import { ApiProblem } from '@eventide/client/problem.ts';
+import { toMajorUnits } from '@eventide/kernel/money.ts';
 
 // A page opened right after a write (a new product, a changed order) must show that write.
 export const api = createApiClient({ baseUrl: '', readYourWrites: true });

@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import type { ApiProblem } from '@eventide/client/problem.ts';
 import { asProblem } from './api.ts';
 
 /** A refusal as a person reads it: what happened and what to do, never raw JSON. */

@@ -2,7 +2,7 @@
 // Who is signed in, for every page: undefined while asking, null when nobody.
 import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
-import type { Session } from '@eventide/shared/client/api-client.ts';
+import type { Session } from '@eventide/client/api-client.ts';
 import { api } from './api.ts';
 
 interface SessionState {

@@ -4,14 +4,14 @@
 // (12.50) and sent in minor units (1250), as the API keeps them.
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { Order, Product, User } from '@eventide/shared/client/api-client.ts';
-import type { OrderStatus } from '@eventide/shared/events/catalogue.ts';
-import { ORDER_STEPS } from '@eventide/shared/models/order/life-cycle.ts';
-import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import type { Order, Product, User } from '@eventide/client/api-client.ts';
+import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import { ORDER_STEPS } from '@eventide/kernel/models/order/life-cycle.ts';
+import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
 import { OrdersTable } from './orders.tsx';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
-import { fractionDigits, toMajorUnits } from '@eventide/shared/money.ts';
+import { fractionDigits, toMajorUnits } from '@eventide/kernel/money.ts';
 import { isAdmin, useSession } from '../session.tsx';
 
 const toMinor = (text: string, currency: string) => Math.round(Number(text.replace(',', '.')) * 10 ** fractionDigits(currency));

@@ -4,8 +4,8 @@
 // or by name, and the link into the editor (a page of its own, /collab/editor).
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { DocumentPeople, DocumentSummary, DocumentText } from '@eventide/shared/client/api-client.ts';
-import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import type { DocumentPeople, DocumentSummary, DocumentText } from '@eventide/client/api-client.ts';
+import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
 import { Field, Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { useSession } from '../session.tsx';

@@ -4,7 +4,7 @@
 // and the answer replaces what is shown, so a stale page says so instead of overwriting.
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { Order, Session } from '@eventide/shared/client/api-client.ts';
+import type { Order, Session } from '@eventide/client/api-client.ts';
 import {
   LINES_CHANGE_IN,
   ORDER_PATH,
@@ -13,10 +13,10 @@ import {
   stepsFor,
   type OrderStep,
   type OrderStepName,
-} from '@eventide/shared/models/order/life-cycle.ts';
-import type { Principal } from '@eventide/shared/models/principal.ts';
-import type { OrderStatus } from '@eventide/shared/events/catalogue.ts';
-import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+} from '@eventide/kernel/models/order/life-cycle.ts';
+import type { Principal } from '@eventide/kernel/models/principal.ts';
+import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
 import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';

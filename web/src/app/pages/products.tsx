@@ -3,8 +3,8 @@
 // view, or with the button (keyboards and screen readers need no scrolling to get there).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Product } from '@eventide/shared/client/api-client.ts';
-import type { ApiProblem } from '@eventide/shared/client/problem.ts';
+import type { Product } from '@eventide/client/api-client.ts';
+import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';

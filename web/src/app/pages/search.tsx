@@ -3,8 +3,8 @@
 // query marked in the results.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { SearchResult } from '@eventide/shared/client/api-client.ts';
-import { searchAsYouType, SEARCH_MIN_CHARACTERS, type SearchState } from '@eventide/shared/client/search-as-you-type.ts';
+import type { SearchResult } from '@eventide/client/api-client.ts';
+import { searchAsYouType, SEARCH_MIN_CHARACTERS, type SearchState } from '@eventide/client/search-as-you-type.ts';
 import { api, formatMoney } from '../api.ts';
 import { Loading, ProblemMessage } from '../parts.tsx';
 

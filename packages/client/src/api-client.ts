@@ -1,0 +1,246 @@
+// The typed client of the REST API, for browsers and Node, derived from the route table: where
+// each operation goes comes from api/operations.ts, and its request and answer types are the zod
+// schemas the services validate with (packages/contract/src), imported as types only, so a browser
+// bundle carries no schema code. Refusals throw ApiProblem; ETag / If-Match,
+// Idempotency-Key and Wait-For-Position are options; cursor pages are an async iterator. It
+// speaks the current version (v2, the unversioned paths); v1 is deprecated and not offered.
+import type { z } from 'zod';
+import type { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from '@eventide/contract/auth.ts';
+import type { cursorPageOf, offsetPageOf } from '@eventide/contract/common.ts';
+import type {
+  accessRecord,
+  documentList,
+  documentPeople,
+  documentSummary,
+  documentText,
+  newDocumentBody,
+  shareBody,
+} from '@eventide/contract/documents.ts';
+import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/orders.ts';
+import type { createProductBody, productBody, productChanges } from '@eventide/contract/products.ts';
+import type { searchBody } from '@eventide/contract/search.ts';
+import type { signUpBody, userChanges, userListQuery, userV2Body } from '@eventide/contract/users.ts';
+import type { personalDataExport } from '@eventide/contract/personal-data.ts';
+import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts';
+import type { SHAPES } from '@eventide/contract/routes.ts';
+import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
+
+type In<S extends z.ZodType> = z.input<S>;
+type Out<S extends z.ZodType> = z.output<S>;
+export type User = Out<typeof userV2Body>;
+export type PersonalDataExport = Out<typeof personalDataExport>;
+export type Product = Out<typeof productBody>;
+export type Order = Out<typeof orderV2Body>;
+export type Session = Out<typeof sessionBody>;
+export type SearchResult = Out<typeof searchBody>;
+export type DocumentText = Out<typeof documentText>;
+export type DocumentAccess = Out<typeof accessRecord>;
+export type DocumentSummary = Out<typeof documentSummary>;
+export type DocumentPeople = Out<typeof documentPeople>;
+export type OffsetPage<S extends z.ZodType> = Out<ReturnType<typeof offsetPageOf<S>>>;
+export type CursorPage<S extends z.ZodType> = Out<ReturnType<typeof cursorPageOf<S>>>;
+/** A query as the service takes it, numbers allowed where the wire has digits. */
+type QueryOf<S extends z.ZodType> = { [K in keyof In<S>]?: In<S>[K] | number };
+
+/**
+ * Any operation of the route table, by name: its method, path and the request headers it reads
+ * come from the table (api/operations.ts, which carries no schema code), its body and query types
+ * from the schemas the services validate with (imported as types only). The methods below are
+ * shorthands over it.
+ */
+type Operation = OperationName;
+type PathParameters<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameters<Rest> : never;
+type ShapeOf<K extends Operation> = (typeof SHAPES)[K];
+export interface CallOf<K extends Operation> {
+  params?: Record<PathParameters<(typeof OPERATIONS)[K]['path']>, string>;
+  query?: ShapeOf<K> extends { query: infer Q extends z.ZodType } ? QueryOf<Q> : never;
+  body?: ShapeOf<K> extends { body: infer B extends z.ZodType } ? In<B> : never;
+  options?: ReadOptions & WriteOptions;
+}
+
+export interface ClientOptions {
+  /** The service's base URL; '' in a browser page of the same site. */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** Sent with every request (a Cookie header in Node, say). */
+  headers?: Record<string, string>;
+  /**
+   * Reads wait until the read models include this client's latest write (Wait-For-Position with
+   * the highest Event-Position its writes were answered with), so a page that just wrote
+   * something finds it; a read's own waitForPosition still wins. Off by default.
+   */
+  readYourWrites?: boolean;
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** An Event-Position a write answered: the read waits until the read models include it. */
+  waitForPosition?: number;
+}
+
+export interface WriteOptions {
+  signal?: AbortSignal;
+  /** The same key sent again gets the first answer, and the write acts once. */
+  idempotencyKey?: string;
+  /** The version last read (the ETag): refused with 412 if the entity has changed since. */
+  ifMatch?: number | string;
+}
+
+/** An answer with what its headers say: the entity's version (ETag) and the write's position. */
+export interface Answer<T> {
+  data: T;
+  status: number;
+  /** From ETag: send it back as ifMatch. */
+  version: number | undefined;
+  /** From Event-Position: send it as waitForPosition to read your write. */
+  position: number | undefined;
+  headers: Headers;
+}
+
+export function createApiClient(clientOptions: ClientOptions) {
+  const send = clientOptions.fetch ?? ((input, init) => fetch(input, init));
+  /** The highest Event-Position a write of this client was answered with. */
+  let written = 0;
+
+  /** Where an operation is, with its parameters: for a page to send the browser to (a download, a redirect). */
+  function urlOf<K extends Operation>(operation: K, request: Pick<CallOf<K>, 'params' | 'query'> = {}): string {
+    const { params = {}, query = {} } = request as { params?: Record<string, string>; query?: Record<string, unknown> };
+    const path = OPERATIONS[operation].path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
+    return `${clientOptions.baseUrl}${path}${search.size > 0 ? `?${search}` : ''}`;
+  }
+
+  async function call<K extends Operation>(operation: K, request: CallOf<K> = {}): Promise<Answer<unknown>> {
+    const { method } = OPERATIONS[operation];
+    const { body, options = {} } = request as { body?: unknown; options?: ReadOptions & WriteOptions };
+    const url = urlOf(operation, request);
+    const headers: Record<string, string> = { accept: 'application/json', ...clientOptions.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+    if (options.ifMatch !== undefined) headers['If-Match'] = typeof options.ifMatch === 'number' ? `"${options.ifMatch}"` : options.ifMatch;
+    const waitFor = options.waitForPosition ?? (clientOptions.readYourWrites && method === 'get' && written > 0 ? written : undefined);
+    if (waitFor !== undefined) headers['Wait-For-Position'] = String(waitFor);
+    const response = await send(url, {
+      method: method.toUpperCase(),
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const text = await response.text();
+    const parsed: unknown = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined;
+    if (!response.ok) throw problemOf(response, parsed, text);
+    const etag = response.headers.get('etag')?.replace(/^W\//, '').replaceAll('"', '');
+    const position = response.headers.get('event-position');
+    if (position && method !== 'get') written = Math.max(written, Number(position));
+    return {
+      data: parsed,
+      status: response.status,
+      version: etag ? Number(etag) : undefined,
+      position: position ? Number(position) : undefined,
+      headers: response.headers,
+    };
+  }
+
+  /** The answer's body, as the route table documents it (the shorthands name its type). */
+  const answer = <T>(sent: Promise<Answer<unknown>>) => sent as Promise<Answer<T>>;
+  const data = async <T>(sent: Promise<Answer<unknown>>) => (await sent).data as T;
+
+  return {
+    /** Any operation by its name in the route table (the shorthands below cover the JSON ones). */
+    call,
+    urlOf,
+    users: {
+      signUp: (body: In<typeof signUpBody>, options?: WriteOptions) => answer<User>(call('createUser', { body, options })),
+      get: (id: string, options?: ReadOptions) => answer<User>(call('getUser', { params: { id }, options })),
+      list: (query: QueryOf<typeof userListQuery> = {}, options?: ReadOptions) =>
+        data<OffsetPage<typeof userV2Body>>(call('listUsers', { query, options })),
+      change: (id: string, body: In<typeof userChanges>, options?: WriteOptions) =>
+        answer<User>(call('changeUser', { params: { id }, body, options })),
+      delete: (id: string, options?: WriteOptions) => answer<User>(call('deleteUser', { params: { id }, options })),
+      /** Everything held about the user (docs/privacy.md#export); a page offers it as a download at `exportUrl`. */
+      export: (id: string) => data<PersonalDataExport>(call('exportPersonalData', { params: { id } })),
+      exportUrl: (id: string) => urlOf('exportPersonalData', { params: { id } }),
+    },
+    products: {
+      create: (body: In<typeof createProductBody>, options?: WriteOptions) => answer<Product>(call('createProduct', { body, options })),
+      get: (id: string, options?: ReadOptions) => answer<Product>(call('getProduct', { params: { id }, options })),
+      change: (id: string, body: In<typeof productChanges>, options?: WriteOptions) =>
+        answer<Product>(call('changeProduct', { params: { id }, body, options })),
+      delete: (id: string, options?: WriteOptions) => answer<Product>(call('deleteProduct', { params: { id }, options })),
+      /** An offset page, newest first (cursor pages are steadier under writes: page() and all()). */
+      list: (query: { page?: number; limit?: number } = {}, options?: ReadOptions) =>
+        data<OffsetPage<typeof productBody>>(call('listProducts', { query, options })),
+      /** One cursor page, newest first; pass the last page's nextCursor for the next. */
+      page: (query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
+        data<CursorPage<typeof productBody>>(call('pageProducts', { query, options })),
+      /** Every product, newest first, a page at a time as the loop asks for them. */
+      async *all(query: { limit?: number } = {}, options?: ReadOptions): AsyncGenerator<Product> {
+        for (let cursor: string | null = ''; cursor !== null; ) {
+          const page: CursorPage<typeof productBody> = await data(call('pageProducts', { query: { ...query, cursor }, options }));
+          yield* page.items;
+          cursor = page.nextCursor;
+        }
+      },
+      search: (q: string, options?: ReadOptions & { limit?: number }) =>
+        data<SearchResult>(call('search', { query: { q, limit: options?.limit }, options })),
+    },
+    orders: {
+      create: (body: In<typeof createOrderBody>, options?: WriteOptions) => answer<Order>(call('createOrder', { body, options })),
+      get: (id: string, options?: ReadOptions) => answer<Order>(call('getOrder', { params: { id }, options })),
+      list: (query: QueryOf<typeof orderListQuery> = {}, options?: ReadOptions) =>
+        data<OffsetPage<typeof orderV2Body>>(call('listOrders', { query, options })),
+      change: (id: string, body: In<typeof orderChanges>, options?: WriteOptions) =>
+        answer<Order>(call('changeOrder', { params: { id }, body, options })),
+      delete: (id: string, options?: WriteOptions) => answer<Order>(call('deleteOrder', { params: { id }, options })),
+    },
+    auth: {
+      signIn: (body: In<typeof signInBody>, options?: WriteOptions) => data<Session>(call('signIn', { body, options })),
+      signOut: async () => void (await call('signOut')),
+      session: (options?: ReadOptions) => data<Session>(call('getSession', { options })),
+      setPassword: async (body: In<typeof passwordBody>) => void (await call('setPassword', { body })),
+      unlinkProvider: async (provider: string) => void (await call('unlinkProvider', { params: { provider } })),
+      /** Where to send the browser to link a provider to the signed-in account (and come back to returnTo). */
+      linkProviderLocation: async (provider: string, returnTo?: string) =>
+        (await data<Out<typeof providerLocationBody>>(call('linkProvider', { params: { provider }, query: { returnTo } }))).location,
+      /** The identity providers configured, to offer on a sign-in page. */
+      providers: async () => (await data<Out<typeof providersBody>>(call('listProviders'))).providers,
+      /** Where to send the browser to sign in with a provider (a full-page navigation, not a fetch). */
+      providerSignInUrl: (provider: string, returnTo?: string) =>
+        urlOf('startProviderSignIn', { params: { provider }, query: { returnTo } }),
+    },
+    documents: {
+      /** The caller's documents (owned and shared with them), the most recently changed first. */
+      list: async () => (await data<Out<typeof documentList>>(call('listDocuments'))).items,
+      create: (body: In<typeof newDocumentBody>) => data<DocumentSummary>(call('createDocument', { body })),
+      /** The collaborative editor's page for a document (a full-page navigation). */
+      editorUrl: (id: string) => `${urlOf('openEditor')}?doc=${encodeURIComponent(id)}`,
+      people: (id: string) => data<DocumentPeople>(call('getDocumentPeople', { params: { id } })),
+      /** Shares with the account of an email, or by name with someone the caller already shares a document with. */
+      shareWith: (id: string, person: In<typeof shareBody>) =>
+        data<DocumentPeople>(call('shareDocument', { params: { id }, body: person })),
+      get: (id: string, at: { version?: number; at?: string } = {}) =>
+        data<DocumentText>(call('getDocument', { params: { id }, query: at })),
+      access: (id: string) => data<DocumentAccess>(call('getDocumentAccess', { params: { id } })),
+      /** Shares by user id; shareWith() takes an email or a name. */
+      share: (id: string, userId: string) => data<DocumentAccess>(call('addEditor', { params: { id, userId } })),
+      unshare: (id: string, userId: string) => data<DocumentAccess>(call('removeEditor', { params: { id, userId } })),
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+function problemOf(response: Response, parsed: unknown, text: string): ApiProblem {
+  const retryAfter = retryAfterMs(response.headers.get('retry-after'));
+  const document = parsed as Partial<ProblemDocument> | undefined;
+  if (document && typeof document.type === 'string' && typeof document.status === 'number') {
+    return new ApiProblem(document as ProblemDocument, retryAfter);
+  }
+  // Not one of ours (a proxy's error page, say): still a typed problem.
+  return new ApiProblem(
+    { type: 'http', title: response.statusText || 'Request failed', status: response.status, detail: text.slice(0, 200) },
+    retryAfter,
+  );
+}

@@ -1,0 +1,55 @@
+// The rate limits the table's operations spend (operations.ts names them), each declared once:
+// its budget (from configuration where an operator may tune it), its window, and whom it spares.
+// The mount (http/mount.ts) spends one point per request, per client: the signed-in user, else
+// the address. docs/auth.md#rate-limits describes them.
+import type { Config } from '@eventide/kernel/config.ts';
+import type { LimitName } from './operations.ts';
+
+export interface LimitPolicy {
+  points: number;
+  /** Window in seconds. */
+  duration: number;
+  /** What is counted, for the refusal's detail. */
+  what: string;
+  /** Admins are not counted (they may make accounts for others, and may list every user anyway). */
+  sparesAdmins?: boolean;
+  /** Counted per address even for a signed-in user: accounts are cheap, an address is not. Default: the client (the user, else the address). */
+  countsBy?: 'client' | 'address';
+}
+
+/** An export reads every section: a few an hour are plenty for a person, and cheap for the service. */
+export const EXPORTS_PER_HOUR = 10;
+
+export function limitPolicies(config: Config): Record<LimitName, LimitPolicy> {
+  return {
+    search: { points: config.RATE_LIMIT_SEARCH_PER_SECOND, duration: 1, what: 'searches' },
+    'user-profile': { points: config.RATE_LIMIT_PROFILE_PER_SECOND, duration: 1, what: 'requests to a user profile' },
+    // Each sign-up may answer that an address is taken (docs/auth.md, "Who can learn that an
+    // address has an account"), so strangers get few of them.
+    'sign-up': { points: config.RATE_LIMIT_SIGN_UPS_PER_HOUR, duration: 3600, what: 'sign-ups from this address', sparesAdmins: true },
+    // A change of one's address may answer that the new one is taken, as a sign-up may: spent
+    // only when the address really changes (the user handlers).
+    'email-change': { points: config.RATE_LIMIT_EMAIL_CHANGES_PER_HOUR, duration: 3600, what: 'changes of address', sparesAdmins: true },
+    // One budget per address for every answer that could tell whether an email has an account
+    // (docs/auth.md, "Who can learn that an address has an account"), spent beside each channel's
+    // own: a sign-up, a change of address, a document shared by email.
+    'account-answer': {
+      points: config.RATE_LIMIT_ACCOUNT_ANSWERS_PER_HOUR,
+      duration: 3600,
+      what: 'answers that could tell whether an email has an account, from this address',
+      sparesAdmins: true,
+      countsBy: 'address',
+    },
+    'personal-data-export': { points: EXPORTS_PER_HOUR, duration: 3600, what: 'exports' },
+    // Each lookup of a person to share with is a question about who has an account.
+    'person-lookup': { points: config.COLLAB_SHARE_LOOKUPS_PER_HOUR, duration: 3600, what: 'people looked up to share with' },
+    // Spent by every way a document comes into being: this route, and a create over the editor's
+    // WebSocket (collab-service/src/sharedb/guard.ts), on one counter per user.
+    'document-creation': {
+      points: config.COLLAB_DOCUMENTS_PER_HOUR,
+      duration: 3600,
+      what: 'documents made',
+      sparesAdmins: true,
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// The public envelope of a recorded event, or nothing for events that never leave the write side.
+import type { JsonValue, RecordedEvent } from './recorded.ts';
+import { withSealedAsNull } from './personal-fields.ts';
+import { isEventName, parsePayload, type AnyEventEnvelope, type EventName, type Model, type PayloadOf } from './catalogue.ts';
+
+/**
+ * The payload checked against its name's schema with any sealed field as null, and as it was when
+ * it holds sealed fields (they stay sealed, for whoever has the key to open them).
+ */
+export function checkedPayload<N extends EventName>(type: N, data: JsonValue): PayloadOf<N> {
+  const masked = withSealedAsNull(type, data);
+  const checked = parsePayload(type, masked);
+  return masked === data ? checked : (data as PayloadOf<N>);
+}
+
+/**
+ * An event read with its personal fields sealed (the publisher's) keeps them sealed: its payload
+ * is checked with them as null, and goes out as it was, for the subscriber SDK to open.
+ */
+export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
+  if (!isEventName(event.type)) return undefined;
+  return {
+    id: event.id,
+    type: event.type,
+    streamId: event.streamId,
+    revision: event.revision,
+    position: event.position,
+    time: event.time,
+    // Checked on the way out: only what the catalogue allows reaches the bus.
+    data: checkedPayload(event.type, event.data),
+    metadata: {
+      correlationId: event.metadata.correlationId,
+      causationId: event.metadata.causationId,
+      actor: event.metadata.actor,
+      ...(event.metadata.traceparent ? { traceparent: event.metadata.traceparent } : {}),
+    },
+    ...(event.forgotten ? { forgotten: true } : {}),
+  } as AnyEventEnvelope;
+}
+
+export function modelOf(envelope: AnyEventEnvelope): Model {
+  return envelope.type.split(':')[0] as Model;
+}
+
+/** The entity the event is about: the Kafka key, so that one entity's events stay in order. */
+export function entityIdOf(envelope: AnyEventEnvelope): string {
+  return envelope.streamId.slice(envelope.streamId.indexOf('-') + 1);
+}

@@ -1,0 +1,107 @@
+// Chooses where sessions and rate-limit counters live from configuration: MongoDB when its URL
+// is set (shared by every process), otherwise SQLite under the data directory for sessions
+// and memory for counters. Counters go to Redis when REDIS_URL is set, whatever holds sessions.
+import { join } from 'node:path';
+import type { Config } from '@eventide/kernel/config.ts';
+import { loadOrCreateSecret } from '@eventide/kernel/secret.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import type { RedisClient } from '@eventide/stores/redis.ts';
+import { keyBlinder, memoryLimiters, mongoLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
+import type { SessionOptions } from './session.ts';
+import { openMongoRevocations } from './revocations/mongo.ts';
+import type { RevocationFeed } from './revocations/port.ts';
+import { openSqliteRevocations } from './revocations/sqlite.ts';
+import { hashedKeys } from './session-store/keys.ts';
+import { openMongoSessionStore } from './session-store/mongo.ts';
+import type { SessionStore } from './session-store/port.ts';
+import { revokingSessions } from './session-store/revoking.ts';
+import { openSqliteSessionStore } from './session-store/sqlite.ts';
+
+export interface HttpAuth {
+  sessions: SessionOptions;
+  limiters: LimiterFactory;
+  /** Origins besides the request's own whose pages may change state. */
+  allowedOrigins: string[];
+  trustProxyHops: number;
+}
+
+export interface OpenedAuth extends HttpAuth {
+  /** Ended sessions and withdrawn access, from every process sharing the store. */
+  revocations: RevocationFeed;
+  description: string;
+  /** Reads from the session store (GET /health/ready): rejects when it does not answer. */
+  probe(): Promise<void>;
+  /** Asks Redis, when the counters are there (GET /health/ready). */
+  limitsProbe?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AuthOptions {
+  clock?: () => number;
+  /** Where a revocation that could not be delivered is reported. */
+  onError?: (error: unknown) => void;
+  /** Where the Redis connection's outages are logged. */
+  log?: Logger;
+}
+
+export async function openAuth(config: Config, options: AuthOptions = {}): Promise<OpenedAuth> {
+  const secret = loadOrCreateSecret(config.SESSION_SECRET, join(config.dataDir, 'session-secret'));
+  let raw: SessionStore;
+  let limiters: LimiterFactory;
+  let revocations: RevocationFeed;
+  let sessionsWhere: string;
+  let limitsWhere: string;
+  const onError = options.onError ?? ((error: unknown) => console.error('revocation feed:', error));
+  if (config.MONGO_URL) {
+    const opened = await openMongoSessionStore(config.MONGO_URL);
+    raw = opened.store;
+    limiters = mongoLimiters(opened.client, keyBlinder(secret));
+    revocations = await openMongoRevocations(opened.client, { onError });
+    sessionsWhere = 'MongoDB';
+    limitsWhere = 'MongoDB';
+  } else {
+    const path = join(config.dataDir, 'sessions.db');
+    raw = openSqliteSessionStore(path);
+    limiters = memoryLimiters();
+    revocations = openSqliteRevocations(path, { onError });
+    sessionsWhere = `SQLite at ${path}`;
+    limitsWhere = 'memory';
+  }
+  let redis: RedisClient | undefined;
+  let closeRedis: ((client: RedisClient) => Promise<void>) | undefined;
+  if (config.REDIS_URL) {
+    // Loaded only here, so the embedded default never loads the Redis client.
+    const { openRedis, closeRedis: close } = await import('@eventide/stores/redis.ts');
+    closeRedis = close;
+    const log = options.log ?? (await import('@eventide/kernel/log.ts')).createLogger({ level: config.LOG_LEVEL });
+    redis = await openRedis(config.REDIS_URL, { log, purpose: 'rate limits', failFast: true });
+    limiters = redisLimiters(redis, keyBlinder(secret));
+    limitsWhere = 'Redis';
+  }
+  const description = `sessions and revocations in ${sessionsWhere}, rate limits in ${limitsWhere}`;
+  // Keys are hashed before anything below sees them, so revocations carry store keys, never ids.
+  const store = hashedKeys(revokingSessions(raw, revocations));
+  return {
+    sessions: {
+      store,
+      keys: [secret.toString('base64')],
+      idleMs: config.SESSION_IDLE_SECONDS * 1000,
+      absoluteMs: config.SESSION_ABSOLUTE_SECONDS * 1000,
+      ...(options.clock ? { clock: options.clock } : {}),
+    },
+    limiters,
+    allowedOrigins: [...(config.PUBLIC_ORIGIN ? [config.PUBLIC_ORIGIN] : []), ...config.ALLOWED_ORIGINS],
+    trustProxyHops: config.TRUST_PROXY_HOPS,
+    revocations,
+    description,
+    async probe() {
+      await raw.get('readiness-probe');
+    },
+    ...(redis ? { limitsProbe: async () => void (await redis.ping()) } : {}),
+    async close() {
+      await revocations.close();
+      await store.close();
+      if (redis) await closeRedis?.(redis);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Bounds on what connections a client can hold: how long it may take to send a request, how long
+// an idle keep-alive connection stays, how many connections there are in all, and how many come
+// from one address, so that one address holding thousands of slow connections cannot take the
+// descriptors everyone else needs. docs/operations.md#bounds lists the knobs.
+import { readFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { addressKey } from '../auth/client-address.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+
+export type ConnectionBounds = Pick<
+  Config,
+  | 'HTTP_HEADERS_TIMEOUT_MS'
+  | 'HTTP_REQUEST_TIMEOUT_MS'
+  | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'
+  | 'HTTP_MAX_CONNECTIONS'
+  | 'HTTP_MAX_CONNECTIONS_PER_ADDRESS'
+  | 'TRUST_PROXY_HOPS'
+>;
+
+/**
+ * Descriptors kept back from connections for everything else the process opens: its stores'
+ * files and sockets (SQLite and its WAL, MongoDB's and Redis's pools, Kafka's brokers), logs and
+ * the static files it reads at start. Measured: `npm start` holds 53 with no client.
+ */
+export const DESCRIPTOR_RESERVE = 256;
+
+/** The process's limit on open descriptors (its soft RLIMIT_NOFILE), where the system says it. */
+export function descriptorLimit(limits = '/proc/self/limits'): number | undefined {
+  try {
+    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync(limits, 'utf8'))?.[1];
+    return soft === undefined ? undefined : Number(soft);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How many connections the server takes in all: as configured, but never so many that they leave
+ * fewer than DESCRIPTOR_RESERVE descriptors for the rest (a store that cannot open a file fails
+ * every client, not only the one too many).
+ */
+export function connectionCap(configured: number, limit = descriptorLimit()): number {
+  if (limit === undefined) return configured;
+  return Math.max(1, Math.min(configured, limit - DESCRIPTOR_RESERVE));
+}
+
+/** An HTTP server with the bounds. */
+export function boundedServer(listener: RequestListener, bounds: ConnectionBounds): Server {
+  const server = createServer(
+    {
+      headersTimeout: bounds.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: bounds.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: bounds.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      // Node looks for requests past their time this often (30 s by default): a tenth of the
+      // headers' time, so that a slow connection goes close to its bound.
+      connectionsCheckingInterval: Math.max(250, Math.floor(bounds.HTTP_HEADERS_TIMEOUT_MS / 10)),
+    },
+    listener,
+  );
+  boundConnections(server, bounds);
+  return server;
+}
+
+function boundConnections(server: Server, bounds: ConnectionBounds): void {
+  // Node closes a connection past this at once, before it costs more than its descriptor.
+  server.maxConnections = connectionCap(bounds.HTTP_MAX_CONNECTIONS);
+  // Behind a proxy every connection is the proxy's: its own caps are the ones that see clients.
+  if (bounds.TRUST_PROXY_HOPS > 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = addressKey(socket.remoteAddress ?? '');
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > bounds.HTTP_MAX_CONNECTIONS_PER_ADDRESS) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}

@@ -1,0 +1,53 @@
+// GET /metrics in Prometheus's text format, and GET /health with what the process runs (its
+// adapters, their files, how far each follower got), on a port of its own (METRICS_PORT), bound to
+// loopback unless METRICS_HOST says otherwise: the figures are for the operator, not for the
+// public the service port faces (its GET /health says only that it answers), and a scrape never
+// queues behind the service's own requests' limits or sessions.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@eventide/kernel/log.ts';
+import type { Metrics } from './metrics.ts';
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface MetricsOptions {
+  host: string;
+  port: number;
+  log: Logger;
+  /** What GET /health says here: every service's facts (compose.ts). */
+  health?: () => Record<string, unknown>;
+}
+
+export async function serveMetrics(metrics: Metrics, options: MetricsOptions): Promise<MetricsServer> {
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://metrics').pathname;
+    if (request.method === 'GET' && path === '/health') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', ...options.health?.() }));
+      return;
+    }
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics, GET /health\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      (error: unknown) => {
+        options.log.error({ err: error }, 'collecting metrics failed');
+        response.writeHead(500, { 'content-type': 'text/plain' }).end('collecting metrics failed\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  options.log.info({ port, url: `http://${options.host}:${port}/metrics` }, 'serving metrics');
+  return {
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

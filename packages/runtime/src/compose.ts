@@ -1,0 +1,218 @@
+// Every service has the same shape, and one function puts any set of them in one process:
+// `npm start` (all of them), each `npm run start:*` (one) and the tests' harnesses. The
+// adapters are opened here, from configuration, once per process and only when a service asks
+// for them, and closed here after the services that use them.
+import type { Server } from 'node:http';
+import type { AuthOptions, OpenedAuth } from '@eventide/platform/auth/open.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { EventBus } from '@eventide/stores/event-bus/port.ts';
+import type { ServiceApi } from '@eventide/platform/http/mount.ts';
+import type { OpenedEventStore } from '@eventide/stores/personal-data/open.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import type { ReadStore } from '@eventide/stores/read-store/port.ts';
+import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
+import { adapterProbes, readiness, type Probe } from './readiness.ts';
+import type { Readiness } from '@eventide/contract/health.ts';
+import { createMetrics, type Metrics } from '@eventide/platform/metrics/metrics.ts';
+import { meteredEventStore } from '@eventide/platform/metrics/event-store.ts';
+import { meteredLimiters } from '@eventide/platform/metrics/limiters.ts';
+import { oneCounterPerName } from '@eventide/platform/auth/rate-limit.ts';
+import { tracedEventStore } from '@eventide/platform/tracing/spans.ts';
+
+export interface Service {
+  /** The operations of the route table this service serves, by name (http/mount.ts); none for a follower. */
+  api?: ServiceApi;
+  /** What GET /health says of this service (which adapters, how far it got). */
+  health(): Record<string, unknown>;
+  /** What GET /health/ready asks of this service's own stores, beside the platform's adapters. */
+  probes?(): Probe[];
+  /** Called once the HTTP server listens, for what attaches to it (the collab WebSocket). */
+  attach?(server: Server): void;
+  /** Ends long-lived connections, so that the HTTP drain at shutdown need not wait for them. */
+  disconnect?(): Promise<void>;
+  /** Stops the service's own work; the adapters it was given are closed after it. */
+  close(): Promise<void>;
+}
+
+export interface Opened<Store> {
+  store: Store;
+  description: string;
+}
+
+/** What the services of one process share. */
+export interface Platform {
+  config: Config;
+  log: Logger;
+  auth(): Promise<OpenedAuth>;
+  /** The event store, sealing personal data, with its key store. */
+  eventStore(): Promise<OpenedEventStore>;
+  readStore(): Promise<Opened<ReadStore>>;
+  /** Kafka when configured, else the in-process bus: where the publisher puts the public events. */
+  eventBus(): Promise<Opened<EventBus>>;
+  /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
+  projected: ProgressSignal;
+  /** Where each service adds what it holds about a person, for their export (GET /users/{id}/export). */
+  personalData: PersonalDataSections;
+  /** This process's metrics (GET /metrics on METRICS_PORT): services add their own gauges. */
+  metrics: Metrics;
+}
+
+export interface ProgressSignal {
+  notify(): void;
+  subscribe(listener: () => void): () => void;
+  /**
+   * How often it has been notified so far. A service that starts after the projector has
+   * announced (services open in turn) learns from this that there is one, without having heard it.
+   */
+  notifications(): number;
+}
+
+export type ServiceFactory<S extends Service = Service> = (platform: Platform) => Promise<S>;
+
+export interface PlatformOptions {
+  config: Config;
+  log: Logger;
+  auth?: AuthOptions;
+}
+
+export interface Composition<Services extends Record<string, Service>> {
+  platform: Platform;
+  services: Services;
+  /** What the HTTP app mounts: every service's operations. */
+  apis: ServiceApi[];
+  health(): Record<string, unknown>;
+  /** GET /health/ready: every adapter this process opened, and every service's own stores. */
+  ready(): Promise<Readiness>;
+  /** Sessions and the Origin check for the HTTP app, when a service opened them. */
+  auth: OpenedAuth | undefined;
+  attach(server: Server): void;
+  disconnect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The signal a projector in this process announces its progress on (Platform.projected). */
+export function progressSignal(): ProgressSignal {
+  const listeners = new Set<() => void>();
+  let notifications = 0;
+  return {
+    notify() {
+      notifications++;
+      for (const listener of listeners) listener();
+    },
+    notifications: () => notifications,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function once<T>(open: () => T): { get(): T; opened(): T | undefined } {
+  let value: T | undefined;
+  return {
+    get() {
+      value ??= open();
+      return value;
+    },
+    opened: () => value,
+  };
+}
+
+/**
+ * How long one round of readiness probes answers every GET /health/ready: however often it is
+ * asked (it needs no session), the stores are probed at most once in this time.
+ */
+const READY_REUSE_MS = 1_000;
+
+/** `work`'s promise, shared by every call made within `ms` of the call that started it. */
+function sharedFor<T>(ms: number, work: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; result: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ms) last = { at: now, result: work() };
+    return last.result;
+  };
+}
+
+export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOptions) {
+  // Imported when first asked for: a process loads only the adapters its services use.
+  const metrics = createMetrics();
+  const auth = once(async () => {
+    const opened = await (await import('@eventide/platform/auth/open.ts')).openAuth(config, { log, ...authOptions });
+    return { ...opened, limiters: oneCounterPerName(meteredLimiters(opened.limiters, metrics.rateLimitRefusals)) };
+  });
+  const eventStore = once(async () => {
+    const opened = await (await import('@eventide/stores/personal-data/open.ts')).openEventStore(config);
+    return { ...opened, store: tracedEventStore(meteredEventStore(opened.store, metrics.appendSeconds)) };
+  });
+  const readStore = once(async () => (await import('@eventide/stores/read-store/open.ts')).openReadStore(config));
+  const eventBus = once(async () => (await import('@eventide/stores/event-bus/open.ts')).openEventBus(config, log));
+  const platform: Platform = {
+    config,
+    log,
+    auth: auth.get,
+    eventStore: eventStore.get,
+    readStore: readStore.get,
+    eventBus: eventBus.get,
+    projected: progressSignal(),
+    personalData: personalDataSections(),
+    metrics,
+  };
+  return {
+    platform,
+    /** A probe of each adapter a service asked for (readiness.ts). */
+    probes: async () =>
+      adapterProbes(
+        { events: await eventStore.opened(), read: await readStore.opened(), bus: await eventBus.opened(), sessions: await auth.opened() },
+        config.READY_MAX_LAG_EVENTS,
+      ),
+    openedAuth: () => auth.opened(),
+    /** Closes what was opened, followers' stores after their services stopped. */
+    async close() {
+      await Promise.all([
+        eventBus.opened()?.then((opened) => opened.store.close()),
+        readStore.opened()?.then((opened) => opened.store.close()),
+        eventStore.opened()?.then((opened) => opened.store.close()),
+        auth.opened()?.then((opened) => opened.close()),
+      ]);
+    },
+  };
+}
+
+/** Starts the services in order on one platform; a failure closes what had started. */
+export async function compose<Factories extends Record<string, ServiceFactory>>(
+  options: PlatformOptions,
+  factories: Factories,
+): Promise<Composition<{ [K in keyof Factories]: Awaited<ReturnType<Factories[K]>> }>> {
+  const opened = openPlatform(options);
+  const started: Service[] = [];
+  const services: Record<string, Service> = {};
+  const closeAll = async () => {
+    // Last started, first stopped: nothing is left writing to a store that closes.
+    for (const service of [...started].reverse()) await service.close();
+    await opened.close();
+  };
+  try {
+    for (const [name, factory] of Object.entries(factories)) {
+      const service = await factory(opened.platform);
+      started.push(service);
+      services[name] = service;
+    }
+  } catch (error) {
+    await closeAll().catch(() => undefined);
+    throw error;
+  }
+  return {
+    platform: opened.platform,
+    services: services as { [K in keyof Factories]: Awaited<ReturnType<Factories[K]>> },
+    apis: started.flatMap((s) => (s.api ? [s.api] : [])),
+    health: () => Object.assign({}, ...started.map((s) => s.health())),
+    ready: sharedFor(READY_REUSE_MS, async () => readiness([...(await opened.probes()), ...started.flatMap((s) => s.probes?.() ?? [])])),
+    auth: await opened.openedAuth(),
+    attach(server) {
+      for (const service of started) service.attach?.(server);
+    },
+    disconnect: async () => void (await Promise.all(started.map((s) => s.disconnect?.()))),
+    close: closeAll,
+  };
+}

@@ -1,0 +1,48 @@
+// What every `main.ts` does: configuration from the environment (a bad value stops the process
+// with exit code 2 and a message naming it), the services composed on one platform, one HTTP
+// server, and a clean shutdown on SIGINT/SIGTERM.
+import { type Config, ConfigError, loadConfig } from '@eventide/kernel/config.ts';
+import { serve } from '@eventide/platform/http/serve.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { compose, type ServiceFactory } from './compose.ts';
+import { httpAppOf } from './http.ts';
+import { serveMetrics } from '@eventide/platform/metrics/serve-metrics.ts';
+import { startTracing, tracingConfigured } from '@eventide/platform/tracing/setup.ts';
+
+function exitOnConfigError(error: unknown): never {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+
+export async function runServices(name: string, factories: Record<string, ServiceFactory>): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    exitOnConfigError(error);
+  }
+  const log = createLogger({ level: config.LOG_LEVEL, name });
+  // Before anything makes a span: the SDK is loaded only when an exporter is configured.
+  const tracing = tracingConfigured(config) ? await startTracing(config, { serviceName: name }) : undefined;
+  const composition = await compose({ config, log }, factories).catch(exitOnConfigError);
+  log.info({ ...composition.health(), tracing: tracing?.description ?? 'off', dataDir: config.dataDir }, 'starting');
+  const app = httpAppOf(composition, log);
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await serveMetrics(composition.platform.metrics, {
+          host: config.METRICS_HOST,
+          port: config.METRICS_PORT,
+          log,
+          health: composition.health,
+        });
+  const close = async () => {
+    await metrics?.close();
+    await composition.close();
+    // Last: the spans of the shutdown's own work are exported too.
+    await tracing?.shutdown().catch((error: unknown) => log.warn({ err: error }, 'tracing: the last spans could not be exported'));
+  };
+  const server = await serve({ app, config, log, beforeDrain: composition.disconnect, onClose: close });
+  composition.attach(server);
+}

@@ -1,0 +1,21 @@
+// What `import … from '@eventide/sdk'` gives a downstream service: a subscriber, and the event
+// catalogue's names and types that its handlers are typed with. Metrics are a second entry
+// (`@eventide/sdk/metrics`), so that a service without prom-client installs none.
+export { createSubscriber } from './subscriber.ts';
+export type { KafkaSubscriberOptions, KeyLookup, Subscriber, SubscriberOptions, SubscriberSettings } from './subscriber.ts';
+export type { DeadLetter, Handler, Outcome, RetryPolicy } from './dispatch.ts';
+export type { HttpTransportOptions } from './http-transport.ts';
+export { EVENT_NAMES, isEventName, ORDER_STATUSES } from '@eventide/kernel/events/catalogue.ts';
+export type {
+  Action,
+  Actor,
+  AnyEventEnvelope,
+  EventEnvelope,
+  EventMetadata,
+  EventName,
+  Model,
+  Money,
+  OrderLine,
+  OrderStatus,
+  PayloadOf,
+} from '@eventide/kernel/events/catalogue.ts';

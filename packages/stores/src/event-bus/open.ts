@@ -1,0 +1,15 @@
+// Chooses the event bus adapter from configuration: Kafka when brokers are set, otherwise the
+// in-process bus (subscribers in the same process; others follow GET /events).
+import type { Config } from '@eventide/kernel/config.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import { inProcessBus } from './in-process.ts';
+import { kafkaBus } from './kafka.ts';
+import type { EventBus } from './port.ts';
+
+export function openEventBus(config: Config, log: Logger): { store: EventBus; description: string } {
+  if (config.KAFKA_BROKERS) {
+    const bus = kafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'eventide-publisher', topicPrefix: config.KAFKA_TOPIC_PREFIX }, log);
+    return { store: bus, description: `Kafka at ${config.KAFKA_BROKERS.join(',')}, topics ${config.KAFKA_TOPIC_PREFIX}<model>` };
+  }
+  return { store: inProcessBus({ log }), description: 'in-process' };
+}

@@ -1,0 +1,123 @@
+// The event store port: what every adapter (embedded SQLite, EventStoreDB) promises.
+// Streams hold one entity each; the global log orders every event of every stream.
+import type { JsonValue, NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+
+/**
+ * What an append expects of the stream:
+ * - `any`: no check;
+ * - `no_stream`: the stream must not exist yet;
+ * - `stream_exists`: the stream must hold at least one event;
+ * - a number: the revision of the stream's last event must be exactly this.
+ */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** Revision of the last event of this append: the stream's revision right after it. */
+  nextRevision: number;
+  /** Global position of the last event of this append (-1 where the server does not say). */
+  position: number;
+  /** When the store recorded the events (ISO 8601): the `time` a read of them will show. */
+  time: string;
+}
+
+/** One stream's part of appendInOrder. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
+}
+
+export interface ReadStreamOptions {
+  /** The first revision to read; 0 when absent. */
+  fromRevision?: number;
+  /** The last revision to read; the stream's end when absent. */
+  toRevision?: number;
+}
+
+/**
+ * A stream's state folded up to one of its events, kept so that loading the stream reads only
+ * the events after it. A cache: a missing or unreadable snapshot costs a longer read, nothing else.
+ */
+export interface Snapshot {
+  /** What folded it (the aggregate's code): a snapshot of another version is never used. */
+  version: string;
+  /** Revision, global position and time of the last event folded in. */
+  revision: number;
+  position: number;
+  time: string;
+  state: JsonValue;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events after this global position (exclusive); 0 or absent starts at the beginning. */
+  after?: number;
+  /** Ends the subscription: the iterator returns without an error. */
+  signal?: AbortSignal;
+  /**
+   * Deliver personal fields as they are at rest, sealed (docs/privacy.md), instead of opened: for
+   * followers that carry events on (the bus publisher) or need nothing personal (the forgetter).
+   * Only the sealing wrapper opens anything, so the adapters themselves always deliver them so.
+   */
+  keepSealed?: boolean;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams in this order, each checked as `append` checks it, and none after
+   * one that fails (the call rejects with that one's error). The embedded store writes them all or
+   * none, in one commit; EventStoreDB writes them one by one, so a failure there leaves the earlier
+   * ones written: callers must be right either way.
+   */
+  appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]>;
+  /** The stream's events in revision order, or a range of them; an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * The stream's events whose metadata names this causation id (the command that caused them),
+   * in revision order: how a retried command finds what it did. Fast for name-based (v5) UUIDs,
+   * the only command ids a retry repeats; other ids may cost a read of the stream.
+   */
+  readCausedBy(streamId: string, causationId: string): Promise<RecordedEvent[]>;
+  /** The newest snapshot of this version at or before revision `atOrBefore` (the newest of all when absent). */
+  readSnapshot(streamId: string, options: { version: string; atOrBefore?: number }): Promise<Snapshot | undefined>;
+  /**
+   * Keeps a snapshot of events already in the stream. Snapshots of other versions of the stream
+   * may be dropped. Rejects a snapshot whose last event is not in the stream as it claims.
+   */
+  saveSnapshot(streamId: string, snapshot: Snapshot): Promise<void>;
+  /** Up to `limit` events of the global log after position `after`, in order. */
+  readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
+  /** The position of the last event in the log; 0 when it is empty. */
+  head(): Promise<number>;
+  /** Catches up from `after`, then stays live; ordered, gapless and resumable from any position it yielded. */
+  subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  readonly streamId: string;
+  readonly expected: ExpectedRevision;
+  /** -1 when the stream does not exist. */
+  readonly actual: number;
+  constructor(streamId: string, expected: ExpectedRevision, actual: number) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${actual === -1 ? 'no stream' : actual}`);
+    this.name = 'WrongExpectedRevisionError';
+    this.streamId = streamId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+/** An event id that is already in the log somewhere other than where this append would repeat it. */
+export class EventIdReusedError extends Error {
+  readonly eventId: string;
+  constructor(eventId: string, detail: string) {
+    super(`event id ${eventId} is already used: ${detail}`);
+    this.name = 'EventIdReusedError';
+    this.eventId = eventId;
+  }
+}
+
+export function describeExpected(expected: ExpectedRevision): string {
+  return typeof expected === 'number' ? `revision ${expected}` : expected.replace('_', ' ');
+}

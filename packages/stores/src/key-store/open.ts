@@ -1,0 +1,19 @@
+// Chooses the key store adapter from configuration: MongoDB when its URL is set, otherwise the
+// embedded SQLite file `keys.db` under the data directory (never inside the event store).
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import type { Config } from '@eventide/kernel/config.ts';
+import { openMongoKeyStore } from './mongo.ts';
+import type { KeyStore } from './port.ts';
+import { openSqliteKeyStore } from './sqlite.ts';
+
+export async function openKeyStore(config: Config): Promise<{ store: KeyStore; description: string }> {
+  if (config.MONGO_URL) {
+    const client = new MongoClient(config.MONGO_URL);
+    await client.connect();
+    const store = await openMongoKeyStore(client);
+    return { store: { ...store, close: () => client.close() }, description: 'MongoDB' };
+  }
+  const path = join(config.dataDir, 'keys.db');
+  return { store: openSqliteKeyStore(path), description: `SQLite at ${path}` };
+}

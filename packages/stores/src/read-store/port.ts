@@ -1,0 +1,103 @@
+// The read-store port: the read models the projector maintains and the query service serves.
+//
+// Idempotence lives in the documents, not in the checkpoint: every document carries the
+// revision of the last event applied to it, and a write states the version it expects to
+// replace, so an event replayed after a crash changes nothing. Deleted entities stay as
+// tombstones for the same reason. The checkpoint only says where to resume.
+//
+// A generation is one complete set of read models. A rebuild fills a fresh generation while
+// the active one goes on serving, then promotes it in one step.
+import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+
+/** The checkpoint the projector keeps and reads wait on. */
+export const READ_MODELS_CHECKPOINT = 'read-models';
+
+export type Collection = 'users' | 'products' | 'orders';
+export const COLLECTIONS: readonly Collection[] = ['users', 'products', 'orders'];
+
+/** Fields that lists can filter on by equality, per collection. */
+export const FILTERABLE: Readonly<Record<Collection, readonly string[]>> = {
+  users: [],
+  products: ['category'],
+  orders: ['userId', 'status'],
+};
+
+export interface ReadDocument {
+  id: string;
+  /** Stream revision of the last event applied. */
+  version: number;
+  /** Global position of the entity's created event: lists are ordered by it, newest first. */
+  seq: number;
+  deleted: boolean;
+  fields: Record<string, JsonValue>;
+}
+
+export interface DocumentWrite {
+  collection: Collection;
+  doc: ReadDocument;
+  /** The version the stored document must have, or null when it must not exist yet. */
+  expectedVersion: number | null;
+}
+
+/** Offset paging (with a total), or keyset paging below a seq (null: from the top; no total). */
+export type ListQuery = { filter?: Record<string, string>; limit: number } & ({ offset: number } | { beforeSeq: number | null });
+
+export interface ListResult {
+  items: ReadDocument[];
+  /** Total of live documents matching the filter (offset paging only). */
+  total?: number;
+}
+
+export interface SearchHit {
+  doc: ReadDocument;
+  /** Higher is more relevant; comparable within one result only. */
+  score: number;
+}
+
+export interface ReadModelWriter {
+  readonly generation: number;
+  getMany(collection: Collection, ids: string[]): Promise<Map<string, ReadDocument>>;
+  /**
+   * Applies the writes whose expected version matches (the rest are stale replays and are
+   * skipped), then moves the checkpoint; atomically where the engine allows. `erasing`: the writes
+   * forget someone, so the store leaves no copy of what they replace in its files, where it can
+   * (docs/privacy.md).
+   */
+  write(writes: DocumentWrite[], checkpoint: { name: string; position: number }, options?: { erasing?: boolean }): Promise<void>;
+  checkpoint(name: string): Promise<number>;
+}
+
+export interface ReadStore {
+  activeGeneration(): Promise<number>;
+  /** The checkpoint `name` of the generation that reads are served from: how far those reads have got. */
+  servedCheckpoint(name: string): Promise<number>;
+  /** A fresh, empty generation for a rebuild, not served until promoted. */
+  createGeneration(): Promise<number>;
+  /**
+   * Makes the generation the one queries read, and drops the one it replaces: true. Unless it is
+   * behind the active one (a lower READ_MODELS_CHECKPOINT): then nothing changes and the answer
+   * is false, for the caller to catch up and ask again. Promoting a generation that is behind
+   * would take back what reads have already been told they include (Read-Position, and the
+   * writes a Wait-For-Position was answered with).
+   */
+  promote(generation: number): Promise<boolean>;
+  writer(generation: number): ReadModelWriter;
+
+  /** Checkpoints of other followers of the log (the Kafka publisher): no rebuild resets them. */
+  loadCheckpoint(name: string): Promise<number>;
+  /** Moves a follower's checkpoint forward; never backwards. */
+  saveCheckpoint(name: string, position: number): Promise<void>;
+
+  /** Reads of the active generation; tombstones included, so that callers can answer 410. */
+  get(collection: Collection, id: string): Promise<ReadDocument | undefined>;
+  /** Live documents, newest first. */
+  list(collection: Collection, query: ListQuery): Promise<ListResult>;
+  /**
+   * The live user whose email is this one, compared without regard to case (ASCII letters on
+   * SQLite) and surrounding spaces; by an index, never a scan.
+   */
+  userByEmail(email: string): Promise<ReadDocument | undefined>;
+  /** Live products by relevance to the words of `text` (each may be cut short; a long one may be misspelt: search-terms.ts). */
+  search(text: string, limit: number): Promise<SearchHit[]>;
+  close(): Promise<void>;
+}
