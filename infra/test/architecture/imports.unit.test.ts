@@ -4,7 +4,9 @@
 // on, only on lower floors, and its files import nothing else. The lists below are what still
 // stands; nothing may be added to them, and an entry that is gone must be struck off, so that they
 // only shrink. Tests that put services together live in infra, which composes the system.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   PACKAGE_FLOORS,
@@ -38,6 +40,8 @@ const KNOWN_FOLDER_LOOP_IMPORTS: string[] = [];
 function against(found: string[], known: string[]) {
   return { new: found.filter((f) => !known.includes(f)), gone: known.filter((k) => !found.includes(k)) };
 }
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 let graph: ImportGraph;
 beforeAll(() => {
@@ -121,5 +125,20 @@ describe('the packages', () => {
     expect(found).toEqual([]);
     // A guard against a check that passes because it read nothing.
     expect(usesOf('packages/platform').production.has('@eventide/kernel')).toBe(true);
+  });
+
+  it('keeps every source file under 400 lines, so that a file is one thing', () => {
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((file) => file && !file.startsWith('infra/bench/peers/') && existsSync(`${ROOT}${file}`));
+    const long = files
+      .map((file) => ({ file, lines: readFileSync(`${ROOT}${file}`, 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 400)
+      .map(({ file, lines }) => `${file}: ${lines}`);
+    expect(long).toEqual([]);
+    expect(files.length).toBeGreaterThan(300);
   });
 });

@@ -60,8 +60,8 @@ export const packageOf = (specifier: string) =>
  */
 function isTestCode(workspace: string, file: string, text: string): boolean {
   if (workspace === 'packages/testing') return false;
-  // The bench is a tool of this repository's own, run by `npm run bench`, not part of what ships.
-  if (file.startsWith('infra/bench/')) return true;
+  // The bench and the packer are tools of this repository's own (`npm run bench`, `npm run pack`), not part of what ships.
+  if (file.startsWith('infra/bench/') || file.startsWith('infra/packaging/')) return true;
   return /\.test\.tsx?$/.test(file) || /\/(test|testing)\//.test(file) || /from ['"]vitest['"]/.test(text);
 }
 

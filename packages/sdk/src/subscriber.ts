@@ -21,7 +21,6 @@ import type { KeyLookup } from './personal.ts';
 import { hasPersonalFields } from '@eventide/kernel/events/personal-fields.ts';
 
 export type { KeyLookup } from './personal.ts';
-export { subscriberMetrics } from './metrics.ts';
 
 export interface KafkaSubscriberOptions extends Omit<KafkaBusSettings, 'clientId' | 'topicPrefix'> {
   groupId: string;
