@@ -3,6 +3,7 @@
 // store. The queries include what people type as they go: a word cut short, every word cut short,
 // and a letter missing or swapped (docs/api.md#search says what is forgiven).
 import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
+import { productDoc } from '@eventide/stores/read-store/testing/documents.ts';
 
 /** id: [name, description] */
 const CATALOGUE: Record<string, [string, string]> = {
@@ -83,7 +84,7 @@ export async function benchSearchQuality(): Promise<SearchQuality> {
     await writer.write(
       Object.entries(CATALOGUE).map(([id, [name, description]], i) => ({
         collection: 'products' as const,
-        doc: { id, version: 0, seq: i + 1, deleted: false, fields: { productId: id, name, description } },
+        doc: productDoc(id, name, description, { seq: i + 1 }),
         expectedVersion: null,
       })),
       { name: 'quality', position: 1 },

@@ -2,19 +2,13 @@
 // failure with bounded, jittered backoff; switches to a new generation when a rebuild promotes
 // one (even from another process), resuming from that generation's checkpoint.
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
-import {
-  READ_MODELS_CHECKPOINT,
-  type Collection,
-  type ReadDocument,
-  type ReadModelWriter,
-  type ReadStore,
-} from '@eventide/stores/read-store/port.ts';
+import { READ_MODELS_CHECKPOINT, type Collection, type ReadModelWriter, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import { logTrail } from '@eventide/kernel/events/trail.ts';
 import { inEventSpans, SpanKind } from '@eventide/platform/tracing/spans.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { batches } from '@eventide/stores/event-store/batches.ts';
 import { runResilient } from './resilient.ts';
-import { projectBatch, targetOf } from './projection.ts';
+import { projectBatch, type StoredDocuments, targetOf } from './projection.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 
 export const CHECKPOINT = READ_MODELS_CHECKPOINT;
@@ -34,14 +28,16 @@ export interface Projector {
 
 /** Applies one batch: load the touched documents, project, write them with the checkpoint. */
 export async function applyBatch(writer: ReadModelWriter, events: RecordedEvent[], log?: Logger): Promise<void> {
-  const ids = new Map<Collection, string[]>();
+  const ids: Record<Collection, string[]> = { users: [], products: [], orders: [] };
   for (const event of events) {
     const target = targetOf(event);
-    if (target) ids.set(target.collection, [...(ids.get(target.collection) ?? []), target.id]);
+    if (target) ids[target.collection].push(target.id);
   }
-  const stored = new Map<Collection, Map<string, ReadDocument>>();
-  for (const [collection, list] of ids) stored.set(collection, await writer.getMany(collection, list));
-  const outcome = projectBatch(events, (collection, id) => stored.get(collection)?.get(id));
+  // Only the collections the batch touches are read.
+  const load = async <C extends Collection>(collection: C) =>
+    ids[collection].length > 0 ? writer.getMany(collection, ids[collection]) : new Map();
+  const stored: StoredDocuments = { users: await load('users'), products: await load('products'), orders: await load('orders') };
+  const outcome = projectBatch(events, stored);
   for (const gap of outcome.gaps) {
     log?.error(
       { streamId: gap.streamId, revision: gap.revision },

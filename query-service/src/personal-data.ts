@@ -2,11 +2,9 @@
 // models hold it, the events of their own stream as they read now, and every order of theirs.
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { orderV2 } from '@eventide/contract/representations/order.ts';
-import type { OrderState } from '@eventide/kernel/models/order/state.ts';
 import { userV2 } from '@eventide/contract/representations/user.ts';
-import type { UserState } from '@eventide/kernel/models/user/state.ts';
 import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts';
-import type { ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ReadDocument, ReadStore } from '@eventide/stores/read-store/port.ts';
 
 /** Orders are read in keyset pages of this many, so a long history costs pages, never a count. */
 const ORDER_PAGE = 200;
@@ -16,7 +14,7 @@ const HISTORY_PAGE = 500;
 export function addQuerySections(sections: PersonalDataSections, readStore: ReadStore, eventStore: EventStore): void {
   sections.add('profile', async (userId) => {
     const found = await readStore.get('users', userId);
-    return found && !found.deleted ? userV2(found.fields as unknown as Exclude<UserState, { status: 'absent' }>) : null;
+    return found && !found.deleted ? userV2(found.fields) : null;
   });
 
   sections.add('profileHistory', async function* (userId) {
@@ -29,8 +27,12 @@ export function addQuerySections(sections: PersonalDataSections, readStore: Read
 
   sections.add('orders', async function* (userId) {
     for (let beforeSeq: number | null = null; ; ) {
-      const { items } = await readStore.list('orders', { filter: { userId }, limit: ORDER_PAGE, beforeSeq });
-      for (const item of items) yield orderV2(item.fields as unknown as OrderState);
+      const { items }: { items: ReadDocument<'orders'>[] } = await readStore.list('orders', {
+        filter: { userId },
+        limit: ORDER_PAGE,
+        beforeSeq,
+      });
+      for (const item of items) yield orderV2(item.fields);
       if (items.length < ORDER_PAGE) return;
       beforeSeq = items[items.length - 1]!.seq;
     }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
-import type { Collection, ReadDocument, ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { Collection, ReadDocument, ReadFields, ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import type { Progress } from '../consistency.ts';
 
@@ -15,33 +15,39 @@ export interface QueryDeps {
   eventStore: EventStore;
 }
 
-export type Render = (fields: ReadDocument['fields']) => unknown;
+/** How a collection's documents are shown: the representation of the entity's state. */
+export type Render<C extends Collection> = (fields: ReadFields[C]) => unknown;
 
 /** One entity by id: not found when it never existed, gone when it was deleted. */
-export async function findOne(readStore: ReadStore, collection: Collection, id: string, what: string): Promise<ReadDocument> {
+export async function findOne<C extends Collection>(
+  readStore: ReadStore,
+  collection: C,
+  id: string,
+  what: string,
+): Promise<ReadDocument<C>> {
   const doc = await readStore.get(collection, id);
   if (!doc) throw refuse.notFound(`${what} ${id}`);
   return live(doc, `${what} ${id}`);
 }
 
 /** The document, unless it was deleted (gone). */
-export function live(doc: ReadDocument, what: string): ReadDocument {
+export function live<C extends Collection>(doc: ReadDocument<C>, what: string): ReadDocument<C> {
   if (doc.deleted) throw refuse.gone(what);
   return doc;
 }
 
 /** An entity's representation, with its revision as the ETag. */
-export function answerOne(ctx: Context, doc: ReadDocument, render: Render): void {
+export function answerOne<C extends Collection>(ctx: Context, doc: ReadDocument<C>, render: Render<C>): void {
   ctx.set('ETag', `"${doc.version}"`);
   ctx.body = render(doc.fields);
 }
 
 /** One page of an offset list, newest first: {items, page, limit, total}. */
-export async function offsetPage(
+export async function offsetPage<C extends Collection>(
   readStore: ReadStore,
-  collection: Collection,
+  collection: C,
   query: { page?: number | undefined; limit?: number | undefined },
-  render: Render,
+  render: Render<C>,
   filter: Record<string, string> = {},
 ) {
   const page = query.page ?? 1;

@@ -7,14 +7,14 @@ import { maySee } from '@eventide/kernel/models/order/life-cycle.ts';
 import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { ReadDocument, ReadStore } from '@eventide/stores/read-store/port.ts';
-import { answerOne, live, offsetPage, type QueryDeps, type Render } from './context.ts';
+import { answerOne, live, offsetPage, type QueryDeps } from './context.ts';
 
 /** An order is its customer's and the admins': to anyone else it does not exist, deleted or not. */
-function readOwnership(readStore: ReadStore): Ownership<ReadDocument | undefined, ReadDocument> {
+function readOwnership(readStore: ReadStore): Ownership<ReadDocument<'orders'> | undefined, ReadDocument<'orders'>> {
   return {
     load: ({ id }) => readStore.get('orders', id),
-    check(who, doc, { id }): asserts doc is ReadDocument {
-      if (!doc || !maySee(String(doc.fields.userId), who)) throw refuse.notFound(`order ${id}`);
+    check(who, doc, { id }): asserts doc is ReadDocument<'orders'> {
+      if (!doc || !maySee(doc.fields.userId, who)) throw refuse.notFound(`order ${id}`);
     },
   };
 }
@@ -33,10 +33,10 @@ export function orderReadHandlers({ readStore }: QueryDeps): Pick<Handlers<'quer
         filter.userId = principal.userId;
       }
       if (query.status) filter.status = query.status;
-      ctx.body = await offsetPage(readStore, 'orders', query, represent as Render, filter);
+      ctx.body = await offsetPage(readStore, 'orders', query, represent, filter);
     },
     getOrder: owned(readOwnership(readStore), ({ ctx, params, owned: doc, represent }) => {
-      answerOne(ctx, live(doc, `order ${params.id}`), represent as Render);
+      answerOne(ctx, live(doc, `order ${params.id}`), represent);
     }),
   };
 }

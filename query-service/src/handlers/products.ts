@@ -6,13 +6,11 @@ import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { productView } from '@eventide/contract/representations/product.ts';
-import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import { answerOne, findOne, offsetPage, type QueryDeps } from './context.ts';
 
 const LIST = 'products';
-const render = (fields: unknown) => productView(fields as unknown as ProductState);
 
 /** One cursor page; nextCursor is null on the last page. */
 async function cursorPage(readStore: ReadStore, cursors: Cursors, token: string, l: number, field: string) {
@@ -21,7 +19,10 @@ async function cursorPage(readStore: ReadStore, cursors: Cursors, token: string,
   const { items } = await readStore.list('products', { limit: l + 1, beforeSeq: beforeSeq ?? null });
   const pageItems = items.slice(0, l);
   const last = pageItems[pageItems.length - 1];
-  return { items: pageItems.map((d) => render(d.fields)), nextCursor: items.length > l && last ? cursors.encode(LIST, last.seq) : null };
+  return {
+    items: pageItems.map((d) => productView(d.fields)),
+    nextCursor: items.length > l && last ? cursors.encode(LIST, last.seq) : null,
+  };
 }
 
 export function productReadHandlers({
@@ -36,13 +37,13 @@ export function productReadHandlers({
         ctx.body = await cursorPage(readStore, cursors, query.after, l, 'after');
         return;
       }
-      ctx.body = await offsetPage(readStore, 'products', query, render);
+      ctx.body = await offsetPage(readStore, 'products', query, productView);
     },
     async pageProducts({ ctx, query }) {
       ctx.body = await cursorPage(readStore, cursors, query.cursor ?? '', query.limit ?? DEFAULT_LIMIT, 'cursor');
     },
     async getProduct({ ctx, params }) {
-      answerOne(ctx, await findOne(readStore, 'products', params.id, 'product'), render);
+      answerOne(ctx, await findOne(readStore, 'products', params.id, 'product'), productView);
     },
   };
 }

@@ -4,7 +4,6 @@
 import type { SearchBody } from '@eventide/contract/search.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { productView } from '@eventide/contract/representations/product.ts';
-import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 import type { QueryDeps } from './context.ts';
 
 export function searchHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'search'> {
@@ -13,7 +12,7 @@ export function searchHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>
       const hits = await readStore.search(query.q, query.limit ?? 20);
       const body: SearchBody = {
         q: query.q,
-        items: hits.map((h) => ({ ...productView(h.doc.fields as unknown as ProductState), score: h.score })),
+        items: hits.map((h) => ({ ...productView(h.doc.fields), score: h.score })),
       };
       ctx.body = body;
     },

@@ -1,15 +1,15 @@
 // listUsers and getUser, in every version the table serves them: the mount has let through
 // admins (the list) and the user themselves or an admin (one profile), and spent the limit.
 import type { Handlers } from '@eventide/platform/http/mount.ts';
-import { answerOne, findOne, offsetPage, type QueryDeps, type Render } from './context.ts';
+import { answerOne, findOne, offsetPage, type QueryDeps } from './context.ts';
 
 export function userReadHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'listUsers' | 'getUser'> {
   return {
     async listUsers({ ctx, query, represent }) {
-      ctx.body = await offsetPage(readStore, 'users', query, represent as Render);
+      ctx.body = await offsetPage(readStore, 'users', query, represent);
     },
     async getUser({ ctx, params, represent }) {
-      answerOne(ctx, await findOne(readStore, 'users', params.id, 'user'), represent as Render);
+      answerOne(ctx, await findOne(readStore, 'users', params.id, 'user'), represent);
     },
   };
 }

@@ -1,23 +1,18 @@
 // The contract every ReadStore adapter passes.
 import { describe, expect, it } from 'vitest';
 import { READ_MODELS_CHECKPOINT, type ReadDocument, type ReadStore } from './port.ts';
+import { changed, orderDoc, productDoc, userDoc } from './testing/documents.ts';
 
 export interface ReadStoreHarness {
   store: ReadStore;
   dispose: () => Promise<void>;
 }
 
-let seqCounter = 1;
-function doc(id: string, fields: ReadDocument['fields'], options: Partial<ReadDocument> = {}): ReadDocument {
-  return { id, version: 0, seq: seqCounter++, deleted: false, fields, ...options };
-}
-
-function product(id: string, name: string, description = '', extra: ReadDocument['fields'] = {}) {
-  return doc(id, { productId: id, name, description, ...extra });
-}
+const product = (id: string, name: string, description = '') => productDoc(id, name, description);
 
 /** New products, as the writes that insert them. */
-const inserts = (products: ReadDocument[]) => products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null }));
+const inserts = (products: ReadDocument<'products'>[]) =>
+  products.map((d) => ({ collection: 'products' as const, doc: d, expectedVersion: null }));
 
 /** The ids a search finds, best first. */
 const searchIds = (store: ReadStore) => async (q: string) => (await store.search(q, 10)).map((h) => h.doc.id);
@@ -38,23 +33,19 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
     it('inserts a document once: a replayed insert changes nothing', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
-        await writer.write([{ collection: 'users', doc: doc('u1', { name: 'Ann' }), expectedVersion: null }], cp(1));
-        await writer.write([{ collection: 'users', doc: doc('u1', { name: 'Replay' }), expectedVersion: null }], cp(1));
-        expect((await store.get('users', 'u1'))?.fields).toEqual({ name: 'Ann' });
+        await writer.write([{ collection: 'users', doc: userDoc('u1', { name: 'Ann' }), expectedVersion: null }], cp(1));
+        await writer.write([{ collection: 'users', doc: userDoc('u1', { name: 'Replay' }), expectedVersion: null }], cp(1));
+        expect((await store.get('users', 'u1'))?.fields).toEqual(userDoc('u1', { name: 'Ann' }).fields);
       }));
 
     it('applies an update only on the version just before it', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
-        const created = doc('u2', { name: 'v0' });
+        const created = userDoc('u2', { name: 'v0' });
         await writer.write([{ collection: 'users', doc: created, expectedVersion: null }], cp(1));
-        const v1 = { ...created, version: 1, fields: { name: 'v1' } };
-        await writer.write([{ collection: 'users', doc: v1, expectedVersion: 0 }], cp(2));
-        await writer.write(
-          [{ collection: 'users', doc: { ...created, version: 1, fields: { name: 'replayed' } }, expectedVersion: 0 }],
-          cp(2),
-        );
-        await writer.write([{ collection: 'users', doc: { ...created, version: 3, fields: { name: 'gap' } }, expectedVersion: 2 }], cp(3));
+        await writer.write([changed('users', created, 1, { name: 'v1' })], cp(2));
+        await writer.write([changed('users', created, 1, { name: 'replayed' })], cp(2));
+        await writer.write([changed('users', created, 3, { name: 'gap' })], cp(3));
         expect(await store.get('users', 'u2')).toMatchObject({ version: 1, fields: { name: 'v1' } });
       }));
 
@@ -62,7 +53,7 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
         expect(await writer.checkpoint('test')).toBe(0);
-        await writer.write([{ collection: 'users', doc: doc('u3', {}), expectedVersion: null }], cp(7));
+        await writer.write([{ collection: 'users', doc: userDoc('u3'), expectedVersion: null }], cp(7));
         expect(await writer.checkpoint('test')).toBe(7);
         await writer.write([], cp(5));
         expect(await writer.checkpoint('test')).toBe(7);
@@ -72,11 +63,11 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
     it('finds documents by id, tombstones included', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
-        const a = doc('a', { n: 1 });
+        const a = orderDoc('a', 'u1');
         await writer.write(
           [
             { collection: 'orders', doc: a, expectedVersion: null },
-            { collection: 'orders', doc: doc('b', { n: 2 }), expectedVersion: null },
+            { collection: 'orders', doc: orderDoc('b', 'u1'), expectedVersion: null },
           ],
           cp(1),
         );
@@ -91,7 +82,7 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
     it('lists live documents newest first, by offset with a total, and by keyset', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
-        const docs = Array.from({ length: 7 }, (_, i) => doc(`p${i}`, { i }));
+        const docs = Array.from({ length: 7 }, (_, i) => product(`p${i}`, `Product ${i}`));
         await writer.write(inserts(docs), cp(1));
         await writer.write([{ collection: 'products', doc: { ...docs[3]!, version: 1, deleted: true }, expectedVersion: 0 }], cp(2));
         const first = await store.list('products', { limit: 4, offset: 0 });
@@ -111,9 +102,9 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         const writer = store.writer(await store.activeGeneration());
         await writer.write(
           [
-            { collection: 'orders', doc: doc('o1', { userId: 'u1', status: 'draft' }), expectedVersion: null },
-            { collection: 'orders', doc: doc('o2', { userId: 'u1', status: 'paid' }), expectedVersion: null },
-            { collection: 'orders', doc: doc('o3', { userId: 'u2', status: 'paid' }), expectedVersion: null },
+            { collection: 'orders', doc: orderDoc('o1', 'u1', 'draft'), expectedVersion: null },
+            { collection: 'orders', doc: orderDoc('o2', 'u1', 'paid'), expectedVersion: null },
+            { collection: 'orders', doc: orderDoc('o3', 'u2', 'paid'), expectedVersion: null },
           ],
           cp(1),
         );
@@ -128,16 +119,13 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
     it('keeps every total exact as documents change their filtered fields, are deleted, and writes replay', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
-        const o1 = doc('o1', { userId: 'u1', status: 'draft' });
-        const o2 = doc('o2', { userId: 'u1', status: 'draft' });
-        const o3 = doc('o3', { userId: 'u2', status: 'paid' });
+        const o1 = orderDoc('o1', 'u1', 'draft');
+        const o2 = orderDoc('o2', 'u1', 'draft');
+        const o3 = orderDoc('o3', 'u2', 'paid');
         const inserts = [o1, o2, o3].map((d) => ({ collection: 'orders' as const, doc: d, expectedVersion: null }));
         await writer.write(inserts, cp(1));
         await writer.write(inserts, cp(1)); // a replay changes nothing
-        await writer.write(
-          [{ collection: 'orders', doc: { ...o1, version: 1, fields: { userId: 'u1', status: 'paid' } }, expectedVersion: 0 }],
-          cp(2),
-        );
+        await writer.write([changed('orders', o1, 1, { status: 'paid' })], cp(2));
         await writer.write([{ collection: 'orders', doc: { ...o2, version: 1, deleted: true }, expectedVersion: 0 }], cp(3));
         await writer.write([{ collection: 'orders', doc: { ...o2, version: 1, deleted: true }, expectedVersion: 0 }], cp(3));
         const total = async (filter: Record<string, string>) => (await store.list('orders', { limit: 1, offset: 0, filter })).total;
@@ -154,11 +142,11 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
     it('finds a live user by email, whatever the case, never a deleted one', () =>
       withStore(async (store) => {
         const writer = store.writer(await store.activeGeneration());
-        const ada = doc('u1', { name: 'Ada', email: 'Ada.Lovelace@Example.org' });
+        const ada = userDoc('u1', { name: 'Ada', email: 'Ada.Lovelace@Example.org' });
         await writer.write(
           [
             { collection: 'users', doc: ada, expectedVersion: null },
-            { collection: 'users', doc: doc('u2', { name: 'Grace', email: 'grace@example.org' }), expectedVersion: null },
+            { collection: 'users', doc: userDoc('u2', { name: 'Grace', email: 'grace@example.org' }), expectedVersion: null },
           ],
           cp(1),
         );
@@ -295,11 +283,8 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         // Newer products first, then changes to the older one, then a product added and deleted: all one batch.
         const steel = product('s', 'Steel kettle', 'Brushed');
         const brief = product('b', 'Brass whistle', 'Loud');
-        const version = (d: ReadDocument, v: number, fields: ReadDocument['fields'], deleted = false) => ({
-          collection: 'products' as const,
-          doc: { ...d, version: v, deleted, fields: { ...d.fields, ...fields } },
-          expectedVersion: v - 1,
-        });
+        const version = (d: ReadDocument<'products'>, v: number, fields: { name?: string; description?: string }, deleted = false) =>
+          changed('products', d, v, fields, deleted);
         await writer.write(
           [
             { collection: 'products', doc: steel, expectedVersion: null },
@@ -338,12 +323,12 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
     it('rebuilds into a fresh generation and swaps it in', () =>
       withStore(async (store) => {
         const live = await store.activeGeneration();
-        await store.writer(live).write([{ collection: 'users', doc: doc('old', { v: 'old' }), expectedVersion: null }], cp(9));
+        await store.writer(live).write([{ collection: 'users', doc: userDoc('old'), expectedVersion: null }], cp(9));
         const fresh = await store.createGeneration();
         expect(fresh).not.toBe(live);
         const writer = store.writer(fresh);
         expect(await writer.checkpoint('test')).toBe(0);
-        await writer.write([{ collection: 'users', doc: doc('new', { v: 'new' }), expectedVersion: null }], cp(4));
+        await writer.write([{ collection: 'users', doc: userDoc('new'), expectedVersion: null }], cp(4));
         expect(await store.get('users', 'new')).toBeUndefined();
         expect(await store.get('users', 'old')).toBeDefined();
         expect(await store.servedCheckpoint('test')).toBe(9);
@@ -358,16 +343,16 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
       withStore(async (store) => {
         const projected = (position: number) => ({ name: READ_MODELS_CHECKPOINT, position });
         const live = await store.activeGeneration();
-        await store.writer(live).write([{ collection: 'users', doc: doc('a', { v: 'a' }), expectedVersion: null }], projected(9));
+        await store.writer(live).write([{ collection: 'users', doc: userDoc('a'), expectedVersion: null }], projected(9));
         const fresh = await store.createGeneration();
-        await store.writer(fresh).write([{ collection: 'users', doc: doc('a', { v: 'a' }), expectedVersion: null }], projected(4));
+        await store.writer(fresh).write([{ collection: 'users', doc: userDoc('a'), expectedVersion: null }], projected(4));
         // Reads have been told they include position 9: the fresh generation would take 5 to 9 back.
         expect(await store.promote(fresh)).toBe(false);
         expect(await store.activeGeneration()).toBe(live);
         expect(await store.servedCheckpoint(READ_MODELS_CHECKPOINT)).toBe(9);
         expect(await store.get('users', 'a')).toBeDefined();
 
-        await store.writer(fresh).write([{ collection: 'users', doc: doc('b', { v: 'b' }), expectedVersion: null }], projected(9));
+        await store.writer(fresh).write([{ collection: 'users', doc: userDoc('b'), expectedVersion: null }], projected(9));
         expect(await store.promote(fresh)).toBe(true);
         expect(await store.activeGeneration()).toBe(fresh);
         expect(await store.servedCheckpoint(READ_MODELS_CHECKPOINT)).toBe(9);

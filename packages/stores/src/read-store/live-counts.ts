@@ -2,7 +2,6 @@
 // many live documents there are in all and for every combination of the filterable fields'
 // values, changed with the documents in the same write. A total is then one lookup, whatever
 // the size of the collection.
-import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
 import { FILTERABLE, type Collection } from './port.ts';
 
 /** A count's key: the filter fields, sorted and joined ('' for all), and their values in that order. */
@@ -17,12 +16,14 @@ export function countKeyOf(filter: Record<string, string>): CountKey {
 }
 
 /** Every key a live document counts under: all, and each combination of its filterable fields that have a value. */
-export function countKeysOf(collection: Collection, fields: Record<string, JsonValue | undefined>): CountKey[] {
-  const present = FILTERABLE[collection].filter((f) => fields[f] !== undefined && fields[f] !== null).sort();
+export function countKeysOf(collection: Collection, fields: object): CountKey[] {
+  // A document's fields by name: any of the collections' states, or a row of their columns.
+  const value = (field: string): unknown => Reflect.get(fields, field);
+  const present = FILTERABLE[collection].filter((f) => value(f) !== undefined && value(f) !== null).sort();
   const keys: CountKey[] = [ALL];
   for (let mask = 1; mask < 1 << present.length; mask++) {
     const chosen = present.filter((_, i) => mask & (1 << i));
-    keys.push([chosen.join(','), JSON.stringify(chosen.map((f) => String(fields[f])))]);
+    keys.push([chosen.join(','), JSON.stringify(chosen.map((f) => String(value(f))))]);
   }
   return keys;
 }

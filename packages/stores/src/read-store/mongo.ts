@@ -17,6 +17,7 @@ import {
   COLLECTIONS,
   FILTERABLE,
   type Collection,
+  type DocumentWrite,
   type ListQuery,
   type ReadDocument,
   type ReadModelWriter,
@@ -35,7 +36,9 @@ interface StoredDocument extends Document {
   version: number;
   seq: number;
   deleted: boolean;
-  fields: Record<string, unknown>;
+  // What the projector wrote: one of the collections' states (ReadFields), as BSON gives it back.
+  // biome-ignore lint/suspicious/noExplicitAny: the driver's documents are untyped; toDocument names the collection
+  fields: any;
   tokens?: string[];
   /** The words of the name alone: what the vocabulary counts. */
   nameTokens?: string[];
@@ -43,21 +46,18 @@ interface StoredDocument extends Document {
 
 const name = (collection: string, generation: number) => `${collection}_g${generation}`;
 
-function toDocument(stored: StoredDocument): ReadDocument {
-  return {
-    id: stored._id,
-    version: stored.version,
-    seq: stored.seq,
-    deleted: stored.deleted,
-    fields: stored.fields as ReadDocument['fields'],
-  };
+/** A stored document as a document of its collection: its fields are what the projector wrote. */
+function toDocument<C extends Collection = Collection>(stored: StoredDocument): ReadDocument<C> {
+  return { id: stored._id, version: stored.version, seq: stored.seq, deleted: stored.deleted, fields: stored.fields };
 }
 
-function toStored(collection: Collection, doc: ReadDocument): StoredDocument {
+function toStored(write: DocumentWrite): StoredDocument {
+  const { doc } = write;
   const stored: StoredDocument = { _id: doc.id, version: doc.version, seq: doc.seq, deleted: doc.deleted, fields: doc.fields };
-  if (collection === 'products') {
-    stored.tokens = [...new Set(words(`${String(doc.fields.name ?? '')} ${String(doc.fields.description ?? '')}`))];
-    stored.nameTokens = [...new Set(words(String(doc.fields.name ?? '')))];
+  if (write.collection === 'products') {
+    const { name, description } = write.doc.fields;
+    stored.tokens = [...new Set(words(`${name} ${description}`))];
+    stored.nameTokens = [...new Set(words(name))];
   }
   return stored;
 }
@@ -157,11 +157,11 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
   function writer(generation: number): ReadModelWriter {
     return {
       generation,
-      async getMany(collection, ids) {
+      async getMany<C extends Collection>(collection: C, ids: string[]) {
         const found = await documents(collection, generation)
           .find({ _id: { $in: [...new Set(ids)] } })
           .toArray();
-        return new Map(found.map((stored) => [stored._id, toDocument(stored)]));
+        return new Map(found.map((stored) => [stored._id, toDocument<C>(stored)]));
       },
       async write(writes, checkpoint) {
         for (const collection of COLLECTIONS) {
@@ -169,8 +169,8 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
             .filter((w) => w.collection === collection)
             .map((w) =>
               w.expectedVersion === null
-                ? { insertOne: { document: toStored(collection, w.doc) } }
-                : { replaceOne: { filter: { _id: w.doc.id, version: w.expectedVersion }, replacement: toStored(collection, w.doc) } },
+                ? { insertOne: { document: toStored(w) } }
+                : { replaceOne: { filter: { _id: w.doc.id, version: w.expectedVersion }, replacement: toStored(w) } },
             );
           if (operations.length === 0) continue;
           try {
@@ -180,9 +180,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
             if (!onlyDuplicateKeys(error)) throw error;
           }
         }
-        const nameWords = new Set(
-          writes.filter((w) => w.collection === 'products' && !w.doc.deleted).flatMap((w) => words(String(w.doc.fields.name ?? ''))),
-        );
+        const nameWords = new Set(writes.flatMap((w) => (w.collection === 'products' && !w.doc.deleted ? words(w.doc.fields.name) : [])));
         if (nameWords.size > 0) {
           // A set of words, not counts: writing it twice (a replay) changes nothing. How many live
           // names hold a word is counted when it is looked up (vocabularyOf).
@@ -245,9 +243,9 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
         .updateOne({ _id: checkpointName }, { $max: { position } }, { upsert: true });
     },
 
-    async get(collection, id) {
+    async get<C extends Collection>(collection: C, id: string) {
       const stored = await documents(collection, await readMeta('active_generation')).findOne({ _id: id });
-      return stored ? toDocument(stored) : undefined;
+      return stored ? toDocument<C>(stored) : undefined;
     },
 
     async userByEmail(email) {
@@ -255,10 +253,10 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
         { 'fields.email': String(email).trim(), deleted: false },
         { collation: EMAIL_COLLATION },
       );
-      return stored ? toDocument(stored) : undefined;
+      return stored ? toDocument<'users'>(stored) : undefined;
     },
 
-    async list(collection: Collection, query: ListQuery) {
+    async list<C extends Collection>(collection: C, query: ListQuery) {
       const filter: Document = { deleted: false };
       for (const [field, value] of Object.entries(query.filter ?? {})) {
         if (!FILTERABLE[collection].includes(field)) throw new TypeError(`${collection} cannot be filtered by ${field}`);
@@ -273,13 +271,13 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
           .sort({ seq: -1 })
           .limit(query.limit)
           .toArray();
-        return { items: items.map(toDocument) };
+        return { items: items.map((stored) => toDocument<C>(stored)) };
       }
       const [items, total] = await Promise.all([
         c.find(filter).sort({ seq: -1 }).skip(query.offset).limit(query.limit).toArray(),
         c.countDocuments(filter),
       ]);
-      return { items: items.map(toDocument), total };
+      return { items: items.map((stored) => toDocument<C>(stored)), total };
     },
 
     async search(text, limit) {
@@ -297,7 +295,11 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
         .sort({ seq: -1 })
         .limit(SEARCH_CANDIDATES)
         .toArray();
-      return rankByRelevance(candidates.map(toDocument), query, limit);
+      return rankByRelevance(
+        candidates.map((stored) => toDocument<'products'>(stored)),
+        query,
+        limit,
+      );
     },
 
     async close() {

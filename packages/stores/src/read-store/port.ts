@@ -7,12 +7,24 @@
 //
 // A generation is one complete set of read models. A rebuild fills a fresh generation while
 // the active one goes on serving, then promotes it in one step.
-import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+import type { OrderState } from '@eventide/kernel/models/order/state.ts';
+import type { ProductState } from '@eventide/kernel/models/product/state.ts';
+import type { UserState } from '@eventide/kernel/models/user/state.ts';
 
 /** The checkpoint the projector keeps and reads wait on. */
 export const READ_MODELS_CHECKPOINT = 'read-models';
 
-export type Collection = 'users' | 'products' | 'orders';
+/**
+ * What each collection's documents hold: the entity's state as the model's evolve leaves it (the
+ * same state the write side decides on), never absent: a document exists from the created event on.
+ */
+export interface ReadFields {
+  users: Exclude<UserState, { status: 'absent' }>;
+  products: Exclude<ProductState, { status: 'absent' }>;
+  orders: Exclude<OrderState, { status: 'absent' }>;
+}
+
+export type Collection = keyof ReadFields;
 export const COLLECTIONS: readonly Collection[] = ['users', 'products', 'orders'];
 
 /** Fields that lists can filter on by equality, per collection. */
@@ -22,41 +34,44 @@ export const FILTERABLE: Readonly<Record<Collection, readonly string[]>> = {
   orders: ['userId', 'status'],
 };
 
-export interface ReadDocument {
+export interface ReadDocument<C extends Collection = Collection> {
   id: string;
   /** Stream revision of the last event applied. */
   version: number;
   /** Global position of the entity's created event: lists are ordered by it, newest first. */
   seq: number;
   deleted: boolean;
-  fields: Record<string, JsonValue>;
+  fields: ReadFields[C];
 }
 
-export interface DocumentWrite {
-  collection: Collection;
-  doc: ReadDocument;
-  /** The version the stored document must have, or null when it must not exist yet. */
-  expectedVersion: number | null;
-}
+/** A write of one document: of one collection, with that collection's fields (a union over collections, so that `collection` tells which). */
+export type DocumentWrite<C extends Collection = Collection> = {
+  [K in C]: {
+    collection: K;
+    doc: ReadDocument<K>;
+    /** The version the stored document must have, or null when it must not exist yet. */
+    expectedVersion: number | null;
+  };
+}[C];
 
 /** Offset paging (with a total), or keyset paging below a seq (null: from the top; no total). */
 export type ListQuery = { filter?: Record<string, string>; limit: number } & ({ offset: number } | { beforeSeq: number | null });
 
-export interface ListResult {
-  items: ReadDocument[];
+export interface ListResult<C extends Collection = Collection> {
+  items: ReadDocument<C>[];
   /** Total of live documents matching the filter (offset paging only). */
   total?: number;
 }
 
 export interface SearchHit {
-  doc: ReadDocument;
+  doc: ReadDocument<'products'>;
   /** Higher is more relevant; comparable within one result only. */
   score: number;
 }
 
 export interface ReadModelWriter {
   readonly generation: number;
-  getMany(collection: Collection, ids: string[]): Promise<Map<string, ReadDocument>>;
+  getMany<C extends Collection>(collection: C, ids: string[]): Promise<Map<string, ReadDocument<C>>>;
   /**
    * Applies the writes whose expected version matches (the rest are stale replays and are
    * skipped), then moves the checkpoint; atomically where the engine allows. `erasing`: the writes
@@ -89,14 +104,14 @@ export interface ReadStore {
   saveCheckpoint(name: string, position: number): Promise<void>;
 
   /** Reads of the active generation; tombstones included, so that callers can answer 410. */
-  get(collection: Collection, id: string): Promise<ReadDocument | undefined>;
+  get<C extends Collection>(collection: C, id: string): Promise<ReadDocument<C> | undefined>;
   /** Live documents, newest first. */
-  list(collection: Collection, query: ListQuery): Promise<ListResult>;
+  list<C extends Collection>(collection: C, query: ListQuery): Promise<ListResult<C>>;
   /**
    * The live user whose email is this one, compared without regard to case (ASCII letters on
    * SQLite) and surrounding spaces; by an index, never a scan.
    */
-  userByEmail(email: string): Promise<ReadDocument | undefined>;
+  userByEmail(email: string): Promise<ReadDocument<'users'> | undefined>;
   /** Live products by relevance to the words of `text` (each may be cut short; a long one may be misspelt: search-terms.ts). */
   search(text: string, limit: number): Promise<SearchHit[]>;
   close(): Promise<void>;

@@ -3,7 +3,6 @@
 // you type), every other word also stands for the product-name words it starts, and a long word
 // for the name words one typo away. Nothing the user typed can act as query syntax or a regular
 // expression. Both adapters plan and rank the same way, here.
-import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
 import { SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
 import type { ReadDocument } from './port.ts';
 import { folded, isAscii, normalized, words } from '@eventide/kernel/search/words.ts';
@@ -239,7 +238,7 @@ export const literalQuery = (text: string): QueryWord[] =>
  * away 0.5, so an exact match ranks above a forgiven one. Built once per query, as ranking scores
  * every candidate with it.
  */
-export function relevanceFor(query: QueryWord[]): (fields: Record<string, JsonValue>) => number {
+export function relevanceFor(query: QueryWord[]): (fields: ProductText) => number {
   const weight = (word: string, q: QueryWord) => {
     if (word === q.term) return 1.2;
     if ((q.prefix && word.startsWith(q.term)) || q.completions.includes(word)) return 1;
@@ -292,8 +291,7 @@ export function relevanceFor(query: QueryWord[]): (fields: Record<string, JsonVa
     }
     return total;
   };
-  const score = (text: JsonValue | undefined) => {
-    const raw = String(text ?? '');
+  const score = (raw: string) => {
     return isAscii(raw) ? scoreAscii(raw.toLowerCase()) : scoreFolded(folded(raw));
   };
   return (fields) => 5 * score(fields.name) + score(fields.description);
@@ -303,10 +301,16 @@ const isAsciiWordCode = (code: number) => (code >= 97 && code <= 122) || (code >
 /** A word as words() splits them: nothing in it that a pattern could read as syntax. */
 const WHOLE_WORD = /^[\p{L}\p{N}]+$/u;
 
+/** What relevance reads of a product. */
+export interface ProductText {
+  name: string;
+  description: string;
+}
+
 /** Matches with their text: a product's seq and the fields relevance reads. */
 export interface MatchText {
   seq: number;
-  fields: Record<string, JsonValue>;
+  fields: ProductText;
 }
 
 /** Every match scored, most relevant first, the newer of two equals first: the one order of results, in both adapters. */
@@ -316,7 +320,11 @@ export function byRelevance<T extends MatchText>(matches: T[], query: QueryWord[
 }
 
 /** The `limit` best of `docs` for the query (byRelevance). */
-export function rankByRelevance(docs: ReadDocument[], query: QueryWord[], limit: number): Array<{ doc: ReadDocument; score: number }> {
+export function rankByRelevance(
+  docs: ReadDocument<'products'>[],
+  query: QueryWord[],
+  limit: number,
+): Array<{ doc: ReadDocument<'products'>; score: number }> {
   return byRelevance(docs, query)
     .slice(0, limit)
     .map(({ match, score }) => ({ doc: match, score }));

@@ -1,7 +1,7 @@
 // The read store's tables in SQLite: one set per generation (a rebuild fills a new one and swaps it
 // in), and what a store written by an older version gets when it is opened.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { COLLECTIONS, FILTERABLE, type ReadDocument } from './port.ts';
+import { type Collection, COLLECTIONS, FILTERABLE, type ReadDocument } from './port.ts';
 import { countKeysOf } from './live-counts.ts';
 import { deletionVariants, MAX_PREFIX_WORDS, type QueryWord } from './search-terms.ts';
 
@@ -22,7 +22,8 @@ export interface Row {
 /** What a document is read with. The filter columns serve WHERE only: reading them as well doubled the time of a search's row fetch. */
 export const ROW = 'id, version, seq, deleted, body';
 
-export function toDocument(row: Row): ReadDocument {
+/** A row as a document of its collection: the body is the fields the projector wrote there. */
+export function toDocument<C extends Collection = Collection>(row: Row): ReadDocument<C> {
   return { id: row.id, version: Number(row.version), seq: Number(row.seq), deleted: row.deleted === 1, fields: JSON.parse(row.body) };
 }
 

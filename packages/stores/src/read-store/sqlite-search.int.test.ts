@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteReadStore } from './sqlite.ts';
 import { MAX_PREFIX_WORDS, SEARCH_CANDIDATES } from './search-terms.ts';
+import { productDoc } from './testing/documents.ts';
 
 /** A product's write, its id from its seq. */
 const product = (seq: number, name: string, description: string) => ({
   collection: 'products' as const,
-  doc: { id: `p${seq}`, version: 0, seq, deleted: false, fields: { productId: `p${seq}`, name, description } },
+  doc: productDoc(`p${seq}`, name, description, { seq }),
   expectedVersion: null,
 });
 
@@ -158,19 +159,13 @@ describe('embedded SQLite read store: a last word longer than the prefix index',
         for (let copy = 0; copy <= i; copy++) {
           writes.push({
             collection: 'products' as const,
-            doc: {
-              id: `${word}-${copy}`,
-              version: 0,
-              seq: seq++,
-              deleted: false,
-              fields: { productId: `${word}-${copy}`, name: 'Gadget', description: word },
-            },
+            doc: productDoc(`${word}-${copy}`, 'Gadget', word, { seq: seq++ }),
             expectedVersion: null,
           });
         }
       }
       await writer.write(writes, { name: 'test', position: 1 });
-      const words = async (q: string) => new Set((await store.search(q, 1000)).map((h) => String(h.doc.fields.description)));
+      const words = async (q: string) => new Set((await store.search(q, 1000)).map((h) => h.doc.fields.description));
       const found = await words('zorb');
       expect(found.size).toBeGreaterThan(0);
       // The three rarest words are left out; each of the commonest could be among the candidates.

@@ -186,7 +186,7 @@ function documentsOf(prepare: Prepare, g: number, ranked: Array<{ match: MatchTe
     const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
     for (const { match, score } of wanted) {
       const row = bySeq.get(match.seq);
-      if (row) hits.push({ doc: toDocument(row), score });
+      if (row) hits.push({ doc: toDocument<'products'>(row), score });
     }
   }
   return hits;

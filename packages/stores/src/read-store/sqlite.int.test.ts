@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreContract } from './contract.ts';
 import { openSqliteReadStore } from './sqlite.ts';
+import { orderDoc, productDoc, userDoc } from './testing/documents.ts';
+import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
 
 readStoreContract('embedded SQLite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
@@ -52,9 +54,9 @@ describe('embedded SQLite read store: totals', () => {
       const path = join(dir, 'read.db');
       const first = openSqliteReadStore(path);
       const writer = first.writer(await first.activeGeneration());
-      const order = (id: string, status: string, deleted = false) => ({
+      const order = (id: string, status: OrderStatus, deleted = false) => ({
         collection: 'orders' as const,
-        doc: { id, version: 0, seq: Number(id.slice(1)), deleted, fields: { userId: 'u1', status } },
+        doc: orderDoc(id, 'u1', status, { seq: Number(id.slice(1)), deleted }),
         expectedVersion: null,
       });
       await writer.write([order('o1', 'paid'), order('o2', 'paid'), order('o3', 'draft'), order('o4', 'paid', true)], {
@@ -88,7 +90,7 @@ describe('embedded SQLite read store: a rebuild promoted by another process', ()
     const serving = openSqliteReadStore(path);
     const rebuilding = openSqliteReadStore(path);
     try {
-      const doc = (id: string) => ({ id, version: 0, seq: 1, deleted: false, fields: { id } });
+      const doc = (id: string) => userDoc(id, {}, { seq: 1 });
       const live = await serving.activeGeneration();
       await serving
         .writer(live)
@@ -126,13 +128,7 @@ describe('embedded SQLite read store: the vocabulary of names', () => {
     try {
       const first = openSqliteReadStore(path);
       const generation = await first.activeGeneration();
-      const product = (id: string, seq: number, name: string) => ({
-        id,
-        version: 0,
-        seq,
-        deleted: false,
-        fields: { productId: id, name, description: name === 'Teapot' ? '' : 'Boils water' },
-      });
+      const product = (id: string, seq: number, name: string) => productDoc(id, name, name === 'Teapot' ? '' : 'Boils water', { seq });
       await first.writer(generation).write(
         [product('k', 1, 'Electric kettle'), product('t', 2, 'Teapot')].map((doc) => ({
           collection: 'products' as const,
@@ -184,7 +180,7 @@ describe('embedded SQLite read store: full-text merging during a bulk load', () 
   }
   const product = (seq: number) => ({
     collection: 'products' as const,
-    doc: { id: `p${seq}`, version: 0, seq, deleted: false, fields: { productId: `p${seq}`, name: `Kettle ${seq}`, description: 'Copper' } },
+    doc: productDoc(`p${seq}`, `Kettle ${seq}`, 'Copper', { seq }),
     expectedVersion: null,
   });
   /** One commit per product: FTS5 writes each commit's rows as a segment of its own. */
@@ -237,10 +233,13 @@ describe('embedded SQLite read store: full-text merging during a bulk load', () 
       // The bulk load is over for the store that was left with it too: what it writes now is counted as it is written.
       await killed
         .writer(generation)
-        .write([{ ...product(31), doc: { ...product(31).doc, fields: { name: 'Jug', description: 'Brass' } } }], {
-          name: 'read-models',
-          position: 31,
-        });
+        .write(
+          [{ ...product(31), doc: { ...product(31).doc, fields: { ...product(31).doc.fields, name: 'Jug', description: 'Brass' } } }],
+          {
+            name: 'read-models',
+            position: 31,
+          },
+        );
       expect((await next.search('bras', 50)).length).toBe(1);
     } finally {
       await next.close();

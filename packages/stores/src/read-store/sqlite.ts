@@ -192,7 +192,8 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
       }
     }
 
-    function applyWrite({ collection, doc, expectedVersion }: DocumentWrite, batch: BatchChanges): void {
+    function applyWrite(write: DocumentWrite, batch: BatchChanges): void {
+      const { collection, doc, expectedVersion } = write;
       const name = table(collection, generation);
       const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
       const oldText =
@@ -216,8 +217,8 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
         `INSERT INTO ${name} (id, version, seq, deleted, body) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
       ).run(doc.id, doc.version, doc.seq, doc.deleted ? 1 : 0, JSON.stringify(doc.fields));
-      if (collection === 'products') {
-        const after = doc.deleted ? undefined : { name: String(doc.fields.name ?? ''), description: String(doc.fields.description ?? '') };
+      if (write.collection === 'products') {
+        const after = write.doc.deleted ? undefined : { name: write.doc.fields.name, description: write.doc.fields.description };
         batch.fullText.set(doc.seq, {
           // A new product has nothing in the indexes to replace.
           replaces: batch.fullText.get(doc.seq)?.replaces ?? stored !== undefined,
@@ -234,12 +235,12 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
 
     return {
       generation,
-      async getMany(collection, ids) {
-        const found = new Map<string, ReadDocument>();
+      async getMany<C extends Collection>(collection: C, ids: string[]) {
+        const found = new Map<string, ReadDocument<C>>();
         const select = prepare(`SELECT ${ROW} FROM ${table(collection, generation)} WHERE id = ?`);
         for (const id of new Set(ids)) {
           const row = select.get(id) as Row | undefined;
-          if (row) found.set(id, toDocument(row));
+          if (row) found.set(id, toDocument<C>(row));
         }
         return found;
       },
@@ -320,10 +321,10 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
       ).run(name, position);
     },
 
-    async get(collection, id) {
+    async get<C extends Collection>(collection: C, id: string) {
       return onActive((g) => {
         const row = prepare(`SELECT ${ROW} FROM ${table(collection, g)} WHERE id = ?`).get(id) as Row | undefined;
-        return row ? toDocument(row) : undefined;
+        return row ? toDocument<C>(row) : undefined;
       });
     },
 
@@ -332,11 +333,11 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
         const row = prepare(`SELECT ${ROW} FROM ${table('users', g)} WHERE ${EMAIL_KEY} = lower(trim(?)) AND deleted = 0`).get(email) as
           | Row
           | undefined;
-        return row ? toDocument(row) : undefined;
+        return row ? toDocument<'users'>(row) : undefined;
       });
     },
 
-    async list(collection: Collection, query: ListQuery) {
+    async list<C extends Collection>(collection: C, query: ListQuery) {
       return onActive((g) => {
         const name = table(collection, g);
         const conditions = ['deleted = 0'];
@@ -353,7 +354,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
             query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
             query.limit,
           ) as unknown as Row[];
-          return { items: rows.map(toDocument) };
+          return { items: rows.map((row) => toDocument<C>(row)) };
         }
         const rows = prepare(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(
           ...params,
@@ -366,7 +367,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
           fields,
           value,
         ) as { n: number } | undefined;
-        return { items: rows.map(toDocument), total: Number(counted?.n ?? 0) };
+        return { items: rows.map((row) => toDocument<C>(row)), total: Number(counted?.n ?? 0) };
       });
     },
 
