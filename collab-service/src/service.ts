@@ -10,9 +10,9 @@ export interface CollabService extends Service {
 }
 
 export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryMs'> = {}): ServiceFactory<CollabService> {
-  return async ({ config, log, auth: openAuth, readStore, personalData, metrics }) => {
+  return async ({ config, log, auth: openAuth, readModels, personalData, metrics }) => {
     const auth = await openAuth();
-    const read = await readStore();
+    const read = await readModels();
     const collab = await openCollab(config, { auth, readStore: read.store, log, personalData, metrics, ...options });
     return {
       collab,

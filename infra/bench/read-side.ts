@@ -8,7 +8,7 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
-import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
+import { openSqliteReadModels } from '@eventide/stores/read-models/open.ts';
 import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 import { rebuild } from '@eventide/projector/src/rebuild.ts';
@@ -156,15 +156,12 @@ async function projectionLag(eventStore: EventStore, readStore: ReadStore, sampl
 export async function benchReadSide(dir: string, scale: number): Promise<ReadSideResults> {
   const products = Math.max(2_000, Math.round(100_000 * scale));
   const eventStore = openSqliteEventStore({ path: join(dir, 'read-events.db'), synchronous: 'NORMAL' });
-  const readStore = openSqliteReadStore(join(dir, 'read-models.db'));
+  const { store: readStore, search } = openSqliteReadModels(join(dir, 'read-models.db'));
   try {
     await seed(eventStore, products);
     await rebuild({ eventStore, readStore });
     const paging = await pagingLatency(readStore, products);
-    const searchP50 = p(
-      await timeEach(200, (i) => readStore.search(`${WORDS[i % WORDS.length]} ${WORDS[(i + 3) % WORDS.length]}`, 20)),
-      0.5,
-    );
+    const searchP50 = p(await timeEach(200, (i) => search.search(`${WORDS[i % WORDS.length]} ${WORDS[(i + 3) % WORDS.length]}`, 20)), 0.5);
     const ids = (await readStore.list('products', { limit: 200, offset: 0 })).items.map((d) => d.id);
     const lookupP50 = p(await timeEach(200, (i) => readStore.get('products', ids[i % ids.length]!)), 0.5);
     const idle = await projectionLag(eventStore, readStore, 300, 0);

@@ -2,7 +2,7 @@
 // products a person typing them wants, scored as precision and recall at 10 on the embedded read
 // store. The queries include what people type as they go: a word cut short, every word cut short,
 // and a letter missing or swapped (docs/api.md#search says what is forgiven).
-import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
+import { openSqliteReadModels } from '@eventide/stores/read-models/open.ts';
 import { productDoc } from '@eventide/stores/read-store/testing/documents.ts';
 
 /** id: [name, description] */
@@ -78,7 +78,7 @@ export interface SearchQuality {
 }
 
 export async function benchSearchQuality(): Promise<SearchQuality> {
-  const store = openSqliteReadStore(':memory:');
+  const { store, search } = openSqliteReadModels(':memory:');
   try {
     const writer = store.writer(await store.activeGeneration());
     await writer.write(
@@ -91,7 +91,7 @@ export async function benchSearchQuality(): Promise<SearchQuality> {
     );
     const perQuery = [];
     for (const { q, wanted } of QUERIES) {
-      const found = (await store.search(q, 10)).map((hit) => hit.doc.id);
+      const found = (await search.search(q, 10)).map((hit) => hit.doc.id);
       const relevant = found.filter((id) => wanted.includes(id)).length;
       // An empty answer to a query that wants something is wrong, not imprecise: precision 0.
       perQuery.push({ q, precision: found.length === 0 ? 0 : relevant / found.length, recall: relevant / wanted.length });

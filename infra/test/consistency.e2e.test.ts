@@ -51,7 +51,7 @@ it.each([
   );
   try {
     await until(() => composition.platform.projected.notifications() > 0, "the projector's announcement of its start");
-    const served = vi.spyOn((await composition.platform.readStore()).store, 'servedCheckpoint');
+    const served = vi.spyOn((await composition.platform.readModels()).store, 'servedCheckpoint');
     const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
     composition.attach(server);
     for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/products`)).status).toBe(200);

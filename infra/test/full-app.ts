@@ -85,7 +85,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   );
   const { store: eventStore, auth } = composition.services.command;
   const { projector } = composition.services.projector;
-  const readStore = (await composition.platform.readStore()).store;
+  const readStore = (await composition.platform.readModels()).store;
   const { keys } = await composition.platform.eventStore();
   const eventBus = (await composition.platform.eventBus()).store;
   const app = httpAppOf(composition, log);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { EVENT_NAMES, parsePayload, type EventName } from '@eventide/kernel/events/catalogue.ts';
-import { openReadStore } from '@eventide/stores/read-store/open.ts';
+import { openReadModels } from '@eventide/stores/read-models/open.ts';
 import { READ_MODELS_CHECKPOINT } from '@eventide/stores/read-store/port.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,7 +31,8 @@ function npmSeed(...args: string[]): Promise<{ code: number | null; output: stri
 
 async function stores() {
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
-  return { events: (await openEventStore(config)).store, read: (await openReadStore(config)).store };
+  const read = await openReadModels(config);
+  return { events: (await openEventStore(config)).store, read: read.store, search: read.search };
 }
 
 describe('npm run seed', { timeout: 120_000 }, () => {
@@ -41,7 +42,7 @@ describe('npm run seed', { timeout: 120_000 }, () => {
     expect(output).toMatch(/the read models, built meanwhile, caught up/);
     expect(output).toMatch(/done: [\d,]+ events \([\d,]+ users, [\d,]+ products, [\d,]+ orders\)/);
 
-    const { events, read } = await stores();
+    const { events, read, search } = await stores();
     try {
       const all = await events.readAll({ after: 0, limit: 10_000 });
       // At least what was asked; beyond it, only what the 64 commands in flight at the end add (an order's life is at most 7 events).
@@ -63,7 +64,7 @@ describe('npm run seed', { timeout: 120_000 }, () => {
       const products = await read.list('products', { limit: 5, beforeSeq: null });
       expect(products.items).toHaveLength(5);
       const word = String(products.items[0]!.fields.name).split(' ').at(-1)!;
-      expect((await read.search(word, 5)).length).toBeGreaterThan(0);
+      expect((await search.search(word, 5)).length).toBeGreaterThan(0);
       const orders = await read.list('orders', { limit: 1, offset: 0 });
       expect(orders.total).toBe(count('order:created'));
     } finally {

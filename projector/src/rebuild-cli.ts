@@ -3,13 +3,13 @@
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
-import { openReadStore } from '@eventide/stores/read-store/open.ts';
+import { openReadModels } from '@eventide/stores/read-models/open.ts';
 import { rebuild } from './rebuild.ts';
 
 const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'rebuild' });
 const eventStore = (await openEventStore(config)).store;
-const readStore = (await openReadStore(config)).store;
+const readStore = (await openReadModels(config)).store;
 let lastReport = Number.NEGATIVE_INFINITY;
 try {
   const done = await rebuild({

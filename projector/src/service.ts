@@ -16,9 +16,9 @@ export interface ProjectorService extends Service {
 }
 
 export function projectorService(): ServiceFactory<ProjectorService> {
-  return async ({ log, eventStore, readStore, eventBus, projected, metrics }) => {
+  return async ({ log, eventStore, readModels, eventBus, projected, metrics }) => {
     const events = await eventStore();
-    const read = await readStore();
+    const read = await readModels();
     const bus = await eventBus();
     const projector = startProjector({ eventStore: events.store, readStore: read.store, log });
     const stopWatching = projector.onProgress(() => projected.notify());

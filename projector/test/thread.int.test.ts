@@ -53,7 +53,7 @@ it('projects, publishes and checks for deletions on its own thread, and says how
     );
     expect(health().readStore).toContain(join(dir, 'read.db'));
     expect(platform.projected.notifications()).toBeGreaterThan(announcedBefore);
-    const read = (await platform.readStore()).store;
+    const read = (await platform.readModels()).store;
     expect((await read.get('products', productId))?.fields).toMatchObject({ name: 'Threaded kettle' });
   } finally {
     await composition.close();

@@ -1,7 +1,7 @@
 // Builds the query service's dependencies from an open read store: cursor secret, progress, limits.
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
-import type { ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ReadModels } from '@eventide/stores/read-models/open.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { loadOrCreateSecret } from '@eventide/kernel/secret.ts';
 import { cursors } from './cursor.ts';
@@ -10,12 +10,13 @@ import type { QueryDeps } from './handlers.ts';
 
 export function queryDeps(
   config: Config,
-  readStore: ReadStore,
+  { store: readStore, search: productSearch }: Pick<ReadModels, 'store' | 'search'>,
   options: { projected?: ProjectorSignal; eventStore: EventStore },
 ): QueryDeps {
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
   return {
     readStore,
+    productSearch,
     cursors: cursors(secret),
     progress: progressOf(readStore, options.projected),
     eventStore: options.eventStore,

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
-import { ftsQuery, literalQuery, SEARCH_CANDIDATES } from '@eventide/stores/read-store/search-terms.ts';
-import { withPrefixWords, wordsStartingWith } from '@eventide/stores/read-store/sqlite-schema.ts';
+import { ftsQuery, literalQuery, SEARCH_CANDIDATES } from '@eventide/stores/product-search/planner.ts';
+import { withPrefixWords, wordsStartingWith } from '@eventide/stores/product-search/sqlite-schema.ts';
 
 const db = new DatabaseSync(join(process.env.DATA_DIR!, 'read.db'), { readOnly: true });
 const generation = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);

@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
-import { openReadStore } from '@eventide/stores/read-store/open.ts';
+import { openReadModels } from '@eventide/stores/read-models/open.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 
 export type ToReadModels = { until: number };
@@ -20,7 +20,7 @@ const port = parentPort!;
 const send = (message: FromReadModels) => port.postMessage(message);
 const config = loadConfig(workerData as Record<string, string | undefined>);
 const eventStore = await openEventStore(config);
-const readStore = await openReadStore(config, { bulkLoad: true });
+const readStore = await openReadModels(config, { bulkLoad: true });
 // Warnings and errors only (a failing batch is retried with backoff and logged), on stderr beside the progress bars.
 const log = createLogger({ level: 'warn', name: 'seed-read-models', destination: process.stderr });
 const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, log });

@@ -8,7 +8,7 @@ import { writeSide } from '@eventide/command-service/src/write-side.ts';
 import { openAuth } from '@eventide/platform/auth/open.ts';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
-import { openReadStore } from '@eventide/stores/read-store/open.ts';
+import { openReadModels } from '@eventide/stores/read-models/open.ts';
 import { READ_MODELS_CHECKPOINT } from '@eventide/stores/read-store/port.ts';
 import { seed } from './seed.ts';
 import type { FromReadModels, ToReadModels } from './read-models-worker.ts';
@@ -46,7 +46,7 @@ try {
   if (before > 0 && !args.values.append) {
     fail(`${eventStore.description} already holds ${number(before)} events; give --append to add to them, or another DATA_DIR`);
   }
-  const readStore = await openReadStore(config);
+  const readStore = await openReadModels(config);
   const built = await readStore.store.servedCheckpoint(READ_MODELS_CHECKPOINT);
   await readStore.store.close();
   if (built > before) {

@@ -9,7 +9,7 @@ import type { EventBus } from '@eventide/stores/event-bus/port.ts';
 import type { ServiceApi } from '@eventide/platform/http/mount.ts';
 import type { OpenedEventStore } from '@eventide/stores/personal-data/open.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
-import type { ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ReadModels } from '@eventide/stores/read-models/open.ts';
 import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
 import { adapterProbes, readiness, type Probe } from './readiness.ts';
 import type { Readiness } from '@eventide/contract/health.ts';
@@ -46,7 +46,8 @@ export interface Platform {
   auth(): Promise<OpenedAuth>;
   /** The event store, sealing personal data, with its key store. */
   eventStore(): Promise<OpenedEventStore>;
-  readStore(): Promise<Opened<ReadStore>>;
+  /** The read models: the documents and product search, kept in the same writes. */
+  readModels(): Promise<ReadModels>;
   /** Kafka when configured, else the in-process bus: where the publisher puts the public events. */
   eventBus(): Promise<Opened<EventBus>>;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
@@ -145,14 +146,14 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     const opened = await (await import('@eventide/stores/personal-data/open.ts')).openEventStore(config);
     return { ...opened, store: tracedEventStore(meteredEventStore(opened.store, metrics.appendSeconds)) };
   });
-  const readStore = once(async () => (await import('@eventide/stores/read-store/open.ts')).openReadStore(config));
+  const readModels = once(async () => (await import('@eventide/stores/read-models/open.ts')).openReadModels(config));
   const eventBus = once(async () => (await import('@eventide/stores/event-bus/open.ts')).openEventBus(config, log));
   const platform: Platform = {
     config,
     log,
     auth: auth.get,
     eventStore: eventStore.get,
-    readStore: readStore.get,
+    readModels: readModels.get,
     eventBus: eventBus.get,
     projected: progressSignal(),
     personalData: personalDataSections(),
@@ -163,7 +164,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     /** A probe of each adapter a service asked for (readiness.ts). */
     probes: async () =>
       adapterProbes(
-        { events: await eventStore.opened(), read: await readStore.opened(), bus: await eventBus.opened(), sessions: await auth.opened() },
+        { events: await eventStore.opened(), read: await readModels.opened(), bus: await eventBus.opened(), sessions: await auth.opened() },
         config.READY_MAX_LAG_EVENTS,
       ),
     openedAuth: () => auth.opened(),
@@ -171,7 +172,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     async close() {
       await Promise.all([
         eventBus.opened()?.then((opened) => opened.store.close()),
-        readStore.opened()?.then((opened) => opened.store.close()),
+        readModels.opened()?.then((opened) => opened.store.close()),
         eventStore.opened()?.then((opened) => opened.store.close()),
         auth.opened()?.then((opened) => opened.close()),
       ]);

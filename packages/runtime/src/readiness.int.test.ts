@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 /** A service that only opens the adapters it names, as the real ones do. */
-function opening(...adapters: Array<'eventStore' | 'readStore' | 'eventBus' | 'auth'>): ServiceFactory {
+function opening(...adapters: Array<'eventStore' | 'readModels' | 'eventBus' | 'auth'>): ServiceFactory {
   return async (platform) => {
     for (const adapter of adapters) await platform[adapter]();
     return { health: () => ({}), close: async () => undefined } satisfies Service;
@@ -38,7 +38,7 @@ const statuses = (checks: Record<string, { status: string }>) => Object.fromEntr
 
 describe('readiness', () => {
   it('asks every adapter the process opened, and fails while the read models are further behind than allowed', async () => {
-    const composition = await composed({ READY_MAX_LAG_EVENTS: '1' }, opening('eventStore', 'readStore', 'auth'));
+    const composition = await composed({ READY_MAX_LAG_EVENTS: '1' }, opening('eventStore', 'readModels', 'auth'));
     const first = await composition.ready();
     expect(first.status).toBe('pass');
     expect(statuses(first.checks)).toEqual({

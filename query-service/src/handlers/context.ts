@@ -3,12 +3,14 @@ import type { Context } from 'koa';
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
+import type { ProductSearch } from '@eventide/stores/product-search/port.ts';
 import type { Collection, ReadDocument, ReadFields, ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import type { Progress } from '../consistency.ts';
 
 export interface QueryDeps {
   readStore: ReadStore;
+  productSearch: ProductSearch;
   cursors: Cursors;
   progress: Progress;
   /** GET /events streams the public events from it (server-sent events). */

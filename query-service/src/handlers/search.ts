@@ -6,10 +6,10 @@ import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { productView } from '@eventide/contract/representations/product.ts';
 import type { QueryDeps } from './context.ts';
 
-export function searchHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'search'> {
+export function searchHandlers({ productSearch }: QueryDeps): Pick<Handlers<'query'>, 'search'> {
   return {
     async search({ ctx, query }) {
-      const hits = await readStore.search(query.q, query.limit ?? 20);
+      const hits = await productSearch.search(query.q, query.limit ?? 20);
       const body: SearchBody = {
         q: query.q,
         items: hits.map((h) => ({ ...productView(h.doc.fields), score: h.score })),

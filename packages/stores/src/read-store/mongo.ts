@@ -5,14 +5,17 @@
 // checkpoint: no transaction is needed (or a replica set), because a replay after a crash
 // between the two finds every document already at its version and changes nothing.
 //
-// Search: plain MongoDB's $text cannot match a prefix, which search-as-you-type needs, so each
-// product carries `tokens` (its words, as the query is split) under a multikey index. A query
-// takes the products holding every term, the last as the start of a word (an anchored, escaped
-// regex, which uses the index), and ranks the newest SEARCH_CANDIDATES of them with rankByRelevance(), as
-// the SQLite adapter does (which also ranks the newest name matches). The words of names are kept
-// as a set per generation (products_name_terms) for completions and typos; a store built before
-// that set existed completes and corrects nothing until `npm run rebuild`.
-import { MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
+// The indexes it is given (product search, product-search/mongo.ts) store their fields on the
+// documents of the collection they follow, in the same writes (mongo-indexes.ts).
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type Collection as MongoCollection,
+  type Db,
+  type Document,
+} from 'mongodb';
 import {
   COLLECTIONS,
   FILTERABLE,
@@ -24,14 +27,12 @@ import {
   type ReadStore,
   READ_MODELS_CHECKPOINT,
 } from './port.ts';
-import { oneEditAway, planQuery, rankByRelevance, SEARCH_CANDIDATES, searchTerms, type Vocabulary } from './search-terms.ts';
-import { words } from '@eventide/kernel/search/words.ts';
+import type { MongoReadModelIndex } from './mongo-indexes.ts';
 
 const DUPLICATE_KEY = 11000;
-const VOCABULARY_CANDIDATES = 20;
-const VOCABULARY_COUNT_CAP = 1000;
 
-interface StoredDocument extends Document {
+/** A document as it is stored: the store's fields, and those its indexes add. */
+export interface StoredDocument extends Document {
   _id: string;
   version: number;
   seq: number;
@@ -39,26 +40,19 @@ interface StoredDocument extends Document {
   // What the projector wrote: one of the collections' states (ReadFields), as BSON gives it back.
   // biome-ignore lint/suspicious/noExplicitAny: the driver's documents are untyped; toDocument names the collection
   fields: any;
-  tokens?: string[];
-  /** The words of the name alone: what the vocabulary counts. */
-  nameTokens?: string[];
 }
 
-const name = (collection: string, generation: number) => `${collection}_g${generation}`;
+export const name = (collection: string, generation: number) => `${collection}_g${generation}`;
 
 /** A stored document as a document of its collection: its fields are what the projector wrote. */
-function toDocument<C extends Collection = Collection>(stored: StoredDocument): ReadDocument<C> {
+export function toDocument<C extends Collection = Collection>(stored: StoredDocument): ReadDocument<C> {
   return { id: stored._id, version: stored.version, seq: stored.seq, deleted: stored.deleted, fields: stored.fields };
 }
 
-function toStored(write: DocumentWrite): StoredDocument {
+function toStored(write: DocumentWrite, indexes: readonly MongoReadModelIndex[]): StoredDocument {
   const { doc } = write;
   const stored: StoredDocument = { _id: doc.id, version: doc.version, seq: doc.seq, deleted: doc.deleted, fields: doc.fields };
-  if (write.collection === 'products') {
-    const { name, description } = write.doc.fields;
-    stored.tokens = [...new Set(words(`${name} ${description}`))];
-    stored.nameTokens = [...new Set(words(name))];
-  }
+  for (const index of indexes) if (index.collection === write.collection) Object.assign(stored, index.fieldsOf(write));
   return stored;
 }
 
@@ -68,28 +62,30 @@ function onlyDuplicateKeys(error: unknown): boolean {
   return errors.length > 0 && errors.every((e) => e.code === DUPLICATE_KEY);
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Case-insensitive comparison for userByEmail; the index is built with the same collation. */
 const EMAIL_COLLATION = { locale: 'en', strength: 2 } as const;
 
-async function ensureGeneration(db: Db, generation: number): Promise<void> {
+async function ensureGeneration(db: Db, generation: number, indexes: readonly MongoReadModelIndex[]): Promise<void> {
   for (const collection of COLLECTIONS) {
     const c = db.collection<StoredDocument>(name(collection, generation));
     await c.createIndex({ seq: 1 }, { unique: true });
     await c.createIndex({ deleted: 1, seq: -1 });
     for (const field of FILTERABLE[collection]) await c.createIndex({ [`fields.${field}`]: 1, deleted: 1, seq: -1 });
-    if (collection === 'products') {
-      await c.createIndex({ tokens: 1 });
-      await c.createIndex({ nameTokens: 1 });
-    }
     if (collection === 'users') await c.createIndex({ 'fields.email': 1 }, { collation: EMAIL_COLLATION });
   }
+  for (const index of indexes) await index.ensure(db, generation);
 }
 
-export async function openMongoReadStore(url: string): Promise<ReadStore> {
+/** The MongoDB read store, and a way for its indexes' readers (product search) to read the generation it serves. */
+export interface MongoReadStore extends ReadStore {
+  /** Runs a read on the generation served, with its collection of `collection`'s documents. */
+  readActive<T>(
+    read: (documents: (collection: Collection) => MongoCollection<StoredDocument>, db: Db, generation: number) => Promise<T>,
+  ): Promise<T>;
+}
+
+/** `indexes`: what it keeps beside the documents, in their writes (product-search/mongo.ts). */
+export async function openMongoReadStore(url: string, indexes: readonly MongoReadModelIndex[] = []): Promise<MongoReadStore> {
   const client = new MongoClient(url);
   await client.connect();
   const db = client.db();
@@ -97,59 +93,10 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
   await meta.updateOne({ _id: 'active_generation' }, { $setOnInsert: { value: 1 } }, { upsert: true });
   await meta.updateOne({ _id: 'last_generation' }, { $setOnInsert: { value: 1 } }, { upsert: true });
   const readMeta = async (key: string) => (await meta.findOne({ _id: key }))!.value;
-  await ensureGeneration(db, await readMeta('active_generation'));
+  await ensureGeneration(db, await readMeta('active_generation'), indexes);
 
   const documents = (collection: string, generation: number) => db.collection<StoredDocument>(name(collection, generation));
   const checkpoints = (generation: number) => db.collection<{ _id: string; position: number }>(name('checkpoints', generation));
-  const nameTerms = (generation: number) => db.collection<{ _id: string }>(name('products_name_terms', generation));
-
-  /**
-   * The words of product names, most frequent first. Counting stops at VOCABULARY_COUNT_CAP per
-   * word and looks at VOCABULARY_CANDIDATES words at most, so a lookup's cost is bounded.
-   */
-  function vocabularyOf(generation: number): Vocabulary {
-    const products = documents('products', generation);
-    const ranked = async (candidates: string[], limit: number) => {
-      const counted = await Promise.all(
-        candidates.map(async (term) => ({
-          term,
-          docs: await products.countDocuments({ nameTokens: term, deleted: false }, { limit: VOCABULARY_COUNT_CAP }),
-        })),
-      );
-      return counted
-        .filter((c) => c.docs > 0)
-        .sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1))
-        .slice(0, limit)
-        .map((c) => c.term);
-    };
-    return {
-      async occurs(term, prefix) {
-        const holding = (tokens: string | { $regex: string }) => products.findOne({ deleted: false, tokens }, { projection: { _id: 1 } });
-        return (await holding(term)) !== null || (prefix && (await holding({ $regex: `^${escapeRegex(term)}` })) !== null);
-      },
-      async startingWith(prefix, limit) {
-        const found = await nameTerms(generation)
-          .find({ _id: { $gte: prefix, $lt: `${prefix}\u{10FFFF}` } })
-          .limit(VOCABULARY_CANDIDATES)
-          .toArray();
-        return ranked(
-          found.map((t) => t._id),
-          limit,
-        );
-      },
-      async typosOf(word, limit) {
-        const found = await nameTerms(generation)
-          .find({ _id: { $in: oneEditAway(word) } })
-          .limit(VOCABULARY_CANDIDATES)
-          .toArray();
-        return ranked(
-          found.map((t) => t._id),
-          limit,
-        );
-      },
-    };
-  }
-
   async function checkpointOf(generation: number, name: string): Promise<number> {
     return (await checkpoints(generation).findOne({ _id: name }))?.position ?? 0;
   }
@@ -169,8 +116,8 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
             .filter((w) => w.collection === collection)
             .map((w) =>
               w.expectedVersion === null
-                ? { insertOne: { document: toStored(w) } }
-                : { replaceOne: { filter: { _id: w.doc.id, version: w.expectedVersion }, replacement: toStored(w) } },
+                ? { insertOne: { document: toStored(w, indexes) } }
+                : { replaceOne: { filter: { _id: w.doc.id, version: w.expectedVersion }, replacement: toStored(w, indexes) } },
             );
           if (operations.length === 0) continue;
           try {
@@ -180,15 +127,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
             if (!onlyDuplicateKeys(error)) throw error;
           }
         }
-        const nameWords = new Set(writes.flatMap((w) => (w.collection === 'products' && !w.doc.deleted ? words(w.doc.fields.name) : [])));
-        if (nameWords.size > 0) {
-          // A set of words, not counts: writing it twice (a replay) changes nothing. How many live
-          // names hold a word is counted when it is looked up (vocabularyOf).
-          await nameTerms(generation).bulkWrite(
-            [...nameWords].map((term) => ({ updateOne: { filter: { _id: term }, update: { $setOnInsert: { _id: term } }, upsert: true } })),
-            { ordered: false },
-          );
-        }
+        for (const index of indexes) await index.afterWrite(db, generation, writes);
         await checkpoints(generation).updateOne({ _id: checkpoint.name }, { $max: { position: checkpoint.position } }, { upsert: true });
       },
       checkpoint: (checkpointName) => checkpointOf(generation, checkpointName),
@@ -205,7 +144,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
     async createGeneration() {
       const updated = await meta.findOneAndUpdate({ _id: 'last_generation' }, { $inc: { value: 1 } }, { returnDocument: 'after' });
       const generation = updated!.value;
-      await ensureGeneration(db, generation);
+      await ensureGeneration(db, generation, indexes);
       return generation;
     },
 
@@ -218,7 +157,7 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
       // Only from the generation compared: another promotion meanwhile wins.
       const swapped = await meta.updateOne({ _id: 'active_generation', value: previous }, { $set: { value: generation } });
       if (swapped.modifiedCount === 0) return false;
-      for (const collection of [...COLLECTIONS, 'checkpoints', 'products_name_terms']) {
+      for (const collection of [...COLLECTIONS, 'checkpoints', ...indexes.flatMap((index) => index.collections)]) {
         await db
           .collection(name(collection, previous))
           .drop()
@@ -280,26 +219,9 @@ export async function openMongoReadStore(url: string): Promise<ReadStore> {
       return { items: items.map((stored) => toDocument<C>(stored)), total };
     },
 
-    async search(text, limit) {
-      if (searchTerms(text).length === 0) return [];
+    async readActive(read) {
       const generation = await readMeta('active_generation');
-      const query = await planQuery(text, vocabularyOf(generation));
-      if (query.some((word) => word.standsForNothing)) return [];
-      const candidates = await documents('products', generation)
-        .find({
-          deleted: false,
-          $and: query.map(({ term, prefix, completions, typos }) => ({
-            $or: [{ tokens: prefix ? { $regex: `^${escapeRegex(term)}` } : term }, { tokens: { $in: [...completions, ...typos] } }],
-          })),
-        })
-        .sort({ seq: -1 })
-        .limit(SEARCH_CANDIDATES)
-        .toArray();
-      return rankByRelevance(
-        candidates.map((stored) => toDocument<'products'>(stored)),
-        query,
-        limit,
-      );
+      return read((collection) => documents(collection, generation), db, generation);
     },
 
     async close() {

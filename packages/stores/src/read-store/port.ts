@@ -63,12 +63,6 @@ export interface ListResult<C extends Collection = Collection> {
   total?: number;
 }
 
-export interface SearchHit {
-  doc: ReadDocument<'products'>;
-  /** Higher is more relevant; comparable within one result only. */
-  score: number;
-}
-
 export interface ReadModelWriter {
   readonly generation: number;
   getMany<C extends Collection>(collection: C, ids: string[]): Promise<Map<string, ReadDocument<C>>>;
@@ -112,7 +106,5 @@ export interface ReadStore {
    * SQLite) and surrounding spaces; by an index, never a scan.
    */
   userByEmail(email: string): Promise<ReadDocument<'users'> | undefined>;
-  /** Live products by relevance to the words of `text` (each may be cut short; a long one may be misspelt: search-terms.ts). */
-  search(text: string, limit: number): Promise<SearchHit[]>;
   close(): Promise<void>;
 }

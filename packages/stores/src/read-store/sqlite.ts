@@ -1,8 +1,10 @@
-// Embedded read store on SQLite (node:sqlite), with FTS5 for product search. Fit for production
+// Embedded read store on SQLite (node:sqlite), with the indexes it is given (product search) kept
+// in the documents' transactions (sqlite-indexes.ts). Fit for production
 // on one node. synchronous=NORMAL is enough: documents and checkpoint commit together, so a
 // power cut loses both at once and the projector replays from the older checkpoint.
 import type { StatementSync } from 'node:sqlite';
 import {
+  COLLECTIONS,
   FILTERABLE,
   type Collection,
   type DocumentWrite,
@@ -12,53 +14,52 @@ import {
   type ReadStore,
   READ_MODELS_CHECKPOINT,
 } from './port.ts';
-import { searchTerms, vocabularyChanges } from './search-terms.ts';
-import { type SearchBounds, searchProducts } from './sqlite-search.ts';
+import type { IndexBatch, Prepare, SqliteReadModelIndex } from './sqlite-indexes.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
-import {
-  column,
-  EMAIL_KEY,
-  ftsMerging,
-  GENERATION_TABLES,
-  openSchema,
-  schema,
-  ROW,
-  type Row,
-  table,
-  toDocument,
-  variantsOf,
-} from './sqlite-schema.ts';
+import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table, toDocument } from './sqlite-schema.ts';
 
-interface ProductText {
-  name: string;
-  description: string;
-}
-/** What the full index holds of a product: the words of both its fields. */
-const allText = ({ name, description }: ProductText) => `${name} ${description}`;
-
-function addDeltas(sums: Map<string, number>, deltas: Array<[string, number]>): void {
-  for (const [term, delta] of deltas) sums.set(term, (sums.get(term) ?? 0) + delta);
+/** The SQLite read store, and a way for its indexes' readers (product search) to read the generation it serves. */
+export interface SqliteReadStore extends ReadStore {
+  /** Runs a read on the generation served; once more if a promotion dropped its tables meanwhile. */
+  readActive<T>(read: (prepare: Prepare, generation: number) => T | Promise<T>): Promise<T>;
 }
 
-/**
- * `bulkLoad`: this store will write much more than it serves (a seed's read models), so the
- * active generation's full-text indexes merge as a rebuild's do (ftsMerging) until close().
- */
-export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean; searchBounds?: SearchBounds } = {}): ReadStore {
+export interface SqliteReadStoreOptions {
+  /** What it keeps beside the documents, in their transactions (product-search/sqlite-index.ts). */
+  indexes?: readonly SqliteReadModelIndex[];
+  /**
+   * This store will write much more than it serves (a seed's read models), so the active
+   * generation's indexes fill as a rebuild's do (startBulk) until close().
+   */
+  bulkLoad?: boolean;
+}
+
+export function openSqliteReadStore(path: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
+  const indexes = options.indexes ?? [];
   const db = openSqliteFile(path, 'NORMAL');
   // What an update or a delete frees is zeroed where that costs no extra I/O; an erasure zeroes
   // everything it frees and empties the write-ahead log (erase below).
   db.exec('PRAGMA secure_delete = FAST');
-  const atOpen = openSchema(db);
+  const atOpen = openSchema(db, indexes);
   // A bulk load that never reached close() (a killed seed) would leave its merging behind. One
   // still running when another store opens gets the defaults back too: slower, no less right.
   const bulkLoaded = options.bulkLoad ? atOpen : undefined;
-  if (bulkLoaded === undefined) ftsMerging.restore(db, atOpen);
-  else ftsMerging.bulk(db, bulkLoaded);
+  for (const index of indexes) {
+    if (bulkLoaded === undefined) index.restore(db, atOpen);
+    else index.startBulk(db, bulkLoaded);
+  }
+  /** Ends a bulk load of the generation, where one is under way: once, as it is over when it returns. */
+  const settle = (generation: number) => {
+    const bulk = indexes.filter((index) => index.isBulk(db, generation));
+    if (bulk.length === 0) return;
+    transaction(() => {
+      for (const index of bulk) index.settle(db, generation);
+    });
+  };
 
   const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string): StatementSync => {
+  const prepare: Prepare = (sql: string): StatementSync => {
     let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
@@ -123,44 +124,15 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
 
   function writer(generation: number): ReadModelWriter {
     const checkpoints = table('checkpoints', generation);
-    const fts = table('products_fts', generation);
     const counts = table('counts', generation);
-    const names = table('products_names_fts', generation);
-    const terms = table('products_name_terms', generation);
-    const allTerms = table('products_terms', generation);
-    const termVariants = variantsOf(db, generation);
 
     /**
-     * What a batch changes in the indexes beside the documents, gathered while its documents are
-     * written and written once at its end:
-     * - Full-text rows, by rowid, in rowid order. FTS5 buffers a transaction's postings in memory
-     *   only while rowids ascend: a write to a lower rowid (a product changed after newer ones were
-     *   added) flushes the buffer into a segment of its own, and more segments cost more merging
-     *   at commit. In order, a batch that changes products measured 1.7x faster, and two changes
-     *   of one product in a batch become one.
-     * - Count and vocabulary deltas, summed: a thousand new products in twenty categories make
-     *   twenty count updates, not two thousand, and their words one update each (`words` for the
-     *   names' vocabulary, `allWords` for names and descriptions).
+     * Count deltas, summed over a batch and written once at its end: a thousand new products in
+     * twenty categories make twenty count updates, not two thousand.
      */
-    interface BatchChanges {
-      fullText: Map<number, { replaces: boolean; text: ProductText | undefined }>;
-      counts: Map<string, { collection: Collection; key: readonly [string, string]; delta: number }>;
-      words: Map<string, number>;
-      /** Undefined while a bulk load fills this generation, which counts the words of both fields once it ends (ftsMerging.settle). */
-      allWords: Map<string, number> | undefined;
-    }
+    type CountDeltas = Map<string, { collection: Collection; key: readonly [string, string]; delta: number }>;
 
-    function writeBatchChanges({ fullText, counts: countDeltas, words, allWords }: BatchChanges): void {
-      for (const [rowid, { replaces, text }] of [...fullText].sort(([a], [b]) => a - b)) {
-        if (replaces) {
-          prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(rowid);
-          prepare(`DELETE FROM ${names} WHERE rowid = ?`).run(rowid);
-        }
-        if (text) {
-          prepare(`INSERT INTO ${fts} (rowid, name, description) VALUES (?, ?, ?)`).run(rowid, text.name, text.description);
-          prepare(`INSERT INTO ${names} (rowid, name) VALUES (?, ?)`).run(rowid, text.name);
-        }
-      }
+    function writeCounts(countDeltas: CountDeltas): void {
       for (const { collection, key, delta } of countDeltas.values()) {
         if (delta === 0) continue;
         prepare(
@@ -168,40 +140,26 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
            ON CONFLICT (collection, fields, value) DO UPDATE SET n = n + excluded.n`,
         ).run(collection, key[0], key[1], delta);
       }
-      for (const [term, delta] of words) {
-        if (delta === 0) continue;
-        // Read, then write: an upsert with RETURNING measured 55 µs a word in a rebuild, ten times this.
-        const held = prepare(`SELECT docs FROM ${terms} WHERE term = ?`).get(term) as { docs: number } | undefined;
-        const docs = (held?.docs ?? 0) + delta;
-        if (docs <= 0) {
-          prepare(`DELETE FROM ${terms} WHERE term = ?`).run(term);
-          termVariants.remove(term);
-        } else if (held === undefined) {
-          prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?)`).run(term, docs);
-          termVariants.add(term);
-        } else prepare(`UPDATE ${terms} SET docs = ? WHERE term = ?`).run(docs, term);
-      }
-      for (const [term, delta] of allWords ?? []) {
-        if (delta === 0) continue;
-        // No variants to keep here, so one upsert a word: most of a seed's words are already known.
-        prepare(`INSERT INTO ${allTerms} (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs`).run(
-          term,
-          delta,
-        );
-        if (delta < 0) prepare(`DELETE FROM ${allTerms} WHERE term = ? AND docs <= 0`).run(term);
-      }
     }
 
-    function applyWrite(write: DocumentWrite, batch: BatchChanges): void {
+    /** What a write reads of the document it replaces, per collection: its version, its filter fields, what the indexes that follow it read. */
+    const storedQuery = Object.fromEntries(
+      COLLECTIONS.map((collection) => {
+        const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
+        const beforeColumns = indexes
+          .filter((index) => index.collection === collection)
+          .flatMap((index) => Object.entries(index.before).map(([field, expression]) => `, ${expression} AS before_${field}`))
+          .join('');
+        return [collection, `SELECT version, deleted${filterColumns}${beforeColumns} FROM ${table(collection, generation)} WHERE id = ?`];
+      }),
+    ) as Record<Collection, string>;
+    const followed = new Set(indexes.map((index) => index.collection));
+
+    function applyWrite(write: DocumentWrite, countDeltas: CountDeltas, indexBatches: IndexBatch[]): void {
       const { collection, doc, expectedVersion } = write;
       const name = table(collection, generation);
-      const filterColumns = FILTERABLE[collection].map((f) => `, ${column(f)} AS ${f}`).join('');
-      const oldText =
-        collection === 'products'
-          ? ", json_extract(body, '$.name') AS old_name, json_extract(body, '$.description') AS old_description"
-          : '';
-      const stored = prepare(`SELECT version, deleted${filterColumns}${oldText} FROM ${name} WHERE id = ?`).get(doc.id) as
-        | ({ version: number; deleted: number; old_name?: string | null; old_description?: string | null } & Record<string, string | null>)
+      const stored = prepare(storedQuery[collection]).get(doc.id) as
+        | ({ version: number; deleted: number } & Record<string, string | number | null>)
         | undefined;
       const applies = expectedVersion === null ? stored === undefined : stored?.version === expectedVersion;
       if (!applies) return;
@@ -209,28 +167,22 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
       const after = doc.deleted ? [] : countKeysOf(collection, doc.fields);
       for (const { key, delta } of countChanges(before, after)) {
         const id = `${collection}\u0000${key[0]}\u0000${key[1]}`;
-        const summed = batch.counts.get(id);
+        const summed = countDeltas.get(id);
         if (summed) summed.delta += delta;
-        else batch.counts.set(id, { collection, key, delta });
+        else countDeltas.set(id, { collection, key, delta });
       }
       prepare(
         `INSERT INTO ${name} (id, version, seq, deleted, body) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, body = excluded.body`,
       ).run(doc.id, doc.version, doc.seq, doc.deleted ? 1 : 0, JSON.stringify(doc.fields));
-      if (write.collection === 'products') {
-        const after = write.doc.deleted ? undefined : { name: write.doc.fields.name, description: write.doc.fields.description };
-        batch.fullText.set(doc.seq, {
-          // A new product has nothing in the indexes to replace.
-          replaces: batch.fullText.get(doc.seq)?.replaces ?? stored !== undefined,
-          text: after,
-        });
-        const before =
-          stored && stored.deleted === 0
-            ? { name: String(stored.old_name ?? ''), description: String(stored.old_description ?? '') }
-            : undefined;
-        addDeltas(batch.words, vocabularyChanges(before?.name, after?.name));
-        if (batch.allWords) addDeltas(batch.allWords, vocabularyChanges(before && allText(before), after && allText(after)));
-      }
+      if (!followed.has(collection)) return;
+      const replaced = stored && {
+        deleted: stored.deleted === 1,
+        before: Object.fromEntries(
+          Object.keys(stored).flatMap((k) => (k.startsWith('before_') ? [[k.slice('before_'.length), stored[k]]] : [])),
+        ),
+      };
+      for (const [i, index] of indexes.entries()) if (index.collection === collection) indexBatches[i]!.applied(write, replaced);
     }
 
     return {
@@ -247,11 +199,11 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
       async write(writes, checkpoint, { erasing = false } = {}) {
         const apply = () =>
           transaction(() => {
-            // Asked in the batch's transaction: a store opened meanwhile may have ended the bulk load (ftsMerging.restore).
-            const allWords = ftsMerging.isBulk(db, generation) ? undefined : new Map<string, number>();
-            const batch: BatchChanges = { fullText: new Map(), counts: new Map(), words: new Map(), allWords };
-            for (const write of writes) applyWrite(write, batch);
-            writeBatchChanges(batch);
+            const countDeltas: CountDeltas = new Map();
+            const indexBatches = indexes.map((index) => index.batch(prepare, db, generation));
+            for (const write of writes) applyWrite(write, countDeltas, indexBatches);
+            writeCounts(countDeltas);
+            for (const batch of indexBatches) batch.flush();
             prepare(
               `INSERT INTO ${checkpoints} (name, position) VALUES (?, ?)
              ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)`,
@@ -280,15 +232,15 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
       return transaction(() => {
         const generation = meta('last_generation') + 1;
         prepare("UPDATE read_meta SET value = ? WHERE key = 'last_generation'").run(generation);
-        db.exec(schema(generation));
-        ftsMerging.bulk(db, generation);
+        db.exec(schema(generation, indexes));
+        for (const index of indexes) index.startBulk(db, generation);
         return generation;
       });
     },
 
     async promote(generation) {
       // The final merge of a bulk load, once: a promotion refused as behind is asked again.
-      if (ftsMerging.isBulk(db, generation)) transaction(() => ftsMerging.settle(db, generation));
+      settle(generation);
       // One transaction, under the write lock the projector's batches take too: the active
       // generation cannot move on between the comparison and the swap, and it is gone with the
       // swap, so a projector anywhere that has not noticed yet fails to write to it (and follows
@@ -298,7 +250,7 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
         if (old === generation) return old;
         if (checkpointOf(generation, READ_MODELS_CHECKPOINT) < checkpointOf(old, READ_MODELS_CHECKPOINT)) return undefined;
         prepare("UPDATE read_meta SET value = ? WHERE key = 'active_generation'").run(generation);
-        for (const name of GENERATION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table(name, old)}`);
+        for (const name of generationTables(indexes)) db.exec(`DROP TABLE IF EXISTS ${table(name, old)}`);
         return old;
       });
       if (previous === undefined) return false;
@@ -371,14 +323,11 @@ export function openSqliteReadStore(path: string, options: { bulkLoad?: boolean;
       });
     },
 
-    async search(text, limit) {
-      if (searchTerms(text).length === 0) return [];
-      return onActive((g) => searchProducts(prepare, g, text, limit, options.searchBounds));
-    },
+    readActive: (read) => onActive((generation) => read(prepare, generation)),
 
     async close() {
       // Unless a rebuild promoted another generation meanwhile, and dropped this one.
-      if (bulkLoaded !== undefined && meta('active_generation') === bulkLoaded) transaction(() => ftsMerging.settle(db, bulkLoaded));
+      if (bulkLoaded !== undefined && meta('active_generation') === bulkLoaded) settle(bulkLoaded);
       statements.clear();
       db.close();
     },

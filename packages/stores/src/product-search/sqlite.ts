@@ -1,8 +1,11 @@
 // Product search on the SQLite read store: the query planned with the generation's vocabulary,
 // a bounded number of candidates read from the full-text indexes with the text ranking reads,
-// and the documents of the best of them (docs/api.md#search).
-import type { StatementSync } from 'node:sqlite';
-import type { SearchHit } from './port.ts';
+// and the documents of the best of them (docs/api.md#search). Reads the generation the store
+// serves, whose indexes sqlite-index.ts keeps.
+import type { SqliteReadStore } from '../read-store/sqlite.ts';
+import type { Prepare } from '../read-store/sqlite-indexes.ts';
+import { ROW, type Row, table, toDocument } from '../read-store/sqlite-schema.ts';
+import type { ProductSearch, SearchHit } from './port.ts';
 import {
   byRelevance,
   ftsQuery,
@@ -14,11 +17,10 @@ import {
   SEARCH_POSTINGS_BUDGET,
   SEARCH_SCAN_CAP,
   splitByBudget,
-} from './search-terms.ts';
-import { ROW, type Row, table, toDocument, withPrefixWords } from './sqlite-schema.ts';
+  searchTerms,
+} from './planner.ts';
+import { withPrefixWords } from './sqlite-schema.ts';
 import { postingsOf, sqliteVocabulary } from './sqlite-vocabulary.ts';
-
-type Prepare = (sql: string) => StatementSync;
 
 /** A row of a full-text index: a product's seq. */
 interface IndexRow {
@@ -52,14 +54,18 @@ type FullTextIndex = ReturnType<typeof fullIndex>;
  */
 const contentColumn = (index: FullTextIndex, column: string) => `c${index.text.indexOf(column)}`;
 
+/** Product search on the products of the SQLite read store `store` (opened with sqliteProductIndex). */
+export function sqliteProductSearch(store: SqliteReadStore, bounds: SearchBounds = SEARCH_BOUNDS): ProductSearch {
+  return {
+    async search(text, limit) {
+      if (searchTerms(text).length === 0) return [];
+      return store.readActive((prepare, generation) => searchProducts(prepare, generation, text, limit, bounds));
+    },
+  };
+}
+
 /** The `limit` products of generation `g` that best match `text`, most relevant first. */
-export async function searchProducts(
-  prepare: Prepare,
-  g: number,
-  text: string,
-  limit: number,
-  bounds: SearchBounds = SEARCH_BOUNDS,
-): Promise<SearchHit[]> {
+async function searchProducts(prepare: Prepare, g: number, text: string, limit: number, bounds: SearchBounds): Promise<SearchHit[]> {
   const vocabulary = sqliteVocabulary(prepare, g);
   const planned = await planQuery(text, vocabulary);
   if (planned.some((word) => word.standsForNothing)) return [];

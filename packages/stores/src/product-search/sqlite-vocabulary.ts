@@ -2,8 +2,9 @@
 // Vocabulary), each answered from a vocabulary table's own index: the names' words with their
 // one-letter-shorter variants, and the words of names and descriptions together.
 import type { StatementSync } from 'node:sqlite';
-import { alternativesOf, deletionVariants, isOneEditApart, type QueryWord, type Vocabulary } from './search-terms.ts';
-import { namesItsPrefixWords, table, wordsStartingWith } from './sqlite-schema.ts';
+import { table } from '../read-store/sqlite-schema.ts';
+import { alternativesOf, deletionVariants, isOneEditApart, type QueryWord, type Vocabulary } from './planner.ts';
+import { namesItsPrefixWords, wordsStartingWith } from './sqlite-schema.ts';
 
 type Prepare = (sql: string) => StatementSync;
 

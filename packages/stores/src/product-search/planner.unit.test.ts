@@ -14,7 +14,7 @@ import {
   relevanceFor,
   splitByBudget,
   type Vocabulary,
-} from './search-terms.ts';
+} from './planner.ts';
 import { words } from '@eventide/kernel/search/words.ts';
 
 /** A vocabulary of name words; `held` are the words some product holds as typed. */

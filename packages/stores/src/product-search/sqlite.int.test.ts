@@ -5,9 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteReadStore } from './sqlite.ts';
-import { MAX_PREFIX_WORDS, SEARCH_CANDIDATES } from './search-terms.ts';
-import { productDoc } from './testing/documents.ts';
+import { openSqliteReadModels } from '../read-models/open.ts';
+import { searchableSqlite } from '../read-models/testing.ts';
+import { productDoc } from '../read-store/testing/documents.ts';
+import { productSearchContract } from './contract.ts';
+import { MAX_PREFIX_WORDS, SEARCH_CANDIDATES } from './planner.ts';
+
+productSearchContract('embedded SQLite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eventide-search-'));
+  const { store, search } = openSqliteReadModels(join(dir, 'read.db'));
+  return {
+    store,
+    search,
+    async dispose() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
 
 /** A product's write, its id from its seq. */
 const product = (seq: number, name: string, description: string) => ({
@@ -18,7 +33,7 @@ const product = (seq: number, name: string, description: string) => ({
 
 describe('embedded SQLite read store: search work per query', () => {
   it('ranks a bounded number of matches, and still finds an older product whose name matches', async () => {
-    const store = openSqliteReadStore(':memory:');
+    const store = searchableSqlite(':memory:');
     try {
       const writer = store.writer(await store.activeGeneration());
       const newer = Array.from({ length: SEARCH_CANDIDATES * 3 }, (_, i) => product(i + 2, 'Plain mug', 'Not a kettle'));
@@ -38,7 +53,7 @@ describe('embedded SQLite read store: search work per query', () => {
 
   it('gives the place of a product deleted after its match was read to the next match', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
-    const store = openSqliteReadStore(join(dir, 'read.db'));
+    const store = searchableSqlite(join(dir, 'read.db'));
     try {
       const g = await store.activeGeneration();
       const kettles = [1, 2, 3].map((seq) => product(seq, 'Copper kettle', 'Heavy'));
@@ -81,10 +96,10 @@ describe('embedded SQLite read store: a query whose words are listed too often t
   ];
 
   it('finds what the whole intersection finds, when the words checked in the text are among the newest rows of the others', async () => {
-    const whole = openSqliteReadStore(':memory:');
+    const whole = searchableSqlite(':memory:');
     // Every query of two words or more over the budget: all but the rarest are looked for in the
     // text (a word alone, read in parts); and a budget that two of three words fit (an intersection, read row by row).
-    const bounded = [1, 100].map((postings) => openSqliteReadStore(':memory:', { searchBounds: { postings, scanned: 1000 } }));
+    const bounded = [1, 100].map((postings) => searchableSqlite(':memory:', { searchBounds: { postings, scanned: 1000 } }));
     try {
       for (const store of [whole, ...bounded]) {
         await store.writer(await store.activeGeneration()).write(catalogue, { name: 'test', position: 1 });
@@ -105,8 +120,8 @@ describe('embedded SQLite read store: a query whose words are listed too often t
   });
 
   it('reads on past the first rows of its rarest word when the other words are rare among them', async () => {
-    const whole = openSqliteReadStore(':memory:');
-    const bounded = openSqliteReadStore(':memory:', { searchBounds: { postings: 1, scanned: 1000 } });
+    const whole = searchableSqlite(':memory:');
+    const bounded = searchableSqlite(':memory:', { searchBounds: { postings: 1, scanned: 1000 } });
     try {
       // `copper` (300 products) is rarer than `kettle` (350), and its newest 200 are pans.
       const rows = [
@@ -125,7 +140,7 @@ describe('embedded SQLite read store: a query whose words are listed too often t
   });
 
   it('reads no more than the scan cap of the rows its rarest words match, and so leaves out a match older than those', async () => {
-    const store = openSqliteReadStore(':memory:', { searchBounds: { postings: 1, scanned: 10 } });
+    const store = searchableSqlite(':memory:', { searchBounds: { postings: 1, scanned: 10 } });
     try {
       // The one copper kettle is older than the newest 10 products that hold `kettle`, the rarer word.
       const kettles = Array.from({ length: 10 }, (_, i) => product(i + 2, 'Steel kettle', 'Plain'));
@@ -146,7 +161,7 @@ describe('embedded SQLite read store: a query whose words are listed too often t
 
 describe('embedded SQLite read store: a last word longer than the prefix index', () => {
   it(`stands for the ${MAX_PREFIX_WORDS} commonest words it starts, so its cost is bounded however many there are`, async () => {
-    const store = openSqliteReadStore(':memory:');
+    const store = searchableSqlite(':memory:');
     try {
       const writer = store.writer(await store.activeGeneration());
       // Words zorb00 … zorbNN, word i held by i + 1 products (the rarest, zorb00, by one only),

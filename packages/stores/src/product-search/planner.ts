@@ -4,7 +4,7 @@
 // for the name words one typo away. Nothing the user typed can act as query syntax or a regular
 // expression. Both adapters plan and rank the same way, here.
 import { SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
-import type { ReadDocument } from './port.ts';
+import type { ReadDocument } from '../read-store/port.ts';
 import { folded, isAscii, normalized, words } from '@eventide/kernel/search/words.ts';
 
 /** A shorter last term matches whole words only: a one-letter prefix would match most of the catalogue. */

@@ -1,0 +1,38 @@
+// Opens the read models as the services use them: the documents (the read store) and product
+// search kept in the same writes, on MongoDB when its URL is set, otherwise in the embedded SQLite
+// file under the data directory. Every process that writes the read models opens them here, so
+// none writes products without their index.
+import { join } from 'node:path';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { ProductSearch } from '../product-search/port.ts';
+import { mongoProductIndex, mongoProductSearch } from '../product-search/mongo.ts';
+import { type SearchBounds, sqliteProductSearch } from '../product-search/sqlite.ts';
+import { sqliteProductIndex } from '../product-search/sqlite-index.ts';
+import { openMongoReadStore } from '../read-store/mongo.ts';
+import type { ReadStore } from '../read-store/port.ts';
+import { openSqliteReadStore, type SqliteReadStore } from '../read-store/sqlite.ts';
+
+export interface ReadModels {
+  store: ReadStore;
+  search: ProductSearch;
+  description: string;
+}
+
+/** `bulkLoad`: the store will mostly be written, a whole data set at once (the seed); the embedded one tunes for it. */
+export async function openReadModels(config: Config, options: { bulkLoad?: boolean } = {}): Promise<ReadModels> {
+  if (config.MONGO_URL) {
+    const store = await openMongoReadStore(config.MONGO_URL, [mongoProductIndex]);
+    return { store, search: mongoProductSearch(store), description: 'MongoDB' };
+  }
+  const path = join(config.dataDir, 'read.db');
+  return { ...openSqliteReadModels(path, options), description: `SQLite at ${path}` };
+}
+
+/** The embedded read models in the file at `path` (':memory:' for none): the documents and product search. */
+export function openSqliteReadModels(
+  path: string,
+  options: { bulkLoad?: boolean; searchBounds?: SearchBounds } = {},
+): { store: SqliteReadStore; search: ProductSearch } {
+  const store = openSqliteReadStore(path, { indexes: [sqliteProductIndex], bulkLoad: options.bulkLoad ?? false });
+  return { store, search: sqliteProductSearch(store, options.searchBounds) };
+}
