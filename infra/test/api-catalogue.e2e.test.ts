@@ -3,6 +3,7 @@
 // serve a route (architecture/declared-once), and the mount refuses to start without a handler for
 // each of a service's operations (packages/platform/src/http/mount.int.test.ts); here the whole app answers
 // every route of the table at its own handler.
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '@eventide/contract/openapi.ts';
 import { API_ROUTES } from '@eventide/contract/routes.ts';
@@ -25,6 +26,22 @@ describe('the route table', () => {
       if (router) unserved.push(`${route.method.toUpperCase()} ${route.path}`);
     }
     expect(unserved).toEqual([]);
+  });
+
+  it('refuses with problem documents that the served description describes', async () => {
+    // Every route asked with nothing (no session, no body, no id): what a stranger gets is
+    // refusals, and each one is a document the OpenAPI description's Problem schema allows.
+    const described = (await app.anonymous().request('GET', '/openapi.json')).body;
+    const validate = new Ajv2020({ strict: false }).compile(described.components.schemas.Problem);
+    const problems: Array<{ route: string; body: unknown }> = [];
+    for (const route of API_ROUTES) {
+      const reply = await app.anonymous().request(route.method.toUpperCase(), route.path.replace(/\{\w+\}/g, 'x'));
+      if (reply.headers.get('content-type')?.startsWith('application/problem+json'))
+        problems.push({ route: `${route.method} ${route.path}`, body: reply.body });
+    }
+    expect(problems.length).toBeGreaterThan(20);
+    const mismatched = problems.filter(({ body }) => !validate(body)).map(({ route, body }) => ({ route, body }));
+    expect(mismatched).toEqual([]);
   });
 
   it('gives every route its own operation id', () => {

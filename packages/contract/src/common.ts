@@ -20,6 +20,8 @@ export const problem = z.object({
   detail: z.string(),
   instance: z.string().optional(),
   errors: z.array(fieldError).optional(),
+  /** The request's correlation id, as in its X-Correlation-Id header and every log line about it (docs/errors.md). */
+  correlationId: z.string().optional(),
 });
 
 export const offsetPageOf = <T extends z.ZodType>(item: T) =>

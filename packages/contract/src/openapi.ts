@@ -108,6 +108,8 @@ export function openApiDocument(): Json {
         `Version 1 (\`/v1\`) is deprecated since ${V1_DEPRECATED_AT.toISOString().slice(0, 10)} and ends on ${V1_SUNSET_AT.toISOString().slice(0, 10)}: see [versioning](/docs/versioning).`,
       ].join('\n\n'),
     },
+    // Relative: the origin that serves this document serves the API (one site, docs/operations.md).
+    servers: [{ url: '/', description: 'this site' }],
     tags: [
       { name: 'users', description: 'Profiles; sign-up is POST /users' },
       { name: 'products', description: 'The catalogue, and search' },
