@@ -11,12 +11,12 @@
 // result depends on nothing of this repository's.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'tsdown';
+import { packagesNamedIn } from './package-names.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,23 +56,12 @@ function workspaceRanges(): Map<string, string> {
   return ranges;
 }
 
-const BUILTINS = new Set(builtinModules);
-const packageOf = (specifier: string) =>
-  specifier
-    .split('/')
-    .slice(0, specifier.startsWith('@') ? 2 : 1)
-    .join('/');
-
 /** The npm packages the built files import: static, dynamic and re-exports, in code and declarations. */
 function importedPackages(dist: string): Set<string> {
   const found = new Set<string>();
   for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
     if (!/\.(mjs|d\.mts)$/.test(file)) continue;
-    const text = readFileSync(join(dist, file), 'utf8');
-    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\(\s*)(['"])([^'".\n][^'"\n]*)\1/g)) {
-      const name = packageOf(match[2]!);
-      if (!name.startsWith('node:') && !BUILTINS.has(name)) found.add(name);
-    }
+    for (const name of packagesNamedIn(readFileSync(join(dist, file), 'utf8'))) found.add(name);
   }
   return found;
 }

@@ -1,4 +1,4 @@
-// Builds the query service's dependencies from an open read store: cursor secret, progress, limits.
+// Builds the query service's dependencies from the open read models: cursor secret, progress, limits.
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { ReadModels } from '@eventide/stores/read-models/open.ts';

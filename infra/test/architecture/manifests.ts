@@ -3,8 +3,8 @@
 // keep to them, so a package never works only because npm hoisted another's dependency beside it.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { packagesNamedIn } from '../../packaging/package-names.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -25,14 +25,6 @@ export interface Uses {
   tests: Set<string>;
 }
 
-// Every way a file names a package: static and dynamic imports, re-exports, vitest's mocks,
-// require() and require.resolve(). Relative specifiers start with a dot and are left out.
-const SPECIFIER =
-  /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|vi\.(?:mock|doMock|importActual)\(\s*|\brequire\(\s*|\.resolve\(\s*)(['"])([^'".\n][^'"\n]*)\1/g;
-const BUILTINS = new Set(builtinModules);
-/** What an npm package's name may look like: leaves out a regular expression's text that the pattern above also matches. */
-const NPM_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-
 /** Dependencies that no file names but that something we run needs, each with why. */
 const NEEDED_UNNAMED: Record<string, Record<string, string>> = {
   'collab-service': {
@@ -45,13 +37,6 @@ const NEEDED_UNNAMED: Record<string, Record<string, string>> = {
     'y-protocols': 'a peer dependency of Hocuspocus, the collaboration peer the bench measures against',
   },
 };
-
-/** `@scope/name/deep/path` → `@scope/name`; `name/deep` → `name`. */
-export const packageOf = (specifier: string) =>
-  specifier
-    .split('/')
-    .slice(0, specifier.startsWith('@') ? 2 : 1)
-    .join('/');
 
 /**
  * Test code: test files, `test/` folders, `src/testing/` helpers, and the contract suites (which
@@ -87,11 +72,7 @@ export function usesOf(workspace: string): Uses {
       continue; // deleted in the work tree, still in the index
     }
     const into = isTestCode(workspace, file, text) ? uses.tests : uses.production;
-    for (const match of text.matchAll(SPECIFIER)) {
-      const name = packageOf(match[2]!);
-      if (name.startsWith('node:') || BUILTINS.has(name) || name === self || !NPM_NAME.test(name)) continue;
-      into.add(name);
-    }
+    for (const name of packagesNamedIn(text)) if (name !== self) into.add(name);
   }
   for (const name of uses.production) uses.tests.delete(name);
   return uses;
