@@ -110,7 +110,7 @@ export async function startTestProvider(): Promise<TestProvider> {
       });
     },
     async authorize(authorizeUrl, accountId) {
-      const browser = jsonClient(issuer);
+      const browser = jsonClient(issuer, { peer: true });
       let location = new URL(authorizeUrl);
       for (let step = 0; step < 10; step++) {
         if (location.origin !== issuer) {

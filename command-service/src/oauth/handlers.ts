@@ -49,8 +49,7 @@ export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth:
       ctx.body = { location: url };
       return;
     }
-    ctx.status = 303;
-    ctx.redirect(url);
+    seeOther(ctx, url);
   }
 
   return {
@@ -85,8 +84,7 @@ export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth:
         metadataOf(ctx),
       );
       if (!flow.linkUserId) await signIn(ctx, { id: resolution.userId, roles: resolution.roles });
-      ctx.status = 303;
-      ctx.redirect(flow.returnTo);
+      seeOther(ctx, flow.returnTo);
     },
 
     // Which providers a sign-in page may offer: their names only.
@@ -100,4 +98,14 @@ export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth:
     // A POST, so that another site cannot start a link for a signed-in user (Origin check, SameSite).
     linkProvider: ({ ctx, params, query, user }) => redirectToProvider(ctx, providerOf(params.provider), query.returnTo, user.id),
   };
+}
+
+/**
+ * 303 to `url`, with no body: what the OpenAPI document describes, and all a browser reads (Koa's
+ * redirect would add a "Redirecting to" page that no one sees).
+ */
+function seeOther(ctx: Context, url: string): void {
+  ctx.status = 303;
+  ctx.redirect(url);
+  ctx.body = '';
 }

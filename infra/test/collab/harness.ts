@@ -9,7 +9,6 @@ import { loadConfig } from '@eventide/kernel/config.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { createLogger, type Logger } from '@eventide/kernel/log.ts';
 import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { documentedReplies } from '../documented.ts';
 import { compose } from '@eventide/runtime/compose.ts';
 import { httpAppOf } from '@eventide/runtime/http.ts';
 import { commandService } from '@eventide/command-service/src/service.ts';
@@ -52,7 +51,6 @@ export async function startCollabApp(
   const { collab } = composition.services.collab;
   const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
   composition.attach(server);
-  const documented = documentedReplies();
   const asUser = (signedIn: SignedIn, http: JsonClient): User => ({
     ...signedIn,
     http,
@@ -66,11 +64,11 @@ export async function startCollabApp(
     eventStore,
     dir,
     async newUser() {
-      const http = jsonClient(url, documented.clientOptions);
+      const http = jsonClient(url);
       return asUser(await signUp(http), http);
     },
     async newAdmin() {
-      const http = jsonClient(url, documented.clientOptions);
+      const http = jsonClient(url);
       return asUser(await signUpAdmin(http, eventStore, auth.sessions.store), http);
     },
     async close() {
@@ -79,7 +77,6 @@ export async function startCollabApp(
       await new Promise((resolve) => server.close(resolve));
       await composition.close();
       if (!options.dir) rmSync(dir, { recursive: true, force: true });
-      documented.assertAllDocumented();
     },
   };
 }

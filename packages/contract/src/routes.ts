@@ -1,7 +1,7 @@
 // What each operation of operations.ts takes and answers: its path parameters, query and body as
 // zod schemas (the mount validates with them), its answers, and for a versioned resource each
 // version's representation. API_ROUTES puts the two halves together, one route per path a version
-// is served under: what http/mount.ts serves, openapi.ts describes and conformance.ts checks.
+// is served under: what http/mount.ts serves, openapi.ts describes (and every test reply is checked against: infra/test/setup/openapi-conformance.ts).
 import { z } from 'zod';
 import { isUuid } from '@eventide/kernel/ids.ts';
 import { orderV1, orderV2 } from './representations/order.ts';

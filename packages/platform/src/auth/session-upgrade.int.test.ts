@@ -57,7 +57,7 @@ const upgradeWith = (cookie: string) => ({ headers: { cookie }, socket: {}, conn
 
 describe('userOfUpgrade', () => {
   it('finds the signed-in user from the cookie, and nobody once signed out, forged or timed out', async () => {
-    const browser = jsonClient(url);
+    const browser = jsonClient(url, { peer: true });
     await browser.request('POST', '/in');
     const cookie = browser.cookieHeader();
     expect(await userOfUpgrade(upgradeWith(cookie), auth.sessions)).toEqual({ id: '00000000-0000-4000-8000-000000000001', roles: [] });

@@ -23,7 +23,27 @@ export interface JsonClient {
   setCookies(header: string): void;
 }
 
-export function jsonClient(baseUrl: string, options: { onReply?: (reply: Reply) => void } = {}): JsonClient {
+const everyReply = new Set<(reply: Reply) => void>();
+
+/**
+ * Sees every reply every client of this module gets, from now on: how a test setup checks all
+ * the answers a suite receives (infra/test/setup/openapi-conformance.ts). Returns the way to stop.
+ */
+export function observeEveryReply(observer: (reply: Reply) => void): () => void {
+  everyReply.add(observer);
+  return () => everyReply.delete(observer);
+}
+
+export interface JsonClientOptions {
+  onReply?: (reply: Reply) => void;
+  /**
+   * The client of a server a test stands up itself (an identity provider, an app of test routes),
+   * not of this API: its replies are not shown to observeEveryReply's observers.
+   */
+  peer?: boolean;
+}
+
+export function jsonClient(baseUrl: string, options: JsonClientOptions = {}): JsonClient {
   const jar = new Map<string, string>();
 
   function keep(headers: Headers) {
@@ -57,6 +77,7 @@ export function jsonClient(baseUrl: string, options: { onReply?: (reply: Reply) 
     }
     const reply = { request: { method, path }, status: response.status, headers: response.headers, body: parsed, text };
     options.onReply?.(reply);
+    if (!options.peer) for (const observer of everyReply) observer(reply);
     return reply;
   }
   return {
