@@ -9,6 +9,7 @@ import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { CLOSE_RESTARTING } from '@eventide/collab-service/src/socket/close-codes.ts';
 import { startService } from './process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-collab-restart-'));
@@ -54,10 +55,10 @@ it('keeps every acknowledged op when the process is killed while editors type', 
     const doc = await openText(again.doc('durable'));
     expect(textOf(doc)).toBe(text);
     await submit(doc, [{ insert: 'after the restart ' }]);
-    // A clean shutdown closes open editors itself (1001) instead of waiting out the HTTP drain.
+    // A clean shutdown closes open editors itself, telling them to reconnect (1012), instead of waiting out the HTTP drain.
     const closed = new Promise<number>((resolve) => again.socket.once('close', (code) => resolve(code)));
     await second.stop();
-    expect(await closed).toBe(1001);
+    expect(await closed).toBe(CLOSE_RESTARTING);
   } finally {
     await second.stop();
   }

@@ -35,7 +35,7 @@ export type ProjectorSignal = Pick<ProgressSignal, 'subscribe' | 'notifications'
  * silent. Until the first announcement (in a process without a projector: ever), every read asks
  * the store. A wait always asks the store.
  */
-export function progressOf(readStore: ReadStore, projected?: ProjectorSignal): Progress {
+export function progressOf(readStore: ReadStore, projected?: ProjectorSignal, stopping?: AbortSignal): Progress {
   const read = () => readStore.servedCheckpoint(READ_MODELS_CHECKPOINT);
   let known: { position: number; announced: number } | undefined;
   return {
@@ -50,15 +50,18 @@ export function progressOf(readStore: ReadStore, projected?: ProjectorSignal): P
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const reached = await read();
-        if (reached >= position || Date.now() >= deadline) return reached;
+        // At shutdown a wait ends at once: its client is told to retry (503), at another process.
+        if (reached >= position || Date.now() >= deadline || stopping?.aborted) return reached;
         await new Promise<void>((resolve) => {
           const done = () => {
             clearTimeout(timer);
             unsubscribe?.();
+            stopping?.removeEventListener('abort', done);
             resolve();
           };
           const timer = setTimeout(done, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
           const unsubscribe = projected?.subscribe(done);
+          stopping?.addEventListener('abort', done);
         });
       }
     },

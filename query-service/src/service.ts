@@ -14,11 +14,25 @@ export function queryService(): ServiceFactory<Service> {
     // The event store feeds GET /events (server-sent events) for subscribers without Kafka.
     const events = await eventStore();
     addQuerySections(personalData, read.store, events.store);
-    const deps = queryDeps(config, read, { projected, eventStore: events.store });
+    const stopping = new AbortController();
+    const deps = queryDeps(config, read, { projected, eventStore: events.store, stopping: stopping.signal });
     return {
       api: { service: 'query' as const, handlers: queryHandlers(deps), readConsistency: readConsistency(deps.progress) },
       health: () => ({ readStore: read.description, auth: auth.description }),
+      disconnect: async () => stopping.abort(),
       close: async () => undefined,
     };
+  };
+}
+
+/**
+ * The query side's part of a person's export alone, for a process that serves exports without
+ * the query service (the site process of a split deployment: infra/src/site.ts).
+ */
+export function queryPersonalData(): ServiceFactory<Service> {
+  return async ({ eventStore, readModels, personalData }) => {
+    const read = await readModels();
+    addQuerySections(personalData, read.store, (await eventStore()).store);
+    return { health: () => ({ querySections: read.description }), close: async () => undefined };
   };
 }

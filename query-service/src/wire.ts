@@ -11,14 +11,15 @@ import type { QueryDeps } from './handlers.ts';
 export function queryDeps(
   config: Config,
   { store: readStore, search: productSearch }: Pick<ReadModels, 'store' | 'search'>,
-  options: { projected?: ProjectorSignal; eventStore: EventStore },
+  options: { projected?: ProjectorSignal; eventStore: EventStore; stopping: AbortSignal },
 ): QueryDeps {
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
   return {
     readStore,
     productSearch,
     cursors: cursors(secret),
-    progress: progressOf(readStore, options.projected),
+    progress: progressOf(readStore, options.projected, options.stopping),
     eventStore: options.eventStore,
+    stopping: options.stopping,
   };
 }

@@ -28,6 +28,9 @@ export async function buildApp(): Promise<AppFiles> {
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
   });
+  // esbuild builds in a child process of its own, which would otherwise live as long as ours for
+  // nothing: the app is built once.
+  await esbuild.stop();
   return {
     page: await readFile(here('app/index.html'), 'utf8'),
     script: await staticFile('text/javascript; charset=utf-8', result.outputFiles[0]!.text),

@@ -16,6 +16,7 @@ import { endWithProblem } from '@eventide/platform/http/client-errors.ts';
 import { CLOSE_FORBIDDEN, type ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
+import { CLOSE_RESTARTING } from './close-codes.ts';
 import { UserConnections } from './user-connections.ts';
 
 export const COLLAB_PATH = '/collab';
@@ -163,7 +164,7 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
       clearInterval(timer);
       stopListening();
       server.off('upgrade', onUpgrade);
-      for (const entry of live) entry.socket.close(1001, 'the server is shutting down');
+      for (const entry of live) entry.socket.close(CLOSE_RESTARTING, 'the server is restarting: reconnect');
       // Clients answer a close at once; one that does not is cut after a second, not ws's 30 s.
       const deadline = Date.now() + 1_000;
       while (live.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));

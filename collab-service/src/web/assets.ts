@@ -21,8 +21,8 @@ export function editorAssets(): EditorAssets {
     css,
     script() {
       bundle ??= import('esbuild')
-        .then((esbuild) =>
-          esbuild.build({
+        .then(async (esbuild) => {
+          const result = await esbuild.build({
             entryPoints: [here('editor.ts')],
             bundle: true,
             write: false,
@@ -31,8 +31,11 @@ export function editorAssets(): EditorAssets {
             target: 'es2022',
             minify: true,
             legalComments: 'none',
-          }),
-        )
+          });
+          // esbuild's child process is not kept for a build that happens once (web/src/build.ts says why).
+          await esbuild.stop();
+          return result;
+        })
         .then((result) => staticFile('text/javascript; charset=utf-8', result.outputFiles[0]!.text));
       // A failed build is tried again on the next request rather than cached.
       bundle.catch(() => (bundle = undefined));

@@ -6,6 +6,7 @@
 import { Connection, types } from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
+import { CLOSE_RESTARTING } from '../socket/close-codes.ts';
 import { createApiClient } from '@eventide/client/api-client.ts';
 import { ApiProblem } from '@eventide/client/problem.ts';
 import { plainText } from '../text.ts';
@@ -95,6 +96,8 @@ function connect(onClosedForGood: (reason: string) => void): Connection {
     socket.addEventListener('open', () => (failures = 0));
     socket.addEventListener('close', (event) => {
       if (event.code === 4401 || event.code === 4403) return onClosedForGood(event.reason);
+      // A server that restarts says so: this is no failure of the network, so no longer wait.
+      if (event.code === CLOSE_RESTARTING) failures = 0;
       setStatus('offline: reconnecting…', 'offline');
       const delay = backoffDelay(++failures);
       // bindToSocket is ShareDB's documented way to resume on a new socket; its types omit it.

@@ -161,6 +161,12 @@ const schema = z.object({
    */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * At SIGTERM, how long requests in flight get to be answered before their connections are cut
+   * (docs/operations.md#starting-and-stopping). The process exits within this and CLOSE_BOUND
+   * (3 s) more, whatever its stores do.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** How long an idle keep-alive connection is kept open between requests, in milliseconds. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   /** Open connections in all (WebSockets and event streams included): beyond it a new one is closed at once. */

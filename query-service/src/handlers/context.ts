@@ -15,6 +15,8 @@ export interface QueryDeps {
   progress: Progress;
   /** GET /events streams the public events from it (server-sent events). */
   eventStore: EventStore;
+  /** Aborted when the process begins to shut down: event streams end, waiting reads answer. */
+  stopping: AbortSignal;
 }
 
 /** How a collection's documents are shown: the representation of the entity's state. */

@@ -13,7 +13,7 @@ import type { QueryDeps } from './context.ts';
 
 const HEARTBEAT_MS = 15_000;
 
-export function eventStreamHandlers({ eventStore }: QueryDeps): Pick<Handlers<'query'>, 'streamEvents'> {
+export function eventStreamHandlers({ eventStore, stopping }: QueryDeps): Pick<Handlers<'query'>, 'streamEvents'> {
   return {
     // The stream holds every user's profile: for back-end services signed in as an admin.
     async streamEvents({ ctx, query, lastEventId }) {
@@ -44,13 +44,16 @@ export function eventStreamHandlers({ eventStore }: QueryDeps): Pick<Handlers<'q
           // comment for clients that read comments (the SDK), the id for browsers' EventSource,
           // which resumes from it after a reconnect.
           await write(`: connected after ${after}\nid: ${after}\n\n`);
-          for await (const event of eventStore.subscribeToAll({ after, signal: controller.signal })) {
+          // Ended when the client goes, or when this process shuts down (the client resumes elsewhere with Last-Event-ID).
+          const signal = AbortSignal.any([controller.signal, stopping]);
+          for await (const event of eventStore.subscribeToAll({ after, signal })) {
             const envelope = toEnvelope(event);
             if (!envelope || (wanted && !wanted.has(envelope.type))) continue;
             await write(`id: ${event.position}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
           }
         } catch (err) {
-          if (!controller.signal.aborted) log?.error({ err }, 'event stream failed; the client will reconnect with Last-Event-ID');
+          if (!controller.signal.aborted && !stopping.aborted)
+            log?.error({ err }, 'event stream failed; the client will reconnect with Last-Event-ID');
         } finally {
           clearInterval(heartbeat);
           stream.end();

@@ -1,5 +1,4 @@
-// Listens, says where, and shuts down cleanly on SIGINT/SIGTERM: stop accepting, let requests
-// in flight finish, then close adapters so nothing acknowledged is left unflushed.
+// Listens, says where, and shuts down cleanly on SIGINT/SIGTERM (shutdown.ts).
 import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -7,13 +6,11 @@ import type { Config } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { boundedServer, descriptorLimit, type ConnectionBounds } from './connections.ts';
-
-/** How long shutdown waits for requests in flight. */
-const DRAIN_MS = 10_000;
+import { gracefulShutdown } from './shutdown.ts';
 
 export interface ServeOptions {
   app: Koa;
-  config: Pick<Config, 'PORT' | 'HOST'> & ConnectionBounds;
+  config: Pick<Config, 'PORT' | 'HOST' | 'SHUTDOWN_DRAIN_MS'> & ConnectionBounds;
   log: Logger;
   /** Runs first at shutdown: ends long-lived connections (WebSockets), which the drain would wait on. */
   beforeDrain?: () => Promise<void>;
@@ -37,25 +34,12 @@ export async function serve({ app, config, log, beforeDrain, onClose }: ServeOpt
     );
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    await beforeDrain?.().catch((error: unknown) => log.error({ err: error }, 'closing long-lived connections failed'));
-    // Requests in flight finish (bounded), so that their appends are answered before the
-    // store closes; idle keep-alive connections are closed at once.
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const bound = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
-    await Promise.race([drained, bound]);
-    server.closeAllConnections();
-    await onClose?.();
-    // The logger writes asynchronously: flush it, or the last lines are lost with the process.
-    await new Promise<void>((resolve) => log.flush(() => resolve()));
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  gracefulShutdown({
+    server,
+    log,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
+    ...(beforeDrain ? { beforeDrain } : {}),
+    ...(onClose ? { onClose } : {}),
+  });
   return server;
 }
