@@ -3,7 +3,7 @@
 // service; the session store (and so the cookie) is the platform's.
 import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { answering } from '@eventide/runtime/readiness.ts';
-import { openCollab, type Collab, type CollabWiring } from './wire.ts';
+import { openCollab, openCollabSections, type Collab, type CollabWiring } from './wire.ts';
 
 export interface CollabService extends Service {
   collab: Collab;
@@ -26,5 +26,16 @@ export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryM
       disconnect: () => collab.disconnect(),
       close: () => collab.close(),
     };
+  };
+}
+
+/**
+ * The documents' part of a person's export alone, for a process that serves exports without the
+ * collab service (the site process of a split deployment: infra/src/site.ts).
+ */
+export function collabPersonalData(): ServiceFactory<Service> {
+  return async ({ config, auth, personalData }) => {
+    const sections = await openCollabSections(config, { auth: await auth(), personalData });
+    return { health: () => ({ collabSections: sections.description }), close: () => sections.close() };
   };
 }

@@ -1,6 +1,7 @@
 // The collab service's parts, wired from configuration: for its own main and for `npm start`.
 // Routes go on the Koa app; the WebSocket endpoint attaches to the HTTP server once listening.
 import type { Server } from 'node:http';
+import ShareDB from 'sharedb';
 import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
@@ -11,6 +12,7 @@ import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts'
 import { documentLibrary, type UserDirectory } from './library.ts';
 import { collabHandlers } from './handlers.ts';
 import { createCollabBackend, type CollabBackend } from './sharedb/backend.ts';
+import { documentAccess } from './sharedb/access.ts';
 import { openCollabPubSub } from './sharedb/pubsub.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
 import { openCollabStore } from './store/open.ts';
@@ -27,7 +29,7 @@ export interface Collab {
   description: string;
   /** Opens /collab on the server; call once it listens. */
   attach(server: Server): CollabSocket;
-  /** Closes the WebSockets (1001), so that an HTTP drain need not wait for them. */
+  /** Closes the WebSockets (1012, reconnect: socket/close-codes.ts), so that an HTTP drain need not wait for them. */
   disconnect(): Promise<void>;
   /** Reads from the document store (GET /health/ready): rejects when it does not answer. */
   probe(): Promise<void>;
@@ -135,6 +137,28 @@ export async function openCollab(
     async close() {
       await socket?.close();
       await collab.close();
+    },
+  };
+}
+
+/**
+ * The documents' part of a person's export alone, for a process that serves exports without the
+ * collab service (the site process of a split deployment): the document store, read through a
+ * ShareDB of its own with no editing guards, no pub/sub and no WebSocket, since it only reads.
+ */
+export async function openCollabSections(
+  config: Config,
+  { auth, personalData }: { auth: OpenedAuth; personalData: PersonalDataSections },
+): Promise<{ description: string; close(): Promise<void> }> {
+  const store = await openCollabStore(config);
+  const backend = new ShareDB({ db: store.db, milestoneDb: store.milestoneDb });
+  const access = documentAccess(backend, auth.revocations);
+  addCollabSections(personalData, { members: store.members, access, reader: documentReader(backend) });
+  return {
+    description: `documents in ${store.description}, read for exports`,
+    async close() {
+      access.close();
+      await new Promise<void>((resolve, reject) => backend.close((error?: Error) => (error ? reject(error) : resolve())));
     },
   };
 }

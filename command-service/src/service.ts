@@ -51,3 +51,15 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
     };
   };
 }
+
+/**
+ * The command side's part of a person's export alone (how they sign in), for a process that
+ * serves exports without the command service (the site process of a split deployment: infra/src/site.ts).
+ */
+export function commandPersonalData(): ServiceFactory<Service> {
+  return async ({ eventStore, personalData }) => {
+    const events = await eventStore();
+    addAccountSections(personalData, events.store);
+    return { health: () => ({ commandSections: events.description }), close: async () => undefined };
+  };
+}

@@ -14,6 +14,7 @@ export const ENTRY = {
   command: fileURLToPath(new URL('command-service/src/main.ts', ROOT)),
   query: fileURLToPath(new URL('query-service/src/main.ts', ROOT)),
   collab: fileURLToPath(new URL('collab-service/src/main.ts', ROOT)),
+  site: fileURLToPath(new URL('infra/src/site.ts', ROOT)),
 } as const;
 
 const START_SCRIPTS: Record<string, string> = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')).scripts;
@@ -95,7 +96,8 @@ export async function spawnService(
   env: Record<string, string>,
   entry: string = ENTRY.all,
 ): Promise<RunningService & { exitCode(): number | null | undefined; stderr(): string }> {
-  const port = await freePort();
+  // A PORT of the caller's: a process started again where its predecessor listened.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...startFlags(entry), entry], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...TEST_ENV, ...env },

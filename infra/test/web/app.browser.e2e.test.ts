@@ -1,9 +1,10 @@
-// The web app in Chromium against `npm start`'s real process: a visitor browses products (the
+// The web app in Chromium, against `npm start`'s real process and against the split processes
+// behind their front door (nginx, front-door.ts), the same journeys on each: a visitor browses products (the
 // next page loads as the list scrolls), opens one, searches as they type and sees the match
 // marked; signs up (after a refusal shown in words), edits their profile (and meets a change
 // made elsewhere), and signs out; orders; documents, shared and edited; at phone width, and with
 // the keyboard. Screenshots of each
-// page go to infra/test/artifacts/.
+// page go to infra/test/artifacts/ (those through the front door prefixed `door-`).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,23 +12,53 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { CHROMIUM, chromiumAvailable, launchChromium, screenshot } from '../browser.ts';
-import { grantAdmin, startService, type RunningService } from '../process.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, screenshot as keep } from '../browser.ts';
+import { NGINX_MISSING, nginxAvailable, startSplitSite } from '../front-door.ts';
+import { grantAdmin, startService } from '../process.ts';
 
 if (!chromiumAvailable) console.warn(`SKIPPED: the web app tests need Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+if (!nginxAvailable) console.warn(`${NGINX_MISSING}: the web app is tested through npm start only`);
+
+interface Site {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Where the journeys run: the one process `npm start` runs, and the split processes behind the front door. */
+const SITES = [
+  {
+    name: 'npm start',
+    shots: '',
+    async start(): Promise<Site> {
+      const dataDir = mkdtempSync(join(tmpdir(), 'eventide-web-'));
+      const service = await startService({ DATA_DIR: dataDir });
+      return {
+        url: service.url,
+        dataDir,
+        async stop() {
+          await service.stop();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  ...(nginxAvailable ? [{ name: 'the front door of the split processes', shots: 'door-', start: () => startSplitSite() }] : []),
+];
 
 const PRODUCTS = 25;
 
-describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_000 }, () => {
-  let service: RunningService;
+describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, through $name', { timeout: 120_000 }, ({ start, shots }) => {
+  let service: Site;
   let browser: Browser;
   let dataDir: string;
+  const screenshot = (page: Page, name: string) => keep(page, `${shots}${name}`);
   /** The shop's admin, signed in: records payments and makes the catalogue. */
   let admin: JsonClient;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'eventide-web-'));
-    service = await startService({ DATA_DIR: dataDir });
+    service = await start();
+    dataDir = service.dataDir;
     // The catalogue, made by an admin through the API.
     admin = jsonClient(service.url);
     const credentials = { email: 'shop@example.com', password: 'a long passphrase' };
@@ -48,7 +79,6 @@ describe.skipIf(!chromiumAvailable)('the web app in Chromium', { timeout: 120_00
   afterAll(async () => {
     await browser?.close();
     await service?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function open(path = '/', viewport = { width: 1100, height: 800 }): Promise<Page> {

@@ -6,7 +6,8 @@ import type { Context, Middleware } from 'koa';
 import { newId } from '@eventide/kernel/ids.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** What a caller may offer as a correlation id; anything else is replaced by a new one (and the front door applies the same rule). */
+export const SANE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const CORRELATION_HEADER = 'X-Correlation-Id';
 
 export function requestContext(log: Logger): Middleware {
@@ -16,7 +17,7 @@ export function requestContext(log: Logger): Middleware {
   const requestLines = log.child({}, { redact: [] });
   return async (ctx, next) => {
     const offered = ctx.get(CORRELATION_HEADER) || ctx.get('X-Request-Id');
-    const correlationId = SANE_ID.test(offered) ? offered : newId();
+    const correlationId = SANE_CORRELATION_ID.test(offered) ? offered : newId();
     ctx.state.correlationId = correlationId;
     ctx.state.rootLog = log;
     ctx.set(CORRELATION_HEADER, correlationId);

@@ -42,7 +42,7 @@ export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose, e
     if (stopping) return;
     stopping = true;
     const started = Date.now();
-    log.info({ signal, inFlight: answering.size, drainMs }, 'shutting down');
+    log.info({ inFlight: answering.size, drainMs, signal }, 'shutting down');
     const deadline = setTimeout(() => {
       log.error({ afterMs: Date.now() - started }, 'shutdown: closing did not end in time; exiting anyway');
       exit(1);

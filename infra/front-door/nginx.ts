@@ -1,0 +1,263 @@
+// The front door of a split deployment as an nginx configuration, written from the route table
+// (routes.ts) and the processes' own settings, so that no path, method, Allow list, correlation-id
+// rule or limit is written twice. `npm run front-door` writes infra/front-door/nginx.conf, the
+// one compose runs; the front door's end-to-end test writes one for processes on this machine.
+//
+// nginx rather than Caddy, Envoy or Traefik: routing on method and path is one `map`, WebSocket
+// upgrades and per-address connection caps are built in, it is in Debian and in every container
+// registry, and operators know how to read its configuration.
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { SANE_CORRELATION_ID } from '@eventide/platform/http/request-context.ts';
+import { COLLAB_PATH } from '@eventide/collab-service/src/socket/upgrade.ts';
+import { allowOf, doorPaths, pathPattern } from './routes.ts';
+import { PROCESSES, type ProcessName } from './topology.ts';
+
+export interface FrontDoorOptions {
+  /** Where the door listens: a port (`80`) or an address and port (`127.0.0.1:8080`). */
+  listen: string;
+  /** Each process's addresses (host:port); a process with several is balanced by least connections. */
+  upstreams: Record<ProcessName, readonly string[]>;
+  /**
+   * For a door run by an unprivileged user beside the processes (tests, one machine): the
+   * directory of its pid file, temporary files and logs. Absent: logs go to stdout and stderr,
+   * and the rest to nginx's defaults, as in the container image.
+   */
+  runtimeDirectory?: string;
+  /** nginx worker processes; `auto` is one per core. */
+  workers?: number | 'auto';
+}
+
+/** The processes' defaults: the door's timeouts and caps follow them. */
+const PROCESS = loadConfig({});
+/** A parameter's value when routing: any one segment. */
+const ANY_SEGMENT = '[^/]+';
+/** A parameter's value where the door writes the path into a JSON answer: nothing that needs escaping. */
+const JSON_SAFE_SEGMENT = '[A-Za-z0-9._~:@!*+,;=-]+';
+/** nginx takes methods of capital letters, `_` and `-`; all safe in JSON. */
+const ANY_METHOD = '[A-Z_-]+';
+const ROUTE = '$eventide_route';
+const ALLOW = '$eventide_allow';
+const CORRELATION = '$eventide_correlation_id';
+
+function quoted(text: string): string {
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+/** `map "$request_method $uri"`: the process that answers each method of each path; else the door's own answer. */
+function routeMap(): string[] {
+  const lines: string[] = [];
+  for (const path of doorPaths()) {
+    const routed = pathPattern(path.template, ANY_SEGMENT).slice(1);
+    for (const [method, process] of path.methods) {
+      const methods = method === 'get' ? '(GET|HEAD)' : method.toUpperCase();
+      lines.push(`    ${quoted(`~^${methods} ${routed}`)} ${process};`);
+    }
+    const answered = pathPattern(path.template, JSON_SAFE_SEGMENT).slice(1);
+    lines.push(`    ${quoted(`~^OPTIONS ${answered}`)} options;`);
+    lines.push(`    ${quoted(`~^${ANY_METHOD} ${answered}`)} method-not-allowed;`);
+  }
+  return [
+    `  map "$request_method $uri" ${ROUTE} {`,
+    // A path the API does not have: the site answers 404, with a problem as every process does.
+    '    default site;',
+    ...lines,
+    '  }',
+  ];
+}
+
+function allowMap(): string[] {
+  return [
+    `  map $uri ${ALLOW} {`,
+    '    default "";',
+    ...doorPaths().map((path) => `    ${quoted(`~${pathPattern(path.template, JSON_SAFE_SEGMENT)}`)} ${quoted(allowOf(path))};`),
+    '  }',
+  ];
+}
+
+/** The caller's correlation id when the processes would take it, else nginx's request id: passed on, logged and answered. */
+function correlationMap(): string[] {
+  return [
+    `  map $http_x_correlation_id ${CORRELATION} {`,
+    `    ${quoted(`~${SANE_CORRELATION_ID.source}`)} $http_x_correlation_id;`,
+    '    default $request_id;',
+    '  }',
+  ];
+}
+
+interface DoorProblem {
+  location: string;
+  status: number;
+  title: string;
+  detail: string;
+  headers?: Record<string, string>;
+}
+
+/** The door's own answers, as application/problem+json like every answer of the processes (docs/errors.md). */
+const PROBLEMS: DoorProblem[] = [
+  {
+    location: '@unavailable',
+    status: 503,
+    title: 'Service unavailable',
+    detail: 'no process of this site answered the request; try again shortly',
+    headers: { 'Retry-After': '5' },
+  },
+  {
+    location: '@too-many-connections',
+    status: 429,
+    title: 'Too many connections',
+    detail: 'this address has too many connections open; close some and try again',
+    headers: { 'Retry-After': '5' },
+  },
+  { location: '@too-large', status: 413, title: 'Payload too large', detail: 'the request body is larger than this site accepts' },
+  { location: '@uri-too-long', status: 414, title: 'URI too long', detail: 'the request line is longer than this site accepts' },
+  {
+    location: '@headers-too-large',
+    status: 431,
+    title: 'Request header fields too large',
+    detail: 'a request header is longer than this site accepts',
+  },
+  { location: '@bad-request', status: 400, title: 'Bad request', detail: 'the request is not one this site can read' },
+];
+
+function problemBody(problem: Omit<DoorProblem, 'location'>, instance = '$uri'): string {
+  // The door writes variables into these only where they are safe in JSON (ANY_METHOD, JSON_SAFE_SEGMENT, SANE_CORRELATION_ID).
+  return `'{"type":"/problems/${problem.status === 405 ? 'method-not-allowed' : 'http'}","title":"${problem.title}","status":${problem.status},"detail":"${problem.detail}","instance":"${instance}","correlationId":"${CORRELATION}"}'`;
+}
+
+function problemLocations(): string[] {
+  return PROBLEMS.flatMap((problem) => [
+    `    location ${problem.location} {`,
+    '      default_type application/problem+json;',
+    `      add_header X-Correlation-Id ${CORRELATION} always;`,
+    ...Object.entries(problem.headers ?? {}).map(([name, value]) => `      add_header ${name} ${value} always;`),
+    // The path is not echoed: an oversized or unrouted request's path may hold anything.
+    `      return ${problem.status} ${problemBody(problem, '/')};`,
+    '    }',
+  ]);
+}
+
+function upstreams(options: FrontDoorOptions): string[] {
+  // Idle connections to the processes are reused, and dropped before the processes would drop them.
+  const keepAliveSeconds = Math.max(1, Math.floor(PROCESS.HTTP_KEEP_ALIVE_TIMEOUT_MS / 1000) - 1);
+  return PROCESSES.flatMap((process) => [
+    `  upstream ${process} {`,
+    '    least_conn;',
+    ...options.upstreams[process].map((address) => `    server ${address};`),
+    '    keepalive 32;',
+    `    keepalive_timeout ${keepAliveSeconds}s;`,
+    '  }',
+  ]);
+}
+
+function files(options: FrontDoorOptions): { main: string[]; http: string[] } {
+  const dir = options.runtimeDirectory;
+  const log = `escape=json '{"time":"$time_iso8601","correlationId":"${CORRELATION}","method":"$request_method","path":"$uri","status":$status,"process":"$eventide_route","upstream":"$upstream_addr","seconds":$request_time}'`;
+  if (!dir) {
+    return { main: ['error_log stderr warn;'], http: [`  log_format door ${log};`, '  access_log /dev/stdout door;'] };
+  }
+  return {
+    main: [`pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log warn;`],
+    http: [
+      `  log_format door ${log};`,
+      `  access_log ${dir}/access.log door;`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${dir}/${kind};`),
+    ],
+  };
+}
+
+/**
+ * The headers every proxied request carries. nginx gives a location none of the server's
+ * proxy_set_header lines once it sets one of its own, so each location gets the whole list.
+ */
+function forwarded(indent: string, connection: Record<string, string>): string[] {
+  const headers = {
+    // The processes trust one hop (TRUST_PROXY_HOPS=1): the address, scheme and host the browser used.
+    Host: '$http_host',
+    'X-Forwarded-For': '$proxy_add_x_forwarded_for',
+    'X-Forwarded-Proto': '$scheme',
+    'X-Correlation-Id': CORRELATION,
+    ...connection,
+  };
+  return Object.entries(headers).map(([name, value]) => `${indent}proxy_set_header ${name} ${value};`);
+}
+
+export function nginxConfig(options: FrontDoorOptions): string {
+  const { main, http } = files(options);
+  const headerSeconds = Math.ceil(PROCESS.HTTP_HEADERS_TIMEOUT_MS / 1000);
+  const lines = [
+    '# Written by `npm run front-door` from the route table (infra/front-door/nginx.ts); do not edit.',
+    `worker_processes ${options.workers ?? 'auto'};`,
+    ...main,
+    'events {',
+    '  worker_connections 8192;',
+    '}',
+    'http {',
+    ...http,
+    '  server_tokens off;',
+    // The processes judge bodies against their own limit (BODY_LIMIT) and answer with a problem; the door only stops what no process would take.
+    '  client_max_body_size 10m;',
+    `  client_header_timeout ${headerSeconds}s;`,
+    `  client_body_timeout ${headerSeconds}s;`,
+    // The processes do not cap connections per address behind a trusted proxy: the door does.
+    '  limit_conn_zone $binary_remote_addr zone=per_address:10m;',
+    '  limit_conn_status 429;',
+    '  map $http_upgrade $connection_upgrade {',
+    '    default upgrade;',
+    "    '' close;",
+    '  }',
+    ...correlationMap(),
+    ...routeMap(),
+    ...allowMap(),
+    ...upstreams(options),
+    '  server {',
+    `    listen ${options.listen};`,
+    `    limit_conn per_address ${PROCESS.HTTP_MAX_CONNECTIONS_PER_ADDRESS};`,
+    '    proxy_http_version 1.1;',
+    ...forwarded('    ', { Connection: '""' }),
+    // A request that never reached a process may go to another; one that did is not sent twice (nginx retries no POST).
+    '    proxy_next_upstream error timeout;',
+    '    error_page 502 504 = @unavailable;',
+    '    error_page 429 = @too-many-connections;',
+    '    error_page 413 = @too-large;',
+    '    error_page 414 = @uri-too-long;',
+    '    error_page 494 = @headers-too-large;',
+    '    error_page 400 = @bad-request;',
+    // Collaborative editing's WebSocket: any collab process serves any document (their pub/sub is shared).
+    `    location = ${COLLAB_PATH} {`,
+    '      proxy_pass http://collab;',
+    ...forwarded('      ', { Upgrade: '$http_upgrade', Connection: '$connection_upgrade' }),
+    '      proxy_read_timeout 120s;',
+    '      proxy_send_timeout 120s;',
+    '    }',
+    '    location / {',
+    // Only for the door's own answers below: what a process answers keeps its own type.
+    '      default_type application/problem+json;',
+    `      if (${ROUTE} = options) {`,
+    `        add_header Allow ${ALLOW} always;`,
+    `        add_header X-Correlation-Id ${CORRELATION} always;`,
+    '        return 204;',
+    '      }',
+    `      if (${ROUTE} = method-not-allowed) {`,
+    `        add_header Allow ${ALLOW} always;`,
+    `        add_header X-Correlation-Id ${CORRELATION} always;`,
+    `        return 405 ${problemBody({ status: 405, title: 'Method not allowed', detail: `$request_method is not supported on $uri; use ${ALLOW}` })};`,
+    '      }',
+    // The event stream (text/event-stream) turns buffering off itself (X-Accel-Buffering) and sends a heartbeat within this.
+    '      proxy_read_timeout 120s;',
+    `      proxy_pass http://${ROUTE};`,
+    '    }',
+    ...problemLocations(),
+    '  }',
+    '}',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The configuration compose runs (infra/compose.yaml): one container per process, reached by its service name. */
+export function composeNginxConfig(): string {
+  const upstream = (process: ProcessName) => [`${process}:3000`];
+  return nginxConfig({
+    listen: '80',
+    upstreams: { command: upstream('command'), query: upstream('query'), collab: upstream('collab'), site: upstream('site') },
+  });
+}

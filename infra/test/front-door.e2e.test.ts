@@ -1,0 +1,120 @@
+// The split deployment behind its front door (nginx from Debian, configured from the route table:
+// infra/front-door/nginx.ts): every operation of the table reaches a process that serves it, the
+// door answers what no one process can (405 with every method of a path, a process that is down),
+// one client's forged X-Forwarded-For buys it no one else's budget, and a write through the door
+// is read through it. The web app and the editor through the same door: web/front-door.browser.e2e.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '@eventide/contract/operations.ts';
+import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { readFileSync } from 'node:fs';
+import { composeNginxConfig } from '../front-door/nginx.ts';
+import { COMPOSE_CONFIG } from '../front-door/write-config.ts';
+import { NGINX_MISSING, nginxAvailable, startSplitSite, type SplitSite } from './front-door.ts';
+
+if (!nginxAvailable) console.warn(NGINX_MISSING);
+
+const PREFIX = { unversioned: '', v2: '/v2', v1: '/v1' } as const;
+
+it('runs, in compose, the configuration the route table gives today (npm run front-door writes it)', () => {
+  expect(readFileSync(COMPOSE_CONFIG, 'utf8')).toBe(composeNginxConfig());
+});
+
+describe.skipIf(!nginxAvailable)('the front door of the split processes', { timeout: 120_000 }, () => {
+  let split: SplitSite;
+  beforeAll(async () => {
+    split = await startSplitSite({ env: { SIGNIN_FAILURES_PER_ACCOUNT: '2' } });
+  }, 120_000);
+  afterAll(async () => {
+    await split?.stop();
+  });
+
+  it('sends every operation of the route table, at every version, to a process that serves it', async () => {
+    const anonymous = jsonClient(split.url);
+    const unserved: string[] = [];
+    for (const [name, operation] of Object.entries(OPERATIONS)) {
+      for (const version of 'versions' in operation ? operation.versions : (['unversioned'] as const)) {
+        const path = `${PREFIX[version]}${operation.path.replace(/\{\w+\}/g, 'x')}`;
+        const method = operation.method.toUpperCase();
+        const reply = await anonymous.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
+        // What the process that serves it says (401, 400, 404 for an entity x…), never "no resource here" or "not this method".
+        const notServed = reply.status === 405 || (reply.status === 404 && /no resource at/.test(reply.body?.detail));
+        if (notServed) unserved.push(`${name}: ${method} ${path} → ${reply.status} ${reply.body?.detail}`);
+      }
+    }
+    expect(unserved).toEqual([]);
+  });
+
+  it('answers 405 with every method a path has across processes, OPTIONS with them, and 404 for what no process has', async () => {
+    const anonymous = jsonClient(split.url);
+    // GET /users is the query process's, POST the command process's: only the door knows both.
+    const put = await anonymous.request('PUT', '/users', {});
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('HEAD, GET, POST');
+    expect(put.headers.get('content-type')).toBe('application/problem+json');
+    expect(put.body).toMatchObject({ type: '/problems/method-not-allowed', status: 405, instance: '/users' });
+    expect(put.body.correlationId).toBe(put.headers.get('x-correlation-id'));
+    // The literal path is not taken for the provider's: GET /auth/sign-in is not a provider named sign-in.
+    const getSignIn = await anonymous.request('GET', '/auth/sign-in');
+    expect([getSignIn.status, getSignIn.headers.get('allow')]).toEqual([405, 'POST']);
+    const options = await anonymous.request('OPTIONS', '/v1/users/abc');
+    expect([options.status, options.headers.get('allow')]).toEqual([204, 'HEAD, GET, PUT, DELETE']);
+    const missing = await anonymous.request('GET', '/nowhere');
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toBe('no resource at /nowhere');
+  });
+
+  it('passes the caller’s correlation id on, and makes one for a caller who sent none', async () => {
+    const anonymous = jsonClient(split.url);
+    const offered = await anonymous.request('GET', '/products', undefined, { 'X-Correlation-Id': 'trace-me.1' });
+    expect(offered.headers.get('x-correlation-id')).toBe('trace-me.1');
+    const insane = await anonymous.request('GET', '/products', undefined, { 'X-Correlation-Id': 'no spaces "allowed"' });
+    expect(insane.headers.get('x-correlation-id')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('reads through the door what was written through it, with the session the command process opened', async () => {
+    const user = jsonClient(split.url);
+    const signedUp = await user.request('POST', '/users', { name: 'Door', email: 'door@example.com', password: 'a long passphrase' });
+    expect(signedUp.status).toBe(201);
+    const position = signedUp.headers.get('event-position')!;
+    const read = await user.request('GET', `/users/${signedUp.body.userId}`, undefined, { 'Wait-For-Position': position });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ name: 'Door', email: 'door@example.com' });
+    expect((await user.request('GET', '/auth/session')).status).toBe(200);
+  });
+
+  it('edits a document over the WebSocket the door upgrades', async () => {
+    const user = jsonClient(split.url);
+    await user.request('POST', '/users', { name: 'Writer', email: 'writer@example.com', password: 'a long passphrase' });
+    const editor = await connectEditor(split.url, user.cookieHeader());
+    try {
+      const doc = await openText(editor.doc('through-the-door'));
+      await submit(doc, [{ insert: 'typed through nginx' }]);
+      expect(textOf(doc)).toBe('typed through nginx');
+    } finally {
+      editor.close();
+    }
+  });
+
+  it('counts a client’s failed sign-ins by its own address, whatever X-Forwarded-For it forges', async () => {
+    // Two failures per account and address (SIGNIN_FAILURES_PER_ACCOUNT above), then a block: a
+    // forged X-Forwarded-For would make each guess come from an address of its own.
+    const guesser = jsonClient(split.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const guess = { email: 'victim@example.com', password: `guess number ${i}` };
+      statuses.push((await guesser.request('POST', '/auth/sign-in', guess, { 'X-Forwarded-For': `203.0.113.${i}` })).status);
+    }
+    expect(statuses).toEqual([401, 401, 429]);
+  });
+
+  it('answers 503 with Retry-After, as a problem, while the process a path needs is down', async () => {
+    await split.query.kill();
+    const reply = await jsonClient(split.url).request('GET', '/products');
+    expect(reply.status).toBe(503);
+    expect(reply.headers.get('retry-after')).toBe('5');
+    expect(reply.body).toMatchObject({ type: '/problems/http', status: 503, title: 'Service unavailable' });
+    // The others still answer.
+    expect((await jsonClient(split.url).request('GET', '/openapi.json')).status).toBe(200);
+  });
+});

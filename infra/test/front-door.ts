@@ -1,0 +1,123 @@
+// A split deployment on this machine, as docs/operations.md describes it: the command, query,
+// projector, collab and site processes on one data directory, and in front of them the front door
+// (nginx from Debian) with the configuration written from the route table (infra/front-door/nginx.ts).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { until } from '@eventide/testing/wait.ts';
+import { nginxConfig } from '../front-door/nginx.ts';
+import type { ProcessName } from '../front-door/topology.ts';
+import { ENTRY, freePort, startService, type RunningService } from './process.ts';
+
+export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+export const nginxAvailable = spawnSync(NGINX, ['-v']).status === 0;
+export const NGINX_MISSING = `SKIPPED: the front door's tests need nginx at ${NGINX} (apt-get install -y nginx)`;
+
+export interface FrontDoor {
+  url: string;
+  /** What nginx wrote to its error log. */
+  errors(): string;
+  stop(): Promise<void>;
+}
+
+/** Runs nginx in the foreground with a configuration of its own, all its files in a temporary directory. */
+export async function startFrontDoor(upstreams: Record<ProcessName, readonly string[]>): Promise<FrontDoor> {
+  const dir = mkdtempSync(join(tmpdir(), 'eventide-door-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig({ listen: `127.0.0.1:${port}`, upstreams, runtimeDirectory: dir, workers: 1 }));
+  const args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'];
+  const child: ChildProcess = spawn(NGINX, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const errors = () => {
+    try {
+      return stderr + readFileSync(join(dir, 'error.log'), 'utf8');
+    } catch {
+      return stderr;
+    }
+  };
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${errors()}`);
+      return fetch(`${url}/health/live`).then(
+        (response) => response.ok,
+        () => false,
+      );
+    },
+    'the front door to answer',
+    20_000,
+  );
+  return {
+    url,
+    errors,
+    async stop() {
+      // SIGQUIT: nginx's graceful stop.
+      if (child.exitCode === null) child.kill('SIGQUIT');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SplitSite {
+  url: string;
+  dataDir: string;
+  /** What every process is started with. */
+  env: Record<string, string>;
+  door: FrontDoor;
+  command: RunningService;
+  projector: RunningService;
+  query: RunningService;
+  site: RunningService;
+  /** As many as asked for, each behind the door. */
+  collab: RunningService[];
+  /** Starts the collab process `index` again where it listened, after it ended. */
+  restartCollab(index: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The processes on one data directory, each trusting the door's one hop, and the door in front. */
+export async function startSplitSite(options: { env?: Record<string, string>; collabProcesses?: number } = {}): Promise<SplitSite> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'eventide-split-'));
+  const env = { DATA_DIR: dataDir, TRUST_PROXY_HOPS: '1', ...options.env };
+  // The command process first: it makes the shared secrets in the data directory the others then read.
+  const command = await startService(env, ENTRY.command);
+  const [projector, query, site, ...collab] = await Promise.all([
+    startService(env, ENTRY.projector),
+    startService(env, ENTRY.query),
+    startService(env, ENTRY.site),
+    ...Array.from({ length: options.collabProcesses ?? 1 }, () => startService(env, ENTRY.collab)),
+  ]);
+  const host = (service: RunningService) => new URL(service.url).host;
+  const upstreams: Record<ProcessName, string[]> = {
+    command: [host(command)],
+    query: [host(query)],
+    site: [host(site!)],
+    collab: collab.map(host),
+  };
+  const door = await startFrontDoor(upstreams);
+  const split: SplitSite = {
+    url: door.url,
+    dataDir,
+    env,
+    door,
+    command,
+    projector: projector!,
+    query: query!,
+    site: site!,
+    collab,
+    async restartCollab(index) {
+      const port = new URL(collab[index]!.url).port;
+      collab[index] = await startService({ ...env, PORT: port }, ENTRY.collab);
+    },
+    async stop() {
+      await door.stop();
+      await Promise.all([command, projector, query, site, ...collab].map((process) => process?.stop()));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return split;
+}
