@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '@eventide/client/api-client.ts';
 import { ApiProblem } from '@eventide/client/problem.ts';
+import { reportingFetch } from '@eventide/platform/testing/json-client.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;
@@ -28,7 +29,7 @@ function signedInClient(): ApiClient {
     }
     return response;
   };
-  return createApiClient({ baseUrl: app.url, fetch: withCookies });
+  return createApiClient({ baseUrl: app.url, fetch: reportingFetch(withCookies) });
 }
 
 describe('the typed client', () => {
@@ -64,7 +65,7 @@ describe('the typed client', () => {
     const names = Array.from({ length: 5 }, (_, i) => `Client kettle ${i}`);
     let position = 0;
     for (const name of names) position = (await app.write('POST', '/products', { name, price: { amount: 100, currency: 'EUR' } })).position;
-    const api = createApiClient({ baseUrl: app.url });
+    const api = createApiClient({ baseUrl: app.url, fetch: reportingFetch() });
     const seen: string[] = [];
     for await (const product of api.products.all({ limit: 2 }, { waitForPosition: position })) seen.push(product.name);
     expect(seen).toEqual(expect.arrayContaining(names));
@@ -74,7 +75,7 @@ describe('the typed client', () => {
   });
 
   it('gets bad input refused as a 400 problem with the field named', async () => {
-    const api = createApiClient({ baseUrl: app.url });
+    const api = createApiClient({ baseUrl: app.url, fetch: reportingFetch() });
     const refused = await api.users.signUp({ name: '', email: 'not an address' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiProblem);
     expect((refused as ApiProblem).status).toBe(400);

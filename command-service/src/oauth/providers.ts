@@ -6,6 +6,7 @@ import { AuthorizationCode } from 'simple-oauth2';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
 import { AppError } from '@eventide/contract/problems.ts';
+import { OPERATIONS } from '@eventide/contract/operations.ts';
 import { ConfigError } from '@eventide/kernel/config.ts';
 
 import type { ProviderProfile } from '../identity/provider-sign-in.ts';
@@ -29,8 +30,13 @@ export interface Provider {
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
-/** Paths under /auth that a provider name would shadow. */
-const RESERVED = new Set(['callback', 'providers', 'session', 'sign-in', 'sign-out', 'password', 'identities']);
+/** Paths under /auth that a provider name would shadow (/auth/sign-in, /auth/identities/…): the route table's. */
+const RESERVED = new Set(
+  Object.values(OPERATIONS)
+    .map((operation) => operation.path.split('/'))
+    .filter(([, first, second]) => first === 'auth' && second !== undefined && !second.startsWith('{'))
+    .map(([, , second]) => second!),
+);
 
 const oidcConfig = z.strictObject({
   type: z.literal('oidc'),

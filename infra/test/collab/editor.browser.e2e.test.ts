@@ -3,7 +3,7 @@
 // server's text, and each sees the other's cursor where the other's caret is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, chromiumAvailable as available, launchChromium } from '../browser.ts';
+import { CHROMIUM, chromiumAvailable as available, launchChromium, reportAnswers } from '../browser.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
@@ -24,6 +24,7 @@ describe.skipIf(!available)('the editor page in Chromium', () => {
 
   async function openEditor(user: User, doc: string): Promise<Page> {
     const page = await (await browser.newContext()).newPage();
+    reportAnswers(page, app.url);
     page.on('pageerror', (error) => console.error(`page error (${user.email}):`, error));
     await page.goto(`${app.url}/collab/editor?doc=${doc}`);
     await page.locator('#sign-in input[name=email]').fill(user.email);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { CHROMIUM, chromiumAvailable, launchChromium, screenshot } from '../browser.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot } from '../browser.ts';
 import { NGINX_MISSING, nginxAvailable, startSplitSite, type SplitSite } from '../front-door.ts';
 
 if (!chromiumAvailable)
@@ -34,6 +34,7 @@ describe.skipIf(!chromiumAvailable || !nginxAvailable)('the editor through the f
     expect((await typist.request('POST', '/users', { name: 'Typist', ...credentials })).status).toBe(201);
 
     const page = await (await browser.newContext()).newPage();
+    reportAnswers(page, split.url);
     page.on('pageerror', (error) => console.error('page error:', error));
     await page.goto(`${split.url}/collab/editor?doc=pad`);
     await page.locator('#sign-in input[name=email]').fill(credentials.email);

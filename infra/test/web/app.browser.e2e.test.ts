@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { CHROMIUM, chromiumAvailable, launchChromium, screenshot as keep } from '../browser.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot as keep } from '../browser.ts';
 import { NGINX_MISSING, nginxAvailable, startSplitSite } from '../front-door.ts';
 import { grantAdmin, startService } from '../process.ts';
 
@@ -83,6 +83,7 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
 
   async function open(path = '/', viewport = { width: 1100, height: 800 }): Promise<Page> {
     const page = await (await browser.newContext({ viewport })).newPage();
+    reportAnswers(page, service.url);
     page.on('pageerror', (error) => {
       throw error;
     });

@@ -5,7 +5,7 @@
 // works once a password is set.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumAvailable, launchChromium, screenshot } from '../browser.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot } from '../browser.ts';
 import { startFullApp, type FullApp } from '../full-app.ts';
 import { startTestProvider, type TestProvider } from '../oidc-provider.ts';
 
@@ -30,6 +30,7 @@ describe.skipIf(!chromiumAvailable)('provider sign-in from the web app', { timeo
   it('signs in through the provider and back, and shows it linked', async () => {
     provider.accounts.set('sub-web', { email: 'web-person@example.test', emailVerified: true, name: 'Web Person' });
     const page = await (await browser.newContext()).newPage();
+    reportAnswers(page, app.url);
     await page.goto(`${app.url}/#/sign-in`);
     await page.getByRole('link', { name: 'Sign in with acme' }).click();
     // At the provider: its development login and consent forms.

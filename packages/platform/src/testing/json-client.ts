@@ -34,6 +34,32 @@ export function observeEveryReply(observer: (reply: Reply) => void): () => void 
   return () => everyReply.delete(observer);
 }
 
+/** Shows the observers a reply another kind of client got: the typed client, a page in Chromium. */
+export function reportReply(reply: Pick<Reply, 'request' | 'status' | 'headers' | 'text'>): void {
+  let body: unknown = reply.text;
+  try {
+    body = reply.text ? JSON.parse(reply.text) : undefined;
+  } catch {
+    // not JSON: the text
+  }
+  for (const observer of everyReply) observer({ ...reply, body });
+}
+
+/** A fetch that reports each reply it gets (reportReply): what the typed client is given in tests. */
+export function reportingFetch(send: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await send(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    // A stream (the event stream) is not read here: its client reads it.
+    if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      const text = await response.clone().text();
+      reportReply({ request: { method, path: url.pathname + url.search }, status: response.status, headers: response.headers, text });
+    }
+    return response;
+  };
+}
+
 export interface JsonClientOptions {
   onReply?: (reply: Reply) => void;
   /**
