@@ -9,7 +9,8 @@
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { SANE_CORRELATION_ID } from '@eventide/platform/http/request-context.ts';
 import { COLLAB_PATH } from '@eventide/collab-service/src/socket/upgrade.ts';
-import { allowOf, doorPaths, pathPattern } from './routes.ts';
+import { templatePattern } from '@eventide/contract/path-templates.ts';
+import { allowOfPath, doorPaths } from './routes.ts';
 import { PROCESSES, type ProcessName } from './topology.ts';
 
 export interface FrontDoorOptions {
@@ -47,14 +48,14 @@ function quoted(text: string): string {
 function routeMap(): string[] {
   const lines: string[] = [];
   for (const path of doorPaths()) {
-    const routed = pathPattern(path.template, ANY_SEGMENT).slice(1);
+    const routed = templatePattern(path.template, ANY_SEGMENT).slice(1);
     for (const [method, process] of path.methods) {
       const methods = method === 'get' ? '(GET|HEAD)' : method.toUpperCase();
-      lines.push(`    ${quoted(`~^${methods} ${routed}`)} ${process};`);
+      lines.push(`    ${quoted(`~*^${methods} ${routed}`)} ${process};`);
     }
-    const answered = pathPattern(path.template, JSON_SAFE_SEGMENT).slice(1);
-    lines.push(`    ${quoted(`~^OPTIONS ${answered}`)} options;`);
-    lines.push(`    ${quoted(`~^${ANY_METHOD} ${answered}`)} method-not-allowed;`);
+    const answered = templatePattern(path.template, JSON_SAFE_SEGMENT).slice(1);
+    lines.push(`    ${quoted(`~*^OPTIONS ${answered}`)} options;`);
+    lines.push(`    ${quoted(`~*^${ANY_METHOD} ${answered}`)} method-not-allowed;`);
   }
   return [
     `  map "$request_method $uri" ${ROUTE} {`,
@@ -69,7 +70,7 @@ function allowMap(): string[] {
   return [
     `  map $uri ${ALLOW} {`,
     '    default "";',
-    ...doorPaths().map((path) => `    ${quoted(`~${pathPattern(path.template, JSON_SAFE_SEGMENT)}`)} ${quoted(allowOf(path))};`),
+    ...doorPaths().map((path) => `    ${quoted(`~*${templatePattern(path.template, JSON_SAFE_SEGMENT)}`)} ${quoted(allowOfPath(path))};`),
     '  }',
   ];
 }

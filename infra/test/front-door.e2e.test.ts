@@ -4,7 +4,8 @@
 // one client's forged X-Forwarded-For buys it no one else's budget, and a write through the door
 // is read through it. The web app and the editor through the same door: web/front-door.browser.e2e.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '@eventide/contract/operations.ts';
+import { API_ROUTES, routerPath } from '@eventide/contract/routes.ts';
+import { startFullApp } from './full-app.ts';
 import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { readFileSync } from 'node:fs';
@@ -13,8 +14,6 @@ import { COMPOSE_CONFIG } from '../front-door/write-config.ts';
 import { NGINX_MISSING, nginxAvailable, startSplitSite, type SplitSite } from './front-door.ts';
 
 if (!nginxAvailable) console.warn(NGINX_MISSING);
-
-const PREFIX = { unversioned: '', v2: '/v2', v1: '/v1' } as const;
 
 it('runs, in compose, the configuration the route table gives today (npm run front-door writes it)', () => {
   expect(readFileSync(COMPOSE_CONFIG, 'utf8')).toBe(composeNginxConfig());
@@ -32,15 +31,13 @@ describe.skipIf(!nginxAvailable)('the front door of the split processes', { time
   it('sends every operation of the route table, at every version, to a process that serves it', async () => {
     const anonymous = jsonClient(split.url);
     const unserved: string[] = [];
-    for (const [name, operation] of Object.entries(OPERATIONS)) {
-      for (const version of 'versions' in operation ? operation.versions : (['unversioned'] as const)) {
-        const path = `${PREFIX[version]}${operation.path.replace(/\{\w+\}/g, 'x')}`;
-        const method = operation.method.toUpperCase();
-        const reply = await anonymous.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
-        // What the process that serves it says (401, 400, 404 for an entity x…), never "no resource here" or "not this method".
-        const notServed = reply.status === 405 || (reply.status === 404 && /no resource at/.test(reply.body?.detail));
-        if (notServed) unserved.push(`${name}: ${method} ${path} → ${reply.status} ${reply.body?.detail}`);
-      }
+    for (const route of API_ROUTES) {
+      const path = route.path.replace(/\{\w+\}/g, 'x');
+      const method = route.method.toUpperCase();
+      const reply = await anonymous.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
+      // What the process that serves it says (401, 400, 404 for an entity x…), never "no resource here" or "not this method".
+      const notServed = reply.status === 405 || (reply.status === 404 && /no resource at/.test(reply.body?.detail));
+      if (notServed) unserved.push(`${route.operationId}: ${method} ${path} → ${reply.status} ${reply.body?.detail}`);
     }
     expect(unserved).toEqual([]);
   });
@@ -62,6 +59,29 @@ describe.skipIf(!nginxAvailable)('the front door of the split processes', { time
     const missing = await anonymous.request('GET', '/nowhere');
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toBe('no resource at /nowhere');
+  });
+
+  it('answers a method a path does not take as npm start’s one process does, on every path of the table', async () => {
+    // The same rule on both sides (contract/path-templates.ts): which path a request belongs to, and its Allow.
+    const one = await startFullApp();
+    try {
+      const differ: string[] = [];
+      // Every path of the table that process serves (the tests' full app has no collab service).
+      const served = new Set(one.routes.map((route) => route.path));
+      for (const template of new Set(API_ROUTES.map((route) => route.path).filter((path) => served.has(routerPath(path))))) {
+        const path = template.replace(/\{\w+\}/g, 'x');
+        for (const method of ['OPTIONS', 'PROPFIND', 'PATCH']) {
+          const [door, process] = await Promise.all([jsonClient(split.url).request(method, path), one.anonymous().request(method, path)]);
+          const answer = (reply: typeof door) => `${reply.status} ${reply.headers.get('allow')}`;
+          // A method the path takes is the process's to answer, as anything else it serves.
+          if (door.status < 405 && process.status < 405 && method === 'PATCH') continue;
+          if (answer(door) !== answer(process)) differ.push(`${method} ${path}: door ${answer(door)}, process ${answer(process)}`);
+        }
+      }
+      expect(differ).toEqual([]);
+    } finally {
+      await one.close();
+    }
   });
 
   it('passes the caller’s correlation id on, and makes one for a caller who sent none', async () => {

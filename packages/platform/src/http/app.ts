@@ -13,7 +13,7 @@ import { installSessions } from '../auth/session.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
-import { mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
+import { allowedMethods, mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
 import { routesBySegment } from './routes-by-segment.ts';
 import type { Readiness } from '@eventide/contract/health.ts';
 import { httpMetrics } from '../metrics/http.ts';
@@ -73,7 +73,7 @@ export function createHttpApp({ log, apis, bodyLimit, limits, routes, ready, met
   const mounted = mountApi({ apis: [platform, ...apis], bodyLimit, ...(limits ? { limits } : {}), ...(routes ? { routes } : {}) });
   served.set(app, mounted.routes);
   app.use(routesBySegment(mounted.router));
-  app.use(mounted.router.allowedMethods());
+  app.use(allowedMethods(mounted.routes));
   return app;
 }
 

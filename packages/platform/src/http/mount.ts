@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { LimitPolicy } from '@eventide/contract/limits.ts';
 import type { OPERATIONS, Access, LimitName, Operation, OperationName, ServiceName } from '@eventide/contract/operations.ts';
 import { API_ROUTES, routerPath, type SHAPES, type ApiRoute, type PathParameter, type Shape } from '@eventide/contract/routes.ts';
+import { allowOf, bySpecificity, overlap, pathRegExp, templateMatcher } from '@eventide/contract/path-templates.ts';
 import { isAdmin, principalOf, sessionUser, type SessionUser } from '../auth/session.ts';
 import { addressKey } from '../auth/client-address.ts';
 import { clientKey, limiter, type LimiterFactory } from '../auth/rate-limit.ts';
@@ -136,10 +137,44 @@ export function mountApi({ apis, bodyLimit, limits, routes = API_ROUTES }: Mount
       throw new Error(`the ${api.service} service has no handler for ${route.operation} (${route.method.toUpperCase()} ${route.path})`);
     router[route.method](
       routerPath(route.path),
-      serve(route, registration, { bodyLimit, limiterOf, readConsistency: api.readConsistency }),
+      serve(route, registration, { bodyLimit, limiterOf, readConsistency: api.readConsistency, shadowedBy: rivalsOf(route, mine) }),
     );
   }
   return { router, routes: mine };
+}
+
+/**
+ * The more specific paths that some of a route's paths belong to instead (path-templates.ts):
+ * /auth/sign-in for /auth/{provider}. A request for one of them is not this route's, whatever
+ * its method, so the router may not hand it to this route.
+ */
+function rivalsOf(route: ApiRoute, routes: readonly ApiRoute[]): RegExp[] {
+  const rivals = new Set(
+    routes
+      .map((other) => other.path)
+      .filter((path) => path !== route.path && overlap(path, route.path) && bySpecificity(path, route.path) < 0),
+  );
+  return [...rivals].map(pathRegExp);
+}
+
+/**
+ * After the routes: a path the routes have, asked with a method it does not take, is 405 with
+ * Allow (OPTIONS: 204 with Allow), the methods of the one path it belongs to, however many
+ * patterns match it. The router's own would list /auth/{provider}'s GET for /auth/sign-in.
+ */
+export function allowedMethods(routes: readonly ApiRoute[]): Middleware {
+  const templateOf = templateMatcher(routes.map((route) => route.path));
+  const methods = new Map<string, string[]>();
+  for (const route of routes) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method]);
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body != null || ctx.status !== 404) return;
+    const template = templateOf(ctx.path);
+    if (!template) return;
+    ctx.set('Allow', allowOf(methods.get(template)!));
+    // OPTIONS: the Allow header is the answer (204, as the front door gives it).
+    ctx.status = ctx.method === 'OPTIONS' ? 204 : 405;
+  };
 }
 
 function limitersOf(limits: MountOptions['limits']) {
@@ -189,7 +224,7 @@ function parseParams(shape: Shape, raw: Record<string, string>): Record<string, 
 function serve(
   route: ApiRoute,
   registration: AnyRegistration,
-  deps: { bodyLimit: number; limiterOf: ReturnType<typeof limitersOf>; readConsistency: Middleware | undefined },
+  deps: { bodyLimit: number; limiterOf: ReturnType<typeof limitersOf>; readConsistency: Middleware | undefined; shadowedBy: RegExp[] },
 ): Middleware {
   const { spec, shape } = route;
   const handle = typeof registration === 'function' ? registration : registration.handle;
@@ -206,7 +241,9 @@ function serve(
   const represent = route.version ? shape.representations?.represent[route.version] : undefined;
   const prefix = route.path.slice(0, route.path.length - spec.path.length);
 
-  return async (ctx) => {
+  return async (ctx, next) => {
+    // A path a more specific route owns is not this one's: on to the next route, or to 405.
+    if (deps.shadowedBy.some((rival) => rival.test(ctx.path))) return next();
     // First, so that a refusal carries the notice too.
     if (route.deprecated) announceDeprecation(ctx);
     const user = sessionUser(ctx);
