@@ -116,6 +116,26 @@ describe.skipIf(!nginxAvailable)('the front door of the split processes', { time
     }
   });
 
+  it('exports a person’s data from the site process, each service’s part read from the shared stores', async () => {
+    const person = jsonClient(split.url);
+    const signedUp = await person.request('POST', '/users', { name: 'Leaver', email: 'leaver@example.com', password: 'a long passphrase' });
+    const created = await person.request('POST', '/collab/documents', { title: 'Notes' });
+    const editor = await connectEditor(split.url, person.cookieHeader());
+    try {
+      await submit(await openText(editor.doc(created.body.id)), [{ insert: 'mine' }]);
+    } finally {
+      editor.close();
+    }
+    const exported = await person.request('GET', `/users/${signedUp.body.userId}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.body.missing).toEqual([]);
+    expect(exported.body.signIn).toMatchObject({ password: true });
+    expect(exported.body.profileHistory[0]).toMatchObject({ type: 'user:created' });
+    expect(exported.body.documents).toEqual([
+      expect.objectContaining({ id: created.body.id, title: 'Notes', role: 'owner', text: 'mine' }),
+    ]);
+  });
+
   it('counts a client’s failed sign-ins by its own address, whatever X-Forwarded-For it forges', async () => {
     // Two failures per account and address (SIGNIN_FAILURES_PER_ACCOUNT above), then a block: a
     // forged X-Forwarded-For would make each guess come from an address of its own.

@@ -10,7 +10,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { Logger } from '@eventide/kernel/log.ts';
 
 /** How long closing the stores and flushing the log may take after the drain before the process exits anyway. */
-export const CLOSE_BOUND_MS = 3_000;
+const CLOSE_BOUND_MS = 3_000;
 
 export interface ShutdownOptions {
   server: Server;
@@ -20,12 +20,10 @@ export interface ShutdownOptions {
   beforeDrain?: () => Promise<void>;
   /** Closes what the services opened. */
   onClose?: () => Promise<void>;
-  /** How the process ends; tests pass their own. */
-  exit?: (code: number) => void;
 }
 
-/** Installs the shutdown on SIGINT and SIGTERM; returns it, for a caller that stops the server itself. */
-export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose, exit = process.exit }: ShutdownOptions) {
+/** Installs the shutdown on SIGINT and SIGTERM. */
+export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose }: ShutdownOptions): void {
   let stopping = false;
   const answering = new Set<ServerResponse>();
   // Before the app's own listener: every response written once stopping began says Connection: close.
@@ -45,7 +43,7 @@ export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose, e
     log.info({ inFlight: answering.size, drainMs, signal }, 'shutting down');
     const deadline = setTimeout(() => {
       log.error({ afterMs: Date.now() - started }, 'shutdown: closing did not end in time; exiting anyway');
-      exit(1);
+      process.exit(1);
     }, drainMs + CLOSE_BOUND_MS).unref();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -63,9 +61,8 @@ export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose, e
     // The logger writes asynchronously: flush it, or the last lines are lost with the process.
     await new Promise<void>((resolve) => log.flush(() => resolve()));
     clearTimeout(deadline);
-    exit(0);
+    process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  return { stop };
 }
