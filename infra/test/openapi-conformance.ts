@@ -5,15 +5,10 @@
 // document that disagrees with its own source fails too.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { templateMatcher } from '@eventide/contract/path-templates.ts';
 import type { Reply } from '@eventide/platform/testing/json-client.ts';
 
 type Json = Record<string, any>;
-
-interface PathTemplate {
-  template: string;
-  pattern: RegExp;
-  literalSegments: number;
-}
 
 /** `~` and `/` escaped as a JSON pointer wants them, then the whole made safe in a URI fragment. */
 const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
@@ -36,14 +31,8 @@ export function openApiConformance(document: Json): Conformance {
     }
     return validate;
   };
-  // The document's paths, those with more literal segments first: /auth/session before /auth/{provider}.
-  const templates: PathTemplate[] = Object.keys(document.paths)
-    .map((template) => ({
-      template,
-      pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
-      literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length,
-    }))
-    .sort((a, b) => b.literalSegments - a.literalSegments);
+  // Which of the document's paths a request's path is: by the rule the processes route by.
+  const templateOf = templateMatcher(Object.keys(document.paths));
 
   function validateBody(ref: string, text: string, what: string): string | undefined {
     let body: unknown;
@@ -73,7 +62,7 @@ export function openApiConformance(document: Json): Conformance {
       // OPTIONS is HTTP's own question (which methods, Allow), not an operation a document describes.
       if (method === 'options' && status < 300) return undefined;
       const mediaType = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      const template = templates.find((t) => t.pattern.test(path))?.template;
+      const template = templateOf(path);
       // HEAD is answered as GET is, without the body.
       const operation = template && document.paths[template][method === 'head' ? 'get' : method];
       if (!template || !operation) return problemOnly(status, mediaType, text, what);
