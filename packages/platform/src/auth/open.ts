@@ -8,11 +8,9 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { RedisClient } from '@eventide/stores/redis.ts';
 import { keyBlinder, memoryLimiters, mongoLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
 import type { SessionOptions } from './session.ts';
-import { openMongoRevocations } from './revocations/mongo.ts';
 import type { RevocationFeed } from './revocations/port.ts';
 import { openSqliteRevocations } from './revocations/sqlite.ts';
 import { hashedKeys } from './session-store/keys.ts';
-import { openMongoSessionStore } from './session-store/mongo.ts';
 import type { SessionStore } from './session-store/port.ts';
 import { revokingSessions } from './session-store/revoking.ts';
 import { openSqliteSessionStore } from './session-store/sqlite.ts';
@@ -53,6 +51,9 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
   let limitsWhere: string;
   const onError = options.onError ?? ((error: unknown) => console.error('revocation feed:', error));
   if (config.MONGO_URL) {
+    // Loaded only here, so the embedded default never loads the MongoDB driver.
+    const { openMongoSessionStore } = await import('./session-store/mongo.ts');
+    const { openMongoRevocations } = await import('./revocations/mongo.ts');
     const opened = await openMongoSessionStore(config.MONGO_URL);
     raw = opened.store;
     limiters = mongoLimiters(opened.client, keyBlinder(secret));

@@ -3,11 +3,12 @@
 import type { Config } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { inProcessBus } from './in-process.ts';
-import { kafkaBus } from './kafka.ts';
 import type { EventBus } from './port.ts';
 
-export function openEventBus(config: Config, log: Logger): { store: EventBus; description: string } {
+export async function openEventBus(config: Config, log: Logger): Promise<{ store: EventBus; description: string }> {
   if (config.KAFKA_BROKERS) {
+    // Loaded only here: the embedded default never loads kafkajs.
+    const { kafkaBus } = await import('./kafka.ts');
     const bus = kafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'eventide-publisher', topicPrefix: config.KAFKA_TOPIC_PREFIX }, log);
     return { store: bus, description: `Kafka at ${config.KAFKA_BROKERS.join(',')}, topics ${config.KAFKA_TOPIC_PREFIX}<model>` };
   }

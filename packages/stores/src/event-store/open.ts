@@ -3,12 +3,13 @@
 // with the personal fields sealed (personal-data/open.ts).
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
-import { openEventStoreDb } from './eventstoredb.ts';
 import type { EventStore } from './port.ts';
 import { openSqliteEventStore } from './sqlite.ts';
 
-export function openEventStoreAdapter(config: Config): { store: EventStore; description: string } {
+export async function openEventStoreAdapter(config: Config): Promise<{ store: EventStore; description: string }> {
   if (config.EVENTSTORE_URL) {
+    // Loaded only here: the embedded default never loads the gRPC client.
+    const { openEventStoreDb } = await import('./eventstoredb.ts');
     return { store: openEventStoreDb(config.EVENTSTORE_URL), description: 'EventStoreDB' };
   }
   const path = join(config.dataDir, 'events.db');

@@ -1,14 +1,15 @@
 // Chooses the key store adapter from configuration: MongoDB when its URL is set, otherwise the
 // embedded SQLite file `keys.db` under the data directory (never inside the event store).
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import type { Config } from '@eventide/kernel/config.ts';
-import { openMongoKeyStore } from './mongo.ts';
 import type { KeyStore } from './port.ts';
 import { openSqliteKeyStore } from './sqlite.ts';
 
 export async function openKeyStore(config: Config): Promise<{ store: KeyStore; description: string }> {
   if (config.MONGO_URL) {
+    // Loaded only here: the driver alone holds a 17 MB serialisation buffer (bson) from the moment it loads.
+    const { MongoClient } = await import('mongodb');
+    const { openMongoKeyStore } = await import('./mongo.ts');
     const client = new MongoClient(config.MONGO_URL);
     await client.connect();
     const store = await openMongoKeyStore(client);

@@ -18,7 +18,7 @@ export interface OpenedEventStore {
 
 export async function openEventStore(config: Config): Promise<OpenedEventStore> {
   const keys = await openKeyStore(config);
-  const { store, description } = openEventStoreAdapter(config);
+  const { store, description } = await openEventStoreAdapter(config);
   const sealing = sealingEventStore(store, keys.store);
   return {
     store: {

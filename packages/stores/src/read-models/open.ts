@@ -5,10 +5,8 @@
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { ProductSearch } from '../product-search/port.ts';
-import { mongoProductIndex, mongoProductSearch } from '../product-search/mongo.ts';
 import { type SearchBounds, sqliteProductSearch } from '../product-search/sqlite.ts';
 import { sqliteProductIndex } from '../product-search/sqlite-index.ts';
-import { openMongoReadStore } from '../read-store/mongo.ts';
 import type { ReadStore } from '../read-store/port.ts';
 import { openSqliteReadStore, type SqliteReadStore } from '../read-store/sqlite.ts';
 
@@ -21,6 +19,9 @@ export interface ReadModels {
 /** `bulkLoad`: the store will mostly be written, a whole data set at once (the seed); the embedded one tunes for it. */
 export async function openReadModels(config: Config, options: { bulkLoad?: boolean } = {}): Promise<ReadModels> {
   if (config.MONGO_URL) {
+    // Loaded only here, so the embedded default never loads the MongoDB driver.
+    const { mongoProductIndex, mongoProductSearch } = await import('../product-search/mongo.ts');
+    const { openMongoReadStore } = await import('../read-store/mongo.ts');
     const store = await openMongoReadStore(config.MONGO_URL, [mongoProductIndex]);
     return { store, search: mongoProductSearch(store), description: 'MongoDB' };
   }
