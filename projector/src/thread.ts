@@ -46,53 +46,105 @@ export function projectorBesideRequests(name: string): ServiceFactory {
   };
 }
 
-/** `name`: the process's, for the thread's log lines and spans (runServices). */
+/**
+ * `name`: the process's, for the thread's log lines and spans (runServices).
+ *
+ * On an empty event store the thread is started by the first event, not at start: until then it
+ * has nothing to follow, and a second V8 isolate with the stores' modules is some 45 MiB of an
+ * idle process's memory (docs/benchmarks.md#start-up-and-idle-memory). The first event wakes the
+ * waiting subscription at once when it is appended in this process, within the store's poll
+ * interval when in another; the thread then follows from the beginning, as it would have.
+ */
 export function projectorOnThread(name: string): ServiceFactory {
-  return async ({ config, log, projected, eventStore, metrics }) => {
-    const worker = new Worker(new URL('./thread-entry.ts', import.meta.url), {
-      workerData: { name, level: log.level, config } satisfies ThreadData,
-    });
-    let health: Record<string, unknown> = {};
-    let positions: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0 };
-    /** Set once the thread is told to stop, or failed: its end is then no news. */
-    let ending = false;
-    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-    worker.on('message', (message: FromThread) => {
-      positions = message.positions;
-      if (message.type === 'started') health = message.health;
-      else if (message.projected) projected.notify();
-    });
-    await new Promise<void>((resolve, reject) => {
-      const started = (message: FromThread) => {
-        if (message.type !== 'started') return;
-        worker.off('message', started);
-        worker.off('error', reject);
-        resolve();
-      };
-      worker.on('message', started);
-      worker.once('error', reject);
-      void exited.then((code) => reject(new Error(`the projector's thread exited with ${code} before it started`)));
-    });
-    // Once started, a thread that fails or ends on its own leaves no one to project: the process
-    // ends with an error, as it would had the failure been on its own thread, so that whatever
-    // supervises it starts it again. Every acknowledged write is already committed.
-    const endProcess = (fields: Record<string, unknown>, message: string) => {
-      ending = true;
-      log.fatal(fields, message);
-      log.flush(() => process.exit(1));
-    };
-    worker.on('error', (error) => endProcess({ err: error }, "the projector's thread failed"));
-    void exited.then((code) => ending || endProcess({ code }, "the projector's thread ended"));
-
+  return async (platform) => {
+    const { log, eventStore, metrics } = platform;
     const events = await eventStore();
-    followerGauges(metrics, events.store, { projected: () => positions.projectedTo, published: () => positions.publishedTo });
+    let thread: ThreadHandle | undefined;
+    let starting: Promise<ThreadHandle> | undefined;
+    const start = () => (starting ??= startThread(name, platform).then((started) => (thread = started)));
+    const waiting = new AbortController();
+    if ((await events.store.head()) > 0) await start();
+    else {
+      void (async () => {
+        for await (const _ of events.store.subscribeToAll({ after: 0, signal: waiting.signal })) break;
+        if (!waiting.signal.aborted) await start();
+      })().catch((error: unknown) => {
+        if (!waiting.signal.aborted) {
+          log.fatal({ err: error }, "the projector's thread could not be started");
+          log.flush(() => process.exit(1));
+        }
+      });
+    }
+    const idle: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0 };
+    followerGauges(metrics, events.store, {
+      projected: () => (thread ?? { positions: idle }).positions.projectedTo,
+      published: () => (thread ?? { positions: idle }).positions.publishedTo,
+    });
     return {
-      health: () => ({ ...health, ...positions }),
+      health: () => (thread ? { ...thread.health, ...thread.positions } : { followers: 'waiting for the first event', ...idle }),
       async close() {
-        ending = true;
-        worker.postMessage({ type: 'close' } satisfies ToThread);
-        await exited;
+        waiting.abort();
+        const started = await starting?.catch(() => undefined);
+        await started?.close();
       },
     } satisfies Service;
+  };
+}
+
+interface ThreadHandle {
+  readonly health: Record<string, unknown>;
+  readonly positions: Positions;
+  close(): Promise<void>;
+}
+
+/** Starts the followers' thread and resolves once they have started. */
+async function startThread(name: string, { config, log, projected }: Parameters<ServiceFactory>[0]): Promise<ThreadHandle> {
+  const worker = new Worker(new URL('./thread-entry.ts', import.meta.url), {
+    workerData: { name, level: log.level, config } satisfies ThreadData,
+  });
+  let health: Record<string, unknown> = {};
+  let positions: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0 };
+  /** Set once the thread is told to stop, or failed: its end is then no news. */
+  let ending = false;
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  worker.on('message', (message: FromThread) => {
+    positions = message.positions;
+    if (message.type === 'started') health = message.health;
+    else if (message.projected) projected.notify();
+  });
+  await new Promise<void>((resolve, reject) => {
+    const started = (message: FromThread) => {
+      if (message.type !== 'started') return;
+      worker.off('message', started);
+      worker.off('error', reject);
+      resolve();
+    };
+    worker.on('message', started);
+    worker.once('error', reject);
+    void exited.then((code) => reject(new Error(`the projector's thread exited with ${code} before it started`)));
+  });
+  // Once started, a thread that fails or ends on its own leaves no one to project: the process
+  // ends with an error, as it would had the failure been on its own thread, so that whatever
+  // supervises it starts it again. Every acknowledged write is already committed.
+  const endProcess = (fields: Record<string, unknown>, message: string) => {
+    ending = true;
+    log.fatal(fields, message);
+    log.flush(() => process.exit(1));
+  };
+  worker.on('error', (error) => endProcess({ err: error }, "the projector's thread failed"));
+  void exited.then((code) => ending || endProcess({ code }, "the projector's thread ended"));
+
+  return {
+    get health() {
+      return health;
+    },
+    get positions() {
+      return positions;
+    },
+    async close() {
+      ending = true;
+      worker.postMessage({ type: 'close' } satisfies ToThread);
+      await exited;
+    },
   };
 }

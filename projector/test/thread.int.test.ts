@@ -1,7 +1,7 @@
 // The projector service on a thread of its own (what `npm start` runs): it follows the stores the
 // process's configuration names (not the environment's), projects what this thread appends,
 // announces each move on the platform's signal, reports each follower's position for GET /health,
-// and its thread stops with the composition.
+// and its thread stops with the composition. On an empty store it starts with the first event.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
-import { compose } from '@eventide/runtime/compose.ts';
+import { compose, type Platform } from '@eventide/runtime/compose.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { projectorBesideRequests, projectorOnThread } from '../src/thread.ts';
@@ -17,16 +17,9 @@ import { projectorBesideRequests, projectorOnThread } from '../src/thread.ts';
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('projects, publishes and checks for deletions on its own thread, and says how far each has got', async () => {
-  const composition = await compose(
-    { config: loadConfig({ ...TEST_ENV, DATA_DIR: dir }), log: createLogger({ level: 'silent' }) },
-    { projector: projectorOnThread('test') },
-  );
-  const { platform } = composition;
-  try {
-    const productId = newId();
-    const announcedBefore = platform.projected.notifications();
-    const appended = await (await platform.eventStore()).store.append(
+function createProduct(platform: Platform, productId = newId()) {
+  return platform.eventStore().then(({ store }) =>
+    store.append(
       `product-${productId}`,
       [
         {
@@ -44,7 +37,20 @@ it('projects, publishes and checks for deletions on its own thread, and says how
         },
       ],
       { expectedRevision: 'no_stream' },
-    );
+    ),
+  );
+}
+
+it('projects, publishes and checks for deletions on its own thread, and says how far each has got', async () => {
+  const composition = await compose(
+    { config: loadConfig({ ...TEST_ENV, DATA_DIR: dir }), log: createLogger({ level: 'silent' }) },
+    { projector: projectorOnThread('test') },
+  );
+  const { platform } = composition;
+  try {
+    const productId = newId();
+    const announcedBefore = platform.projected.notifications();
+    const appended = await createProduct(platform, productId);
     const health = () => composition.health() as { projectedTo: number; publishedTo: number; forgottenTo: number; readStore: string };
     await until(
       () =>
@@ -72,9 +78,41 @@ it.each([
   try {
     // On this thread, the service hands out its followers; on another, only what that thread reports.
     expect('projector' in composition.services.projector).toBe(!threaded);
-    await until(() => composition.platform.projected.notifications() > 0, "the projector's announcement of its start");
+    await createProduct(composition.platform);
+    await until(() => composition.platform.projected.notifications() > 0, "the projector's announcement of its progress");
   } finally {
     await composition.close();
+    rmSync(own, { recursive: true, force: true });
+  }
+});
+
+it('starts the thread with the first event on an empty store, and at once on a store with events', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'eventide-followers-lazy-'));
+  const open = () =>
+    compose(
+      { config: loadConfig({ ...TEST_ENV, DATA_DIR: own }), log: createLogger({ level: 'silent' }) },
+      { projector: projectorOnThread('test') },
+    );
+  try {
+    const empty = await open();
+    try {
+      expect(empty.health()).toMatchObject({ followers: 'waiting for the first event', projectedTo: 0 });
+      const appended = await createProduct(empty.platform);
+      await until(
+        () => (empty.health() as { projectedTo: number }).projectedTo >= appended.position,
+        'the thread started by the first event to project it',
+      );
+    } finally {
+      await empty.close();
+    }
+    const withEvents = await open();
+    try {
+      expect(withEvents.health()).not.toHaveProperty('followers');
+      expect(withEvents.health()).toMatchObject({ projectedTo: 1 });
+    } finally {
+      await withEvents.close();
+    }
+  } finally {
     rmSync(own, { recursive: true, force: true });
   }
 });
