@@ -91,7 +91,7 @@ export async function benchSearchQuality(): Promise<SearchQuality> {
     );
     const perQuery = [];
     for (const { q, wanted } of QUERIES) {
-      const found = (await search.search(q, 10)).map((hit) => hit.doc.id);
+      const found = (await search.search(q, 10)).hits.map((hit) => hit.doc.id);
       const relevant = found.filter((id) => wanted.includes(id)).length;
       // An empty answer to a query that wants something is wrong, not imprecise: precision 0.
       perQuery.push({ q, precision: found.length === 0 ? 0 : relevant / found.length, recall: relevant / wanted.length });

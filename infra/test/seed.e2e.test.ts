@@ -64,7 +64,7 @@ describe('npm run seed', { timeout: 120_000 }, () => {
       const products = await read.list('products', { limit: 5, beforeSeq: null });
       expect(products.items).toHaveLength(5);
       const word = String(products.items[0]!.fields.name).split(' ').at(-1)!;
-      expect((await search.search(word, 5)).length).toBeGreaterThan(0);
+      expect((await search.search(word, 5)).hits.length).toBeGreaterThan(0);
       const orders = await read.list('orders', { limit: 1, offset: 0 });
       expect(orders.total).toBe(count('order:created'));
     } finally {

@@ -24,5 +24,10 @@ export const searchBody = z.strictObject({
   q: z.string(),
   /** Best match first; `score` orders them and means nothing on its own. */
   items: z.array(productBody.extend({ score: z.number() })),
+  // Shown in /openapi.json; docs/api.md#search says when a search stops at its bound.
+  complete: z.boolean().meta({
+    description:
+      'false when the search stopped at its bound on work before it had read every product that could hold the words: an older product that holds them all may be missing; a more specific query is read to its end',
+  }),
 });
 export type SearchBody = z.infer<typeof searchBody>;

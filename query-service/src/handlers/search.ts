@@ -9,10 +9,11 @@ import type { QueryDeps } from './context.ts';
 export function searchHandlers({ productSearch }: QueryDeps): Pick<Handlers<'query'>, 'search'> {
   return {
     async search({ ctx, query }) {
-      const hits = await productSearch.search(query.q, query.limit ?? 20);
+      const { hits, complete } = await productSearch.search(query.q, query.limit ?? 20);
       const body: SearchBody = {
         q: query.q,
         items: hits.map((h) => ({ ...productView(h.doc.fields), score: h.score })),
+        complete,
       };
       ctx.body = body;
     },

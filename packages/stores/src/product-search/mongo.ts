@@ -58,11 +58,12 @@ function escapeRegex(text: string): string {
 export function mongoProductSearch(store: MongoReadStore): ProductSearch {
   return {
     async search(text, limit) {
-      if (searchTerms(text).length === 0) return [];
+      // Not bounded yet beyond its candidates (docs/api.md#search): every search is read to its end.
+      if (searchTerms(text).length === 0) return { hits: [], complete: true };
       return store.readActive(async (documents, db, generation) => {
         const products = documents('products');
         const query = await planQuery(text, vocabularyOf(products, db, generation));
-        if (query.some((word) => word.standsForNothing)) return [];
+        if (query.some((word) => word.standsForNothing)) return { hits: [], complete: true };
         const candidates = await products
           .find({
             deleted: false,
@@ -73,11 +74,12 @@ export function mongoProductSearch(store: MongoReadStore): ProductSearch {
           .sort({ seq: -1 })
           .limit(SEARCH_CANDIDATES)
           .toArray();
-        return rankByRelevance(
+        const hits = rankByRelevance(
           candidates.map((stored) => toDocument<'products'>(stored)),
           query,
           limit,
         );
+        return { hits, complete: true };
       });
     },
   };

@@ -199,11 +199,14 @@ const literally = (word: string) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
  * The most entries of its words' lists in a full-text index that a search lets the engine
  * intersect. FTS5 finds the matches of words that often occur together by reading a little of
  * each list, but to learn that common words never do (a name's material, say: `ceramic
- * aluminum`), it reads every list to its end, and it cannot skip ahead within a list: at
- * 1,000,000 events, `the of ceramic aluminum` took 26 ms. Bounded here, whatever the store
- * holds: lists of 200,000 entries that never meet took FTS5 3.5-6 ms to intersect.
+ * aluminum`), it reads every list to its end, and it cannot skip ahead within a list (a bound on
+ * rowids measured no faster): at 1,000,000 events, `the of ceramic aluminum` took 26 ms. Bounded
+ * here, whatever the store holds. At 200,000 entries (3.5-6 ms) a query of common name words took
+ * 6-8 ms, and 16 of them at once made each wait for the others: 150-580 ms at p99. At 50,000 they
+ * take 1.4-2 ms (2026-11-27, 1,000,000 events); what the bound leaves unread, the answer says
+ * (SearchResult.complete).
  */
-export const SEARCH_POSTINGS_BUDGET = 200_000;
+export const SEARCH_POSTINGS_BUDGET = 50_000;
 /**
  * How many products holding a query's rarer words a search over the budget reads, at most, to
  * find those that hold the rest: 1-2 µs each (1,000 made `ceramic co` 3.3 ms instead of 1.2).

@@ -13,7 +13,18 @@ export interface SearchHit {
   score: number;
 }
 
+export interface SearchResult {
+  /** The best matches, most relevant first. */
+  hits: SearchHit[];
+  /**
+   * False when the search stopped at its bound on work before it had read every product that
+   * could hold the query's words (docs/api.md#search): an older product that holds them all may be
+   * missing. A more specific query is read to its end.
+   */
+  complete: boolean;
+}
+
 export interface ProductSearch {
   /** The `limit` live products that best match `text`, most relevant first. */
-  search(text: string, limit: number): Promise<SearchHit[]>;
+  search(text: string, limit: number): Promise<SearchResult>;
 }

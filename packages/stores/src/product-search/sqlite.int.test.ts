@@ -139,8 +139,8 @@ describe('embedded SQLite read store: a query whose words are listed too often t
     }
   });
 
-  it('reads no more than the scan cap of the rows its rarest words match, and so leaves out a match older than those', async () => {
-    const store = searchableSqlite(':memory:', { searchBounds: { postings: 1, scanned: 10 } });
+  it('reads no more than the scan cap of the rows its rarest words match, leaves out a match older than those, and says so', async () => {
+    const { store, search } = openSqliteReadModels(':memory:', { searchBounds: { postings: 1, scanned: 10 } });
     try {
       // The one copper kettle is older than the newest 10 products that hold `kettle`, the rarer word.
       const kettles = Array.from({ length: 10 }, (_, i) => product(i + 2, 'Steel kettle', 'Plain'));
@@ -149,10 +149,19 @@ describe('embedded SQLite read store: a query whose words are listed too often t
         name: 'test',
         position: 1,
       });
-      expect(await store.search('copper kettle', 10)).toEqual([]);
-      // One more kettle in the newest 10 and it is found.
+      expect(await search.search('copper kettle', 10)).toEqual({ hits: [], complete: false });
+      // One more kettle in the newest 10 and it is found; the older one is still past the cap.
       await store.writer(await store.activeGeneration()).write([product(42, 'Copper kettle', 'Plain')], { name: 'test', position: 2 });
-      expect((await store.search('copper kettle', 10)).map((h) => h.doc.id)).toEqual(['p42']);
+      const found = await search.search('copper kettle', 10);
+      expect(found.hits.map((h) => h.doc.id)).toEqual(['p42']);
+      expect(found.complete).toBe(false);
+      // A query the engine intersects whole, or whose rarest word's rows end before the cap, is complete.
+      expect(await search.search('copper', 10)).toMatchObject({ complete: true });
+      const bowls = Array.from({ length: 3 }, (_, i) => product(i + 43, 'Brass bowl', 'Plain'));
+      await store.writer(await store.activeGeneration()).write(bowls, { name: 'test', position: 3 });
+      const brass = await search.search('brass plain', 10);
+      expect(brass.hits).toHaveLength(3);
+      expect(brass.complete).toBe(true);
     } finally {
       await store.close();
     }

@@ -5,7 +5,7 @@
 import type { SqliteReadStore } from '../read-store/sqlite.ts';
 import type { Prepare } from '../read-store/sqlite-indexes.ts';
 import { ROW, type Row, table, toDocument } from '../read-store/sqlite-schema.ts';
-import type { ProductSearch, SearchHit } from './port.ts';
+import type { ProductSearch, SearchHit, SearchResult } from './port.ts';
 import {
   byRelevance,
   ftsQuery,
@@ -58,17 +58,17 @@ const contentColumn = (index: FullTextIndex, column: string) => `c${index.text.i
 export function sqliteProductSearch(store: SqliteReadStore, bounds: SearchBounds = SEARCH_BOUNDS): ProductSearch {
   return {
     async search(text, limit) {
-      if (searchTerms(text).length === 0) return [];
+      if (searchTerms(text).length === 0) return { hits: [], complete: true };
       return store.readActive((prepare, generation) => searchProducts(prepare, generation, text, limit, bounds));
     },
   };
 }
 
 /** The `limit` products of generation `g` that best match `text`, most relevant first. */
-async function searchProducts(prepare: Prepare, g: number, text: string, limit: number, bounds: SearchBounds): Promise<SearchHit[]> {
+async function searchProducts(prepare: Prepare, g: number, text: string, limit: number, bounds: SearchBounds): Promise<SearchResult> {
   const vocabulary = sqliteVocabulary(prepare, g);
   const planned = await planQuery(text, vocabulary);
-  if (planned.some((word) => word.standsForNothing)) return [];
+  if (planned.some((word) => word.standsForNothing)) return { hits: [], complete: true };
   const query = planned.map((word) => withPrefixWords(word, vocabulary.prefixWords));
   // A word alone is read only as far as its newest matches: only two or more can cost whole lists.
   const postings = query.length > 1 ? postingsOf(prepare, g, query) : undefined;
@@ -78,31 +78,31 @@ async function searchProducts(prepare: Prepare, g: number, text: string, limit: 
   // The full index keeps each product's name and description, all that ranking reads, so
   // only the documents returned are read and parsed: reading and parsing every candidate's
   // was half of a search that matched many.
-  const matches = (
-    newestMatches(
-      prepare,
-      fts,
-      ['name', 'description'],
-      query,
-      postings?.map((p) => p.all),
-      bounds,
-    ) as TextRow[]
-  ).map(matchText);
+  const full = newestMatches(
+    prepare,
+    fts,
+    ['name', 'description'],
+    query,
+    postings?.map((p) => p.all),
+    bounds,
+  );
+  let complete = full.complete;
+  const matches = (full.rows as TextRow[]).map(matchText);
   // Names are indexed in the full index too, so a query it matches fewer times than that
   // has no name matches beyond these. Skipping the second index halves a query that matches
   // little: a query that matches nothing costs an intersection of its words' lists to the end.
   if (matches.length === SEARCH_CANDIDATES) {
     const read = new Set(matches.map((m) => m.seq));
-    const more = newestMatches(
+    const names = newestMatches(
       prepare,
       namesIndex(g),
       [],
       query,
       postings?.map((p) => p.names),
       bounds,
-    )
-      .map((row) => Number(row.rowid))
-      .filter((seq) => !read.has(seq));
+    );
+    complete &&= names.complete;
+    const more = names.rows.map((row) => Number(row.rowid)).filter((seq) => !read.has(seq));
     if (more.length > 0) {
       const texts = prepare(
         `SELECT id AS rowid, ${['name', 'description'].map((column) => `${contentColumn(fts, column)} AS ${column}`).join(', ')}
@@ -111,7 +111,7 @@ async function searchProducts(prepare: Prepare, g: number, text: string, limit: 
       matches.push(...(texts as unknown as TextRow[]).map(matchText));
     }
   }
-  return documentsOf(prepare, g, byRelevance(matches, query), limit);
+  return { hits: documentsOf(prepare, g, byRelevance(matches, query), limit), complete };
 }
 
 /**
@@ -119,7 +119,9 @@ async function searchProducts(prepare: Prepare, g: number, text: string, limit: 
  * A query of words whose lists (`postings`) add up to more than the budget is not intersected
  * whole: the engine intersects its rarest words within the budget, and the others are looked
  * for in the text of the rows those match, the newest `bounds.scanned` at most. A product that
- * holds every word but is older than those is then not found (docs/api.md#search).
+ * holds every word but is older than those is then not found (docs/api.md#search): `complete`
+ * says whether that can have happened, false when the scan stopped at its cap with fewer rows
+ * than it looks for.
  */
 function newestMatches(
   prepare: Prepare,
@@ -128,13 +130,13 @@ function newestMatches(
   query: QueryWord[],
   postings: number[] | undefined,
   bounds: SearchBounds,
-): IndexRow[] {
+): { rows: IndexRow[]; complete: boolean } {
   const { intersected, checked } = postings ? splitByBudget(query, postings, bounds.postings) : { intersected: query, checked: [] };
   const from = `FROM ${index.table} WHERE ${index.table} MATCH ? ORDER BY rowid DESC`;
   if (checked.length === 0) {
     const newest = `SELECT rowid ${from} LIMIT ${SEARCH_CANDIDATES}`;
-    if (columns.length === 0) return prepare(newest).all(ftsQuery(query)) as unknown as IndexRow[];
-    return prepare(withText(index, columns, newest)).all(ftsQuery(query)) as unknown as IndexRow[];
+    const statement = prepare(columns.length === 0 ? newest : withText(index, columns, newest));
+    return { rows: statement.all(ftsQuery(query)) as unknown as IndexRow[], complete: true };
   }
   const holdsTheRest = holdsEvery(checked);
   const match = ftsQuery(intersected);
@@ -148,8 +150,11 @@ function newestMatches(
     // Row by row, until enough: reading an intersection again from its start would spend the budget twice.
     let read = 0;
     const found = prepare(`SELECT ${['rowid', ...index.text].join(', ')} ${from}`).iterate(match);
-    for (const row of found as IterableIterator<IndexRow & Record<string, string>>) if (kept(row) || ++read === bounds.scanned) break;
-    return rows;
+    for (const row of found as IterableIterator<IndexRow & Record<string, string>>) {
+      if (kept(row)) return { rows, complete: true };
+      if (++read === bounds.scanned) return { rows, complete: false };
+    }
+    return { rows, complete: true };
   }
   // A word alone, in two statements, each reading its rows with their text at once (a row at a
   // time cost 40% more): the first is enough where the other words are common among its rows,
@@ -157,10 +162,10 @@ function newestMatches(
   const read = prepare(`${withText(index, index.text, `SELECT rowid ${from} LIMIT ? OFFSET ?`)} ORDER BY f.rowid DESC`);
   for (let offset = 0, size = Math.min(FIRST_READ, bounds.scanned); size > 0; offset += size, size = bounds.scanned - offset) {
     const batch = read.all(match, size, offset) as Array<IndexRow & Record<string, string>>;
-    for (const row of batch) if (kept(row)) return rows;
-    if (batch.length < size) break;
+    for (const row of batch) if (kept(row)) return { rows, complete: true };
+    if (batch.length < size) return { rows, complete: true };
   }
-  return rows;
+  return { rows, complete: false };
 }
 
 /** The rows of a word alone that a search over the budget reads first (bounds.scanned in all, at most). */

@@ -5,5 +5,5 @@ import type { SearchBounds } from '../product-search/sqlite.ts';
 
 export function searchableSqlite(path: string, options: { bulkLoad?: boolean; searchBounds?: SearchBounds } = {}) {
   const { store, search } = openSqliteReadModels(path, options);
-  return Object.assign(store, { search: (text: string, limit: number) => search.search(text, limit) });
+  return Object.assign(store, { search: async (text: string, limit: number) => (await search.search(text, limit)).hits });
 }

@@ -27,7 +27,10 @@ export function SearchPage() {
         {state.status === 'idle' && <p class="muted">Type at least {SEARCH_MIN_CHARACTERS} characters.</p>}
         {(state.status === 'waiting' || state.status === 'loading') && <Loading>Searching…</Loading>}
         {state.status === 'error' && <ProblemMessage problem={state.problem} />}
-        {state.status === 'done' && state.results.items.length === 0 && <p>Nothing matches “{state.query}”.</p>}
+        {state.status === 'done' && state.results.items.length === 0 && state.results.complete && <p>Nothing matches “{state.query}”.</p>}
+        {state.status === 'done' && !state.results.complete && (
+          <p class="muted">Only the newest products were searched for all of these words: add or change a word to find older ones.</p>
+        )}
       </div>
       {results && results.items.length > 0 && (
         <ul class="cards" aria-label={`Results for ${'resultsFor' in state ? state.resultsFor : ''}`}>
