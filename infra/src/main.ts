@@ -2,21 +2,27 @@
 // default 3000), data under DATA_DIR (default ./data), on the embedded adapters unless engine
 // URLs are set. The followers (projector, publisher, forgetter) run on a second thread
 // (projector/src/thread.ts, FOLLOWERS_THREAD). Each service can also start alone from its own main.ts.
-import { runServices } from '@eventide/runtime/run.ts';
-import { commandService } from '@eventide/command-service/src/service.ts';
-import { projectorBesideRequests } from '@eventide/projector/src/thread.ts';
-import { queryService } from '@eventide/query-service/src/service.ts';
-import { collabService } from '@eventide/collab-service/src/service.ts';
-import { apiDocsService } from '@eventide/runtime/docs-service.ts';
-import { personalDataExportService } from '@eventide/runtime/export-service.ts';
-import { webAppService } from '@eventide/web/src/service.ts';
+import { keepCompiledCode } from '@eventide/runtime/compile-cache.ts';
+
+// Before the services' modules load: they are imported below, not at the top, for that.
+keepCompiledCode();
+const [{ runServices }, command, projector, query, collab, docs, exports, web] = await Promise.all([
+  import('@eventide/runtime/run.ts'),
+  import('@eventide/command-service/src/service.ts'),
+  import('@eventide/projector/src/thread.ts'),
+  import('@eventide/query-service/src/service.ts'),
+  import('@eventide/collab-service/src/service.ts'),
+  import('@eventide/runtime/docs-service.ts'),
+  import('@eventide/runtime/export-service.ts'),
+  import('@eventide/web/src/service.ts'),
+]);
 
 await runServices('eventide', {
-  command: commandService(),
-  projector: projectorBesideRequests('eventide'),
-  query: queryService(),
-  collab: collabService(),
-  export: personalDataExportService(),
-  docs: apiDocsService(),
-  web: webAppService(),
+  command: command.commandService(),
+  projector: projector.projectorBesideRequests('eventide'),
+  query: query.queryService(),
+  collab: collab.collabService(),
+  export: exports.personalDataExportService(),
+  docs: docs.apiDocsService(),
+  web: web.webAppService(),
 });

@@ -12,25 +12,40 @@ const POLICY =
 
 export function webAppService(): ServiceFactory<Service> {
   return async ({ log }) => {
-    // Built once at start: a broken build fails the start, not a visitor's first request.
-    const files: AppFiles = await buildApp();
-    log.info({ scriptBytes: files.script.body.length, scriptGzipBytes: files.script.gzip.length }, 'web app built');
+    // Built once, beside the rest of the start (an esbuild process of its own) rather than before
+    // the process answers: the app's own requests wait for it. A broken build still ends the
+    // process, not a visitor's request.
+    const built = buildApp();
+    let files: AppFiles | undefined;
+    built.then(
+      (app) => {
+        files = app;
+        log.info({ scriptBytes: app.script.body.length, scriptGzipBytes: app.script.gzip.length }, 'web app built');
+      },
+      (err: unknown) => {
+        log.fatal({ err }, 'the web app could not be built');
+        log.flush(() => process.exit(1));
+      },
+    );
+    const app = async () => files ?? (await built);
     return {
       api: {
         service: 'web' as const,
         handlers: {
-          appPage({ ctx }) {
+          async appPage({ ctx }) {
+            const { page } = await app();
             ctx.type = 'text/html; charset=utf-8';
             ctx.set('Content-Security-Policy', POLICY);
             ctx.set('Cache-Control', 'no-cache');
-            ctx.body = files.page;
+            ctx.body = page;
           },
-          appScript: ({ ctx }) => serveStatic(ctx, files.script),
-          appStyle: ({ ctx }) => serveStatic(ctx, files.style),
+          appScript: async ({ ctx }) => serveStatic(ctx, (await app()).script),
+          appStyle: async ({ ctx }) => serveStatic(ctx, (await app()).style),
         },
       },
-      health: () => ({ webApp: `${files.script.gzip.length} bytes of compressed script` }),
-      close: async () => {},
+      health: () => ({ webApp: files ? `${files.script.gzip.length} bytes of compressed script` : 'being built' }),
+      // A stop during the build waits for it: esbuild's process ends with it.
+      close: async () => void (await built.catch(() => undefined)),
     };
   };
 }
