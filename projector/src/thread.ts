@@ -65,6 +65,9 @@ export function projectorOnThread(name: string): ServiceFactory {
     const waiting = new AbortController();
     if ((await events.store.head()) > 0) await start();
     else {
+      // What the read models hold stands still until the thread starts, which it announces: the
+      // query service may keep what the store says until then (query-service/src/consistency.ts).
+      platform.projected.notify();
       void (async () => {
         for await (const _ of events.store.subscribeToAll({ after: 0, signal: waiting.signal })) break;
         if (!waiting.signal.aborted) await start();
