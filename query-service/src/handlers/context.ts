@@ -46,6 +46,19 @@ export function answerOne<C extends Collection>(ctx: Context, doc: ReadDocument<
   ctx.body = render(doc.fields);
 }
 
+/** One page of an offset list, newest first: its documents, and {page, limit, total}. */
+export async function offsetList<C extends Collection>(
+  readStore: ReadStore,
+  collection: C,
+  query: { page?: number | undefined; limit?: number | undefined },
+  filter: Record<string, string> = {},
+) {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const result = await readStore.list(collection, { limit, offset: (page - 1) * limit, filter });
+  return { docs: result.items, page, limit, total: result.total ?? 0 };
+}
+
 /** One page of an offset list, newest first: {items, page, limit, total}. */
 export async function offsetPage<C extends Collection>(
   readStore: ReadStore,
@@ -54,8 +67,12 @@ export async function offsetPage<C extends Collection>(
   render: Render<C>,
   filter: Record<string, string> = {},
 ) {
-  const page = query.page ?? 1;
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const result = await readStore.list(collection, { limit, offset: (page - 1) * limit, filter });
-  return { items: result.items.map((d) => render(d.fields)), page, limit, total: result.total ?? 0 };
+  const { docs, ...rest } = await offsetList(readStore, collection, query, filter);
+  return { items: docs.map((d) => render(d.fields)), ...rest };
+}
+
+/** Answers with JSON already serialised (rendered.ts). */
+export function answerJson(ctx: Context, json: string): void {
+  ctx.type = 'application/json';
+  ctx.body = json;
 }
