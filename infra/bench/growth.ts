@@ -1,8 +1,12 @@
 // How the routes hold up as the data grows: one store seeded with `npm run seed` to each size in
-// turn (appending), and at each size every read route of ours against the raw floor running the
-// same SELECTs on the same read.db (servers/raw-reads.ts), plus POST /users. Search is measured
-// with the same words at every size, taken from the seed's own word distribution: one no product
-// holds, the rarest, one in about 1% of products (about 10,000 at 1M events) and one in about 90%.
+// turn (appending, a copy kept at each size), then the stores of every size served at once and
+// every read route loaded on each, ours and then the raw floor running the same SELECTs on the
+// same read.db (servers/raw-reads.ts), plus POST /users, in rounds: each figure is the median of
+// its rounds, so that ours ÷ the floor and the largest ÷ the smallest both come from figures taken
+// minutes apart at most. Search is measured with the same words at every size, taken from the
+// seed's own word distribution: one no product holds, the rarest, one in about 1% of products
+// (about 10,000 at 1M events) and one in about 90%. At the largest size every kind of query is
+// also timed alone (ours and the floor in turn) and under load (16 connections).
 import { spawn } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,16 +18,8 @@ import { until } from '@eventide/testing/wait.ts';
 import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
-import { SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
+import { SEARCH_MAX, SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
 import { descriptionWordWithShare } from '../src/seed/data.ts';
-
-export interface RouteResult {
-  route: string;
-  /** What the route's rows are: for search, how many products match the word. */
-  note: string;
-  ours: { requestsPerSecond: number; p99: number };
-  floor?: { requestsPerSecond: number; p99: number };
-}
 
 /** One query's latency with nothing else in flight: what it costs, without the queueing of a loaded run. */
 export interface SearchLatency {
@@ -43,10 +39,10 @@ interface Latency {
 export type Measured = { requestsPerSecond: number; p99: number };
 
 /**
- * Every route at every size, measured again at the end with the stores of all sizes served at once
- * and loaded in turn (smallest to largest, ROUNDS times): what the growth ratios are taken from.
- * Measured minutes apart, as the steps are, one size's figures moved by a quarter with the load of
- * the machine alone (GET /api/products at 1,000 events: 1,656 and 2,092 requests/s in two runs).
+ * Every route at every size, with the stores of all sizes served at once and loaded in turn
+ * (smallest to largest, `rounds` times). Measured minutes apart instead, one size's figures moved
+ * by a quarter with the load of the machine alone (GET /api/products at 1,000 events: 1,656 and
+ * 2,092 requests/s in two runs).
  */
 export interface SizesCompared {
   sizes: number[];
@@ -56,7 +52,7 @@ export interface SizesCompared {
    * raw floor's too, loaded right after ours on the same store, so that a route's growth can be
    * told from the growth of its answer (a word that matches more products at a larger size).
    */
-  routes: Array<{ route: string; perSize: Measured[]; floorPerSize?: Measured[] }>;
+  routes: Array<{ route: string; notes: string[]; perSize: Measured[]; floorPerSize?: Measured[] }>;
 }
 
 export interface GrowthStep {
@@ -64,8 +60,15 @@ export interface GrowthStep {
   /** How long `npm run seed` took to add this size's events to the one before, read models included. */
   seeded: { events: number; seconds: number };
   products: number;
-  routes: RouteResult[];
+}
+
+export interface GrowthResults {
+  steps: GrowthStep[];
+  compared: SizesCompared;
+  /** At the largest size: every kind of query alone, ours and the floor in turn. */
   searchAlone: SearchLatency[];
+  /** At the largest size: every kind of query under 16 connections, ours. */
+  searchLoaded: Array<{ q: string; note: string; ours: Measured }>;
 }
 
 const SEED_CLI = fileURLToPath(new URL('../src/seed/seed-cli.ts', import.meta.url));
@@ -248,15 +251,55 @@ async function signUps(url: string, seconds: number) {
   return { requestsPerSecond: result.requestsPerSecond, p99: result.p99 };
 }
 
-const ROUNDS = 3;
 /** Each figure's median over the rounds. */
 function medianOf(runs: Measured[]): Measured {
   const median = (values: number[]) => p(values, 0.5);
   return { requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)), p99: median(runs.map((run) => run.p99)) };
 }
 
-/** Every route on the stores of every size at once, loaded in turn, ROUNDS times, each read route's floor after it (SizesCompared). */
-async function compareSizes(stores: Array<{ events: number; dataDir: string }>, seconds: number): Promise<SizesCompared> {
+/**
+ * The longest query accepted: SEARCH_MAX characters in SEARCH_MAX_WORDS words that no product
+ * holds, each a run of the commonest name words run together, so that each is looked up, and
+ * corrected, in the vocabulary.
+ */
+function longestQuery(commonWords: string): string {
+  const letters = commonWords.replaceAll(' ', '').repeat(SEARCH_MAX);
+  const letterCount = SEARCH_MAX - (SEARCH_MAX_WORDS - 1);
+  const length = Math.floor(letterCount / SEARCH_MAX_WORDS);
+  // The first word takes what the division leaves over, so that the query is SEARCH_MAX long.
+  const lengths = [letterCount - length * (SEARCH_MAX_WORDS - 1), ...Array<number>(SEARCH_MAX_WORDS - 1).fill(length)];
+  const starts = lengths.map((_, i) => lengths.slice(0, i).reduce((sum, n) => sum + n, 0));
+  return lengths.map((n, i) => letters.slice(starts[i], starts[i]! + n)).join(' ');
+}
+
+/** Every kind of query the growth tables time at the largest size. */
+function queriesOf({ words, commonWords, commonestWords }: Sample): Array<{ q: string; note: string; sameQuery: boolean }> {
+  return [
+    ...words.map((w) => ({ q: w.q, note: `${w.label}: ${w.matches.toLocaleString('en')} products`, sameQuery: true })),
+    { q: commonWords, note: `the ${SEARCH_MAX_WORDS} commonest name words`, sameQuery: false },
+    { q: typoOfEach(commonWords), note: 'the same, the last two letters of each swapped', sameQuery: false },
+    // Common words that never meet: the seed gives a name one material, and the two commonest
+    // name words are both materials. The engine's intersection reads every list to its end.
+    {
+      q: [...commonestWords.slice(0, 2), ...commonWords.split(' ').slice(0, 2)].join(' '),
+      note: 'the 2 commonest words and the 2 commonest name words',
+      sameQuery: false,
+    },
+    { q: commonestWords.join(' '), note: `the ${SEARCH_MAX_WORDS} commonest words`, sameQuery: false },
+    { q: longestQuery(commonWords), note: `${SEARCH_MAX} characters: ${SEARCH_MAX_WORDS} long words no product holds`, sameQuery: false },
+  ];
+}
+
+/**
+ * Every route on the stores of every size at once, loaded in turn, `rounds` times, each read
+ * route's floor after it (SizesCompared); then, on the largest, every kind of query alone and
+ * under load.
+ */
+async function compareSizes(
+  stores: Array<{ events: number; dataDir: string }>,
+  seconds: number,
+  rounds: number,
+): Promise<Omit<GrowthResults, 'steps'>> {
   const services: RunningService[] = [];
   const floors: Array<{ port: number; stop: () => void }> = [];
   try {
@@ -264,13 +307,19 @@ async function compareSizes(stores: Array<{ events: number; dataDir: string }>, 
       services.push(await startCaughtUp(dataDir));
       floors.push(await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir }));
     }
-    // Per store, its routes in the order of the steps' tables: its own ids, the same words everywhere.
-    const routes = stores.map(({ dataDir }) => [
-      ...routesOf(sample(dataDir)).map(({ route, paths }) => ({ route, run: (url: string) => load(url, paths, seconds), floored: true })),
-      { route: SIGN_UPS.route, run: (url: string) => signUps(url, seconds), floored: false },
+    const samples = stores.map(({ dataDir }) => sample(dataDir));
+    // Per store, its routes in the order of the tables: its own ids, the same words everywhere.
+    const routes = samples.map((storeSample) => [
+      ...routesOf(storeSample).map(({ route, note, paths }) => ({
+        route,
+        note,
+        run: (url: string) => load(url, paths, seconds),
+        floored: true,
+      })),
+      { ...SIGN_UPS, run: (url: string) => signUps(url, seconds), floored: false },
     ]);
     const runs = routes[0]!.map(() => stores.map(() => ({ ours: [] as Measured[], floor: [] as Measured[] })));
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const [r, perStore] of runs.entries()) {
         for (const [i, service] of services.entries()) {
           const route = routes[i]![r]!;
@@ -279,14 +328,29 @@ async function compareSizes(stores: Array<{ events: number; dataDir: string }>, 
         }
       }
     }
+    const largest = services.length - 1;
+    const oursUrl = services[largest]!.url;
+    const floorUrl = `http://127.0.0.1:${floors[largest]!.port}`;
+    const searchAlone: SearchLatency[] = [];
+    const searchLoaded: GrowthResults['searchLoaded'] = [];
+    for (const { q, note, sameQuery } of queriesOf(samples[largest]!)) {
+      const path = `/search?q=${encodeURIComponent(q)}`;
+      searchAlone.push({ q, note, sameQuery, ...(await alternately({ ours: oursUrl + path, floor: floorUrl + path }, seconds)) });
+      searchLoaded.push({ q, note, ours: await load(oursUrl, [path], seconds) });
+    }
     return {
-      sizes: stores.map((s) => s.events),
-      rounds: ROUNDS,
-      routes: routes[0]!.map(({ route, floored }, r) => ({
-        route,
-        perSize: runs[r]!.map((size) => medianOf(size.ours)),
-        ...(floored ? { floorPerSize: runs[r]!.map((size) => medianOf(size.floor)) } : {}),
-      })),
+      compared: {
+        sizes: stores.map((s) => s.events),
+        rounds,
+        routes: routes[0]!.map(({ route, floored }, r) => ({
+          route,
+          notes: routes.map((perStore) => perStore[r]!.note),
+          perSize: runs[r]!.map((size) => medianOf(size.ours)),
+          ...(floored ? { floorPerSize: runs[r]!.map((size) => medianOf(size.floor)) } : {}),
+        })),
+      },
+      searchAlone,
+      searchLoaded,
     };
   } finally {
     for (const floor of floors) floor.stop();
@@ -294,58 +358,21 @@ async function compareSizes(stores: Array<{ events: number; dataDir: string }>, 
   }
 }
 
-export async function benchGrowth(
-  dataDir: string,
-  sizes: number[],
-  seconds: number,
-): Promise<{ steps: GrowthStep[]; compared: SizesCompared }> {
+export async function benchGrowth(dataDir: string, sizes: number[], seconds: number, rounds: number): Promise<GrowthResults> {
   const steps: GrowthStep[] = [];
-  // A copy of the store at each size but the last, for the comparison at the end.
-  const copies: Array<{ events: number; dataDir: string }> = [];
+  // A copy of the store at each size but the last, served beside it.
+  const stores: Array<{ events: number; dataDir: string }> = [];
   let seeded = 0;
   for (const [step, size] of sizes.entries()) {
     const seedSeconds = await seedTo(dataDir, size - seeded, step);
-    const seededNow = { events: size - seeded, seconds: seedSeconds };
+    steps.push({ events: size, seeded: { events: size - seeded, seconds: seedSeconds }, products: sample(dataDir).products });
     seeded = size;
-    const storeSample = sample(dataDir);
-    const { products, words, commonWords, commonestWords } = storeSample;
-    const service = await startCaughtUp(dataDir);
-    const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });
-    const floorUrl = `http://127.0.0.1:${floor.port}`;
-    try {
-      const routes: RouteResult[] = [];
-      for (const { route, note, paths } of routesOf(storeSample)) {
-        const ours = await load(service.url, paths, seconds);
-        routes.push({ route, note, ours, floor: await load(floorUrl, paths, seconds) });
-      }
-      const searchAlone: SearchLatency[] = [];
-      for (const { q, note, sameQuery = false } of [
-        ...words.map((w) => ({ q: w.q, note: `${w.label}: ${w.matches.toLocaleString('en')} products`, sameQuery: true })),
-        { q: commonWords, note: `the ${SEARCH_MAX_WORDS} commonest name words` },
-        { q: typoOfEach(commonWords), note: 'the same, the last two letters of each swapped' },
-        // Common words that never meet: the seed gives a name one material, and the two commonest
-        // name words are both materials. The engine's intersection reads every list to its end.
-        {
-          q: [...commonestWords.slice(0, 2), ...commonWords.split(' ').slice(0, 2)].join(' '),
-          note: 'the 2 commonest words and the 2 commonest name words',
-        },
-        { q: commonestWords.join(' '), note: `the ${SEARCH_MAX_WORDS} commonest words` },
-      ]) {
-        const path = `/search?q=${encodeURIComponent(q)}`;
-        searchAlone.push({ q, note, sameQuery, ...(await alternately({ ours: service.url + path, floor: floorUrl + path }, seconds)) });
-      }
-      routes.push({ ...SIGN_UPS, ours: await signUps(service.url, seconds) });
-      steps.push({ events: size, seeded: seededNow, products, routes, searchAlone });
-    } finally {
-      floor.stop();
-      await service.stop();
-    }
     if (step < sizes.length - 1) {
       const copy = `${dataDir}-at-${size}`;
       cpSync(dataDir, copy, { recursive: true });
-      copies.push({ events: size, dataDir: copy });
+      stores.push({ events: size, dataDir: copy });
     }
   }
-  const compared = await compareSizes([...copies, { events: seeded, dataDir }], seconds);
-  return { steps, compared };
+  stores.push({ events: seeded, dataDir });
+  return { steps, ...(await compareSizes(stores, seconds, rounds)) };
 }

@@ -2,20 +2,25 @@
 // the prose that says what each compares and what to make of it. run.ts measures; this writes.
 import { cpus, loadavg, totalmem } from 'node:os';
 import { type benchAuth, FLOOD } from './auth.ts';
-import type { benchCollab } from './collab.ts';
+import type { CollabResults } from './collab.ts';
 import type { benchEmmett, PeerRate } from './emmett.ts';
 import { EVENT_STORE_ROUNDS, type EventStoreResults } from './event-store.ts';
-import type { benchGrowth, SizesCompared } from './growth.ts';
+import type { GrowthResults } from './growth.ts';
 import type { benchHttp } from './http.ts';
-import type { benchKafka } from './kafka.ts';
+import type { KafkaResults } from './kafka.ts';
 import type { benchLongStreams } from './long-streams.ts';
 import type { benchPersonalData } from './personal-data.ts';
-import type { benchReadSide } from './read-side.ts';
+import type { ReadSideResults } from './read-side.ts';
+import type { StartupResults } from './startup.ts';
+import type { MemoryResults } from './memory.ts';
+import { HEADING } from './headings.ts';
 import type { benchSearchQuality } from './search-quality.ts';
 import type { benchWeb } from './web.ts';
 import { fmt, ms, ratio } from './format.ts';
+import type { BenchPlan } from './plan.ts';
 import { growthSection } from './report-growth.ts';
 import { targetsSection } from './report-targets.ts';
+import { LAG_NOTES, READ_PATH_NOTES, STARTUP_NOTES } from './report-notes.ts';
 
 /** The errors of the peer's runs that did not finish, counted by kind, after the rate of the one that did. */
 const peerFailures = (r: PeerRate) => {
@@ -27,30 +32,32 @@ export const peerRate = (r: PeerRate) => `${r.rate === undefined ? 'no run finis
 
 /** Everything one run measured, and how it was run. */
 export interface BenchRun {
-  scale: number;
-  seconds: number;
-  growthSeconds: number;
+  /** How the run was asked for (plan.ts). */
+  plan: BenchPlan;
+  /** Each section's wall time and the load average (1 min) when it ended. */
+  sections: Array<{ name: string; seconds: number; load: number }>;
   /** The machine's load when the run began: the figures mean less on a busy machine. */
   loadAtStart: string;
   stores: EventStoreResults[];
   emmett: Awaited<ReturnType<typeof benchEmmett>>;
-  read: Awaited<ReturnType<typeof benchReadSide>>;
-  kafka: Awaited<ReturnType<typeof benchKafka>>;
+  read: ReadSideResults;
+  kafka: KafkaResults | undefined;
   http: Awaited<ReturnType<typeof benchHttp>>;
   personal: Awaited<ReturnType<typeof benchPersonalData>>;
   streams: Awaited<ReturnType<typeof benchLongStreams>>;
-  growth: Awaited<ReturnType<typeof benchGrowth>>['steps'];
-  compared: SizesCompared;
+  growth: GrowthResults;
+  startup: StartupResults;
+  memory: MemoryResults;
   auth: Awaited<ReturnType<typeof benchAuth>>;
-  collab: Awaited<ReturnType<typeof benchCollab>>;
+  collab: CollabResults;
   quality: Awaited<ReturnType<typeof benchSearchQuality>>;
   web: Awaited<ReturnType<typeof benchWeb>>;
 }
 
 /** The lines of docs/benchmarks.md for `run` (the load run's section is kept apart: run.ts). */
 export function benchmarksReport(run: BenchRun): string[] {
-  const { scale, seconds, growthSeconds, loadAtStart, stores, emmett, read, kafka, http, personal, streams, growth, compared } = run;
-  const { auth, collab, quality, web } = run;
+  const { plan, loadAtStart, stores, emmett, read, kafka, http, personal, streams, growth } = run;
+  const { auth, collab, quality, web, startup, memory, sections } = run;
   const collabRow = (name: string, l: { p50: number; p99: number }) =>
     `| ${name} | ${ms(l.p50)} | ${ms(l.p99)} | ${ratio(l.p50, collab.echo.p50)} | ${ratio(l.p99, collab.echo.p99)} |`;
   return [
@@ -59,10 +66,10 @@ export function benchmarksReport(run: BenchRun): string[] {
     'Written by `npm run bench`; every ratio compares two things measured in the same run on the same machine.',
     'Absolute numbers drift between machines and runs here; the ratios are what to compare.',
     '',
-    `Run: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, BENCH_SCALE=${scale}, BENCH_SECONDS=${seconds}; load average (1 min) ${loadAtStart} at the start and ${loadavg()[0]!.toFixed(2)} at the end.`,
+    `Run: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, BENCH_SCALE=${plan.scale}, BENCH_SECONDS=${plan.seconds}, BENCH_GROWTH_SECONDS=${plan.growth.seconds}, BENCH_GROWTH_ROUNDS=${plan.growth.rounds}; ${Math.round(sections.reduce((sum, section) => sum + section.seconds, 0))} s in all; load average (1 min) ${loadAtStart} at the start and ${loadavg()[0]!.toFixed(2)} at the end (each section's below, in [How this run went](#how-this-run-went)).`,
     '',
     ...targetsSection(run),
-    '## Embedded event store: appends against raw SQLite inserts',
+    `## ${HEADING.eventStore}`,
     '',
     'Both on one disk, WAL mode, the same table and indexes, at the same `synchronous` level. FULL is the default',
     '(an acknowledged append survives power loss); NORMAL survives a process crash only. Each rate is the median of',
@@ -101,9 +108,9 @@ export function benchmarksReport(run: BenchRun): string[] {
           'arrive together in one transaction.',
         ]),
     '',
-    '## POST /users against a Koa handler making the same durable writes',
+    `## ${HEADING.signUps}`,
     '',
-    `autocannon, 32 connections, ${seconds} s each, servers in their own processes. POST /users validates the body,`,
+    `autocannon, 32 connections, ${plan.seconds} s each, servers in their own processes. POST /users validates the body,`,
     "makes the new person's key and commits it to keys.db, then claims the email and records `user:created` (two",
     'streams, one commit to events.db), durable (synchronous=FULL). The floor reads the same body and makes the same',
     'durable writes into the same tables with their indexes and settings (a key row in a keys file, committed before',
@@ -197,8 +204,9 @@ export function benchmarksReport(run: BenchRun): string[] {
     '|---|---:|---:|---:|',
     ...personal.map((r) => `| ${r.name} | ${fmt(r.sealed)} | ${fmt(r.plain)} | ${ratio(r.sealed, r.plain)} |`),
     '',
-    ...growthSection(growth, compared, growthSeconds),
-    '## Commands on a long stream',
+    ...readPathSection(),
+    ...growthSection(growth, plan.growth.seconds),
+    `## ${HEADING.longStreams}`,
     '',
     `PATCH /products/{id} renaming a product, ${fmt(streams.requests)} requests on each side, one at a time (two at once on one product`,
     'would conflict), through the whole service at synchronous=NORMAL so that an fsync per request does not hide the',
@@ -212,9 +220,9 @@ export function benchmarksReport(run: BenchRun): string[] {
     `**Time per PATCH at length ${fmt(streams.long.streamLength)} ÷ at length 1: ${ratio(streams.short.requestsPerSecond, streams.long.requestsPerSecond)}** (the target is 1.5 at most). A command loads the`,
     'newest snapshot of its entity and the events after it (docs/events.md#snapshots-of-long-streams).',
     '',
-    `## Read side, on ${read.products.toLocaleString('en')} products (embedded SQLite)`,
+    `## ${HEADING.readSide}`,
     '',
-    `Pages of 20, newest first; p50 of repeated reads through the read store. First page: ${ms(read.firstPageP50)} ms.`,
+    `On ${read.products.toLocaleString('en')} products. Pages of 20, newest first; p50 of repeated reads through the read store. First page: ${ms(read.firstPageP50)} ms.`,
     '',
     '| depth | cursor p50 (ms) | cursor ÷ first page | offset p50 (ms) | offset ÷ first page |',
     '|---:|---:|---:|---:|---:|',
@@ -231,9 +239,12 @@ export function benchmarksReport(run: BenchRun): string[] {
     '|---|---:|---:|---:|---:|',
     ...read.lag.map((l) => `| ${l.load} | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.appendP50)} | ${ratio(l.p50, l.appendP50)} |`),
     '',
+    ...LAG_NOTES,
     ...(kafka
       ? [
-          '## Event distribution over Kafka (librdkafka mock cluster, same broker for both)',
+          `## ${HEADING.kafka}`,
+          '',
+          'On the librdkafka mock cluster, the same broker for both.',
           '',
           '| measure | ours | raw kafkajs | ours ÷ raw |',
           '|---|---:|---:|---:|',
@@ -250,7 +261,7 @@ export function benchmarksReport(run: BenchRun): string[] {
           "Both run kafkajs with the request queue's idle loop stopped, as our bus runs it (docs/events.md#distribution).",
           '',
         ]
-      : ['## Event distribution over Kafka', '', 'Skipped: kcat (the mock cluster) was not installed.', '']),
+      : [`## ${HEADING.kafka}`, '', 'Skipped: kcat (the mock cluster) was not installed.', '']),
     '## Sign-in and sessions',
     '',
     '| measure | ours | floor | ours / floor |',
@@ -267,8 +278,9 @@ export function benchmarksReport(run: BenchRun): string[] {
     'account reads, the session write, a new cookie) is the difference. A request with a session adds a signed-cookie',
     'check and a session-store read, and at most once a minute a write that refreshes the cookie. autocannon, 32 connections.',
     '',
-    `## Collaborative editing: op propagation with ${collab.editors} editors on one document`,
+    `## ${HEADING.collab}`,
     '',
+    `Op propagation with ${collab.editors} editors on one document.`,
     `One editor at a time types a character (round robin, ${collab.rounds} rounds); a sample is the time from its submit until one`,
     `of the other ${collab.editors - 1} editors has applied it (${collab.ours.samples.toLocaleString('en')} samples). The floor is a raw WebSocket echo round trip of an`,
     'op-sized message to a bare `ws` server: the same two hops. Servers in their own processes; all clients in the bench',
@@ -316,6 +328,38 @@ export function benchmarksReport(run: BenchRun): string[] {
           '',
         ]
       : ['## Web app first load', '', 'Skipped: Chromium was not installed.', '']),
+    `## ${HEADING.startup}`,
+    '',
+    `\`npm start\`'s process (its flags from package.json, the followers' thread on) on a new empty data directory, ${startup.starts}`,
+    `times: from spawning it to the first 200 of \`GET /health\`, and its resident memory (VmRSS: both threads' heaps and the`,
+    `pages of the node binary it touched) after ${startup.idleSeconds} s idle. Once more with \`FOLLOWERS_THREAD=off\`: what the thread costs.`,
+    '',
+    '| measure | p50 | worst |',
+    '|---|---:|---:|',
+    `| first 200 (ms) | ${fmt(startup.firstOk.p50)} | ${fmt(startup.firstOk.max)} |`,
+    `| idle RSS (MiB) | ${startup.rssMiB.p50.toFixed(0)} | ${startup.rssMiB.max.toFixed(0)} |`,
+    `| idle RSS without the followers' thread (MiB) | ${startup.rssWithoutThreadMiB.toFixed(0)} | – |`,
+    '',
+    ...STARTUP_NOTES,
+    `## ${HEADING.memory}`,
+    '',
+    `The process as \`npm start\` runs it, given ${memory.rounds} rounds of abuse (\`infra/test/hostile/abuse.ts\`: ${fmt(memory.size.requests)} fuzzed requests`,
+    `from many addresses, ${memory.size.signIns} concurrent sign-ins with real scrypt, ${memory.size.editors} editors flooding one document with ${memory.size.ops} stale ops each),`,
+    `then left idle for ${memory.settleSeconds} s while the rest of the run went on beside it.`,
+    '',
+    '| resident memory (MiB) | idle before | right after the abuse | after the idle minute | after ÷ idle |',
+    '|---|---:|---:|---:|---:|',
+    `| VmRSS | ${memory.idleMiB.toFixed(0)} | ${memory.abusedMiB.toFixed(0)} | ${memory.settledMiB.toFixed(0)} | ${ratio(memory.settledMiB, memory.idleMiB)} |`,
+    '',
+    '## How this run went',
+    '',
+    'Each section of this run, in order, with the load average (1 min) at its end: a figure taken on a loaded machine',
+    'means less. The memory section runs first and its idle minute runs beside the sections after it.',
+    '',
+    '| section | seconds | load at its end |',
+    '|---|---:|---:|',
+    ...sections.map((section) => `| ${section.name} | ${section.seconds.toFixed(0)} | ${section.load.toFixed(2)} |`),
+    '',
     '## Reading these',
     '',
     '- One appender against one insert per transaction: both wait on one fsync per event, so a ratio near 1',
@@ -334,4 +378,9 @@ export function benchmarksReport(run: BenchRun): string[] {
     '  occasional WAL checkpoint of the read store.',
     '',
   ];
+}
+
+/** Where a read spends its time: what the profiles of a read showed, ours against the floor. */
+function readPathSection(): string[] {
+  return [`## ${HEADING.readPath}`, '', ...READ_PATH_NOTES];
 }

@@ -1,9 +1,8 @@
 // `npm run bench`: measures side by side in one run, prints ratios, and records them in
-// docs/benchmarks.md. BENCH_SCALE (default 1) scales the work, BENCH_SECONDS the HTTP runs.
+// docs/benchmarks.md; `--quick` checks the harness on tiny data and records nothing (plan.ts).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { benchEventStore, type EventStoreResults } from './event-store.ts';
 import { benchHttp } from './http.ts';
 import { benchPersonalData } from './personal-data.ts';
@@ -15,25 +14,46 @@ import { benchWeb } from './web.ts';
 import { benchSearchQuality } from './search-quality.ts';
 import { benchLongStreams } from './long-streams.ts';
 import { benchGrowth } from './growth.ts';
+import { benchStartup } from './startup.ts';
+import { benchMemory } from './memory.ts';
 import { LOAD_HEADING, withLoadSection } from '../load/report.ts';
 import { benchEmmett } from './emmett.ts';
 import { fmt, ms, ratio } from './format.ts';
-import { benchmarksReport, peerRate } from './report.ts';
+import { benchmarksReport, peerRate, type BenchRun } from './report.ts';
 import { grown } from './report-growth.ts';
+import { benchPlan, USAGE } from './plan.ts';
 
+let plan: ReturnType<typeof benchPlan>;
+try {
+  plan = benchPlan(process.argv.slice(2), process.env);
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
 /** The machine's load when the run began: the figures mean less on a busy machine. */
 const loadAtStart = loadavg()[0]!.toFixed(2);
-const scale = Number(process.env.BENCH_SCALE ?? 1);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-/** Store sizes for the growth table, in events; each is seeded by appending to the one before. */
-const growthSizes = (process.env.BENCH_GROWTH_EVENTS ?? '1000,100000,1000000').split(',').map(Number);
-const growthSeconds = Number(process.env.BENCH_GROWTH_SECONDS ?? 5);
+const { scale, seconds } = plan;
 const dir = mkdtempSync(join(tmpdir(), 'eventide-bench-'));
+const sections: BenchRun['sections'] = [];
+const runStarted = performance.now();
+
+/** Runs one section of the run, and says how long it took and how loaded the machine was at its end. */
+async function section<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  const spent = { name, seconds: (performance.now() - started) / 1000, load: loadavg()[0]! };
+  sections.push(spent);
+  console.log(`[${name}: ${spent.seconds.toFixed(0)} s, load ${spent.load.toFixed(2)}]`);
+  return result;
+}
 
 try {
+  // First, while nothing else runs: the abuse. The minute the process then stands idle runs
+  // beside the sections after it.
+  const abused = await section('memory: the abuse', () => benchMemory(plan.memory));
   const stores: EventStoreResults[] = [];
   for (const synchronous of ['FULL', 'NORMAL'] as const) {
-    const results = await benchEventStore(dir, synchronous, scale);
+    const results = await section(`event store at ${synchronous}`, () => benchEventStore(dir, synchronous, scale));
     stores.push(results);
     for (const row of results.rows) {
       console.log(
@@ -41,7 +61,8 @@ try {
       );
     }
   }
-  const emmett = await benchEmmett(dir, scale);
+  // A third of the appends of the other sections: the peer makes about 250 a second.
+  const emmett = await section('Emmett', () => benchEmmett(dir, scale / 3));
   if ('skipped' in emmett) console.log(`Emmett peer: skipped, ${emmett.skipped}`);
   else
     for (const row of emmett.rows) {
@@ -49,7 +70,7 @@ try {
         `event store vs Emmett, ${row.name}: ours ${fmt(row.ours)} ev/s; Emmett ${peerRate(row.peer)}${row.peer.rate === undefined ? '' : `; ratio ${ratio(row.ours, row.peer.rate)}`}`,
       );
     }
-  const read = await benchReadSide(dir, scale);
+  const read = await section('read side', () => benchReadSide(dir, scale));
   for (const row of read.paging) {
     console.log(
       `page at depth ${row.depth}: cursor ${ms(row.cursorP50)} ms (${ratio(row.cursorP50, read.firstPageP50)}x first page), offset ${ms(row.offsetP50)} ms (${ratio(row.offsetP50, read.firstPageP50)}x)`,
@@ -60,7 +81,7 @@ try {
   );
   for (const lag of read.lag)
     console.log(`projection lag (${lag.load}): p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms; append commit p50 ${ms(lag.appendP50)} ms`);
-  const kafka = await benchKafka(dir, scale);
+  const kafka = await section('Kafka', () => benchKafka(dir, scale));
   if (kafka) {
     console.log(
       `write to handler: p50 ${ms(kafka.ours.p50)} ms, p99 ${ms(kafka.ours.p99)} ms; raw kafkajs produce to consume: p50 ${ms(kafka.raw.p50)} ms, p99 ${ms(kafka.raw.p99)} ms; ratios ${ratio(kafka.ours.p50, kafka.raw.p50)} and ${ratio(kafka.ours.p99, kafka.raw.p99)}`,
@@ -71,38 +92,53 @@ try {
   } else {
     console.log('Kafka: skipped, kcat is not installed (apt-get install -y kcat)');
   }
-  const http = await benchHttp(join(dir, 'http'), seconds, 'FULL');
-  const personal = await benchPersonalData(join(dir, 'personal'), scale);
-  for (const row of personal) {
-    console.log(
-      `personal data, ${row.name}: sealed ${fmt(row.sealed)}/s, plain ${fmt(row.plain)}/s, ratio ${ratio(row.sealed, row.plain)}`,
-    );
-  }
+  const http = await section('POST /users', () => benchHttp(join(dir, 'http'), seconds, 'FULL'));
   console.log(
     `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
   );
   console.log(
     `${http.traced.name}: ${fmt(http.traced.requestsPerSecond)} req/s; ratio to untraced ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}`,
   );
-
-  const streams = await benchLongStreams(join(dir, 'long-streams'));
+  const personal = await section('personal data', () => benchPersonalData(join(dir, 'personal'), scale));
+  for (const row of personal) {
+    console.log(
+      `personal data, ${row.name}: sealed ${fmt(row.sealed)}/s, plain ${fmt(row.plain)}/s, ratio ${ratio(row.sealed, row.plain)}`,
+    );
+  }
+  const streams = await section('long streams', () =>
+    plan.quick ? benchLongStreams(join(dir, 'long-streams'), 100, 40) : benchLongStreams(join(dir, 'long-streams'), 10_000, 1_000),
+  );
   console.log(
     `PATCH /products/{id} at stream length ${fmt(streams.long.streamLength)}: ${fmt(streams.long.requestsPerSecond)} req/s, p99 ${ms(streams.long.p99)} ms; at length ${streams.short.streamLength}: ${fmt(streams.short.requestsPerSecond)} req/s, p99 ${ms(streams.short.p99)} ms; cost ratio ${ratio(streams.short.requestsPerSecond, streams.long.requestsPerSecond)}`,
   );
 
-  const { steps: growth, compared } = await benchGrowth(join(dir, 'growth'), growthSizes, growthSeconds);
-  const last = growth[growth.length - 1]!;
-  for (const step of growth)
+  const growth = await section('growth', () =>
+    benchGrowth(join(dir, 'growth'), plan.growth.sizes, plan.growth.seconds, plan.growth.rounds),
+  );
+  for (const step of growth.steps)
     console.log(
       `npm run seed to ${fmt(step.events)} events: ${fmt(step.seeded.events)} added in ${step.seeded.seconds.toFixed(1)} s, read models included`,
     );
-  for (const [i, route] of last.routes.entries()) {
+  const { compared } = growth;
+  const largest = compared.sizes[compared.sizes.length - 1]!;
+  for (const route of compared.routes) {
+    const ours = route.perSize[route.perSize.length - 1]!;
+    const floor = route.floorPerSize?.[route.floorPerSize.length - 1];
     console.log(
-      `${route.route} at ${fmt(last.events)} events: ${fmt(route.ours.requestsPerSecond)} req/s, p99 ${route.ours.p99} ms${route.floor ? `, ÷ raw floor ${ratio(route.ours.requestsPerSecond, route.floor.requestsPerSecond)}` : ''}; ÷ itself at ${fmt(compared.sizes[0]!)} events (interleaved) ${grown(compared.routes[i]!, 0)}${compared.routes[i]!.floorPerSize ? `, the floor's ${grown(compared.routes[i]!, 0, 'floor')}` : ''}`,
+      `${route.route} at ${fmt(largest)} events: ${fmt(ours.requestsPerSecond)} req/s, p99 ${ours.p99} ms${floor ? `, ÷ raw floor ${ratio(ours.requestsPerSecond, floor.requestsPerSecond)}` : ''}; ÷ itself at ${fmt(compared.sizes[0]!)} events ${grown(route, 0)}${route.floorPerSize ? `, the floor's ${grown(route, 0, 'floor')}` : ''}`,
     );
   }
+  for (const [i, alone] of growth.searchAlone.entries())
+    console.log(
+      `search \`${alone.q}\` (${alone.note}): alone p50 ${ms(alone.ours.p50)} ms, ÷ floor ${ratio(alone.ours.p50, alone.floor.p50)}; 16 connections p99 ${growth.searchLoaded[i]!.ours.p99} ms`,
+    );
 
-  const auth = await benchAuth(join(dir, 'auth'), seconds);
+  const startup = await section('start-up', () => benchStartup(dir, plan.startup.starts, plan.startup.idleSeconds));
+  console.log(
+    `npm start on an empty store: first 200 after ${ms(startup.firstOk.p50)} ms (p50 of ${startup.starts}), RSS ${startup.rssMiB.p50.toFixed(0)} MiB after ${startup.idleSeconds} s idle (${startup.rssWithoutThreadMiB.toFixed(0)} MiB without the followers' thread)`,
+  );
+
+  const auth = await section('sign-in', () => benchAuth(join(dir, 'auth'), seconds, plan.quick ? 2 : 6));
   console.log(
     `password sign-in p50 ${ms(auth.signInP50)} ms; one scrypt hash p50 ${ms(auth.scryptP50)} ms; ratio ${ratio(auth.signInP50, auth.scryptP50)}`,
   );
@@ -113,7 +149,7 @@ try {
     `GET /products with a session ${fmt(auth.withSession)} req/s; without ${fmt(auth.withoutSession)} req/s; ratio ${ratio(auth.withSession, auth.withoutSession)}`,
   );
 
-  const collab = await benchCollab(join(dir, 'collab'), scale);
+  const collab = await section('collab', () => benchCollab(join(dir, 'collab'), scale));
   console.log(
     `collab op to ${collab.editors - 1} editors: p50 ${ms(collab.ours.p50)} ms, p99 ${ms(collab.ours.p99)} ms; WebSocket echo p50 ${ms(collab.echo.p50)} ms, p99 ${ms(collab.echo.p99)} ms; ratios ${ratio(collab.ours.p50, collab.echo.p50)} and ${ratio(collab.ours.p99, collab.echo.p99)}`,
   );
@@ -122,22 +158,27 @@ try {
       `Yjs (Hocuspocus): p50 ${ms(collab.yjs.p50)} ms, p99 ${ms(collab.yjs.p99)} ms; ours ÷ Yjs ${ratio(collab.ours.p50, collab.yjs.p50)} and ${ratio(collab.ours.p99, collab.yjs.p99)}`,
     );
 
-  const quality = await benchSearchQuality();
+  const quality = await section('search quality', () => benchSearchQuality());
   console.log(
     `search quality: ${quality.queries} labelled queries, precision at 10 ${quality.precisionAt10.toFixed(2)}, recall at 10 ${quality.recallAt10.toFixed(2)}`,
   );
 
-  const web = await benchWeb(scale);
+  const web = await section('web app', () => benchWeb(scale));
   if (web)
     console.log(
       `web app first load: ${fmt(web.appBytes)} bytes (${fmt(web.scriptBytes)} of script), p50 ${ms(web.appP50)} ms to the first product; static page ${fmt(web.floorBytes)} bytes, p50 ${ms(web.floorP50)} ms; ratio ${ratio(web.appP50, web.floorP50)}`,
     );
   else console.log('web app: skipped, Chromium is not installed');
 
+  const memory = await section('memory: the rest of the idle minute', () => abused.settled);
+  console.log(
+    `RSS idle ${memory.idleMiB.toFixed(0)} MiB, right after ${memory.rounds} rounds of abuse ${memory.abusedMiB.toFixed(0)} MiB, ${memory.settleSeconds} s later ${memory.settledMiB.toFixed(0)} MiB: ratio ${ratio(memory.settledMiB, memory.idleMiB)}`,
+  );
+  console.log(`the whole run: ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
+
   const lines = benchmarksReport({
-    scale,
-    seconds,
-    growthSeconds,
+    plan,
+    sections,
     loadAtStart,
     stores,
     emmett,
@@ -147,18 +188,24 @@ try {
     personal,
     streams,
     growth,
-    compared,
+    startup,
+    memory,
     auth,
     collab,
     quality,
     web,
   });
-  const out = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
-  // The load run (`npm run load -- --record`) is kept as it was: this bench does not repeat it.
-  const previous = existsSync(out) ? readFileSync(out, 'utf8') : '';
-  const kept = previous.includes(LOAD_HEADING) ? previous.slice(previous.indexOf(LOAD_HEADING)).split(/\n(?=## )/)[0]! : undefined;
-  writeFileSync(out, kept ? withLoadSection(lines.join('\n'), kept) : lines.join('\n'));
-  console.log(`recorded in ${out}`);
+  if (plan.out) {
+    // The load run (`npm run load -- --record`) is kept as it was: this bench does not repeat it.
+    const previous = existsSync(plan.out) ? readFileSync(plan.out, 'utf8') : '';
+    const kept = previous.includes(LOAD_HEADING) ? previous.slice(previous.indexOf(LOAD_HEADING)).split(/\n(?=## )/)[0]! : undefined;
+    writeFileSync(plan.out, kept ? withLoadSection(lines.join('\n'), kept) : lines.join('\n'));
+    console.log(`recorded in ${plan.out}`);
+  } else {
+    console.log(
+      `not recorded (a quick run's figures mean nothing); its targets table:\n${lines.slice(lines.indexOf('## Targets')).join('\n').split('\n## ')[0]}`,
+    );
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -37,7 +37,7 @@ export type FromThread =
 /**
  * The projector service of a process that also serves requests: on a thread of its own unless
  * FOLLOWERS_THREAD is `off`, or unset on one core, where a thread would only cost its memory
- * (about 55 MB: a second V8 heap with the stores' modules).
+ * (35-45 MB: a second V8 heap with the stores' modules).
  */
 export function projectorBesideRequests(name: string): ServiceFactory {
   return (platform) => {

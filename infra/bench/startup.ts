@@ -1,0 +1,70 @@
+// Start-up as a user meets it: `npm start`'s process (its own flags, the followers' thread on) on an
+// empty data directory, timed from spawning it to the first 200 of GET /health, and its resident
+// memory once it has stood idle. Each start is a new process on a new directory: the first start
+// of a machine also builds what later ones find made (none is kept between starts here).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENTRY, spawnService } from '../test/process.ts';
+import { p } from './percentile.ts';
+
+export interface StartupResults {
+  starts: number;
+  idleSeconds: number;
+  /** Milliseconds from spawn to the first 200, median and worst. */
+  firstOk: { p50: number; max: number };
+  /** Resident memory after `idleSeconds` idle, MiB: median and worst; and the same without the followers' thread. */
+  rssMiB: { p50: number; max: number };
+  rssWithoutThreadMiB: number;
+}
+
+/** The process's resident set, MiB, as the kernel counts it (VmRSS: its heap, its threads' heaps, the pages of node it touched). */
+export function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
+async function firstOk(url: string, exited: () => boolean, started: number): Promise<number> {
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).status === 200) return performance.now() - started;
+    } catch {
+      // Not listening yet.
+    }
+    if (exited()) throw new Error('the process exited before it answered');
+    if (performance.now() - started > 60_000) throw new Error('no 200 within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function startOnce(dir: string, thread: 'on' | 'off', idleSeconds: number): Promise<{ ms: number; rss: number }> {
+  const dataDir = mkdtempSync(join(dir, `start-${thread}-`));
+  try {
+    const started = performance.now();
+    const service = await spawnService({ DATA_DIR: dataDir, FOLLOWERS_THREAD: thread }, ENTRY.all);
+    try {
+      const ms = await firstOk(service.url, () => service.exitCode() !== undefined, started);
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      return { ms, rss: rssMiB(service.child.pid!) };
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchStartup(dir: string, starts: number, idleSeconds: number): Promise<StartupResults> {
+  const runs: Array<{ ms: number; rss: number }> = [];
+  for (let i = 0; i < starts; i++) runs.push(await startOnce(dir, 'on', idleSeconds));
+  const withoutThread = await startOnce(dir, 'off', idleSeconds);
+  const times = runs.map((run) => run.ms);
+  const rss = runs.map((run) => run.rss);
+  return {
+    starts,
+    idleSeconds,
+    firstOk: { p50: p(times, 0.5), max: Math.max(...times) },
+    rssMiB: { p50: p(rss, 0.5), max: Math.max(...rss) },
+    rssWithoutThreadMiB: withoutThread.rss,
+  };
+}
