@@ -28,10 +28,11 @@ export async function benchMemory(plan: {
   const target = await startTarget();
   let idleMiB: number;
   try {
+    // The target's first sign-up has started the followers' thread (service.ts).
+    const abuser = await abuserOf(target.url, size);
     // Idle means done starting: what start-up allocated and dropped has been collected by then.
     await new Promise((resolve) => setTimeout(resolve, plan.idleSeconds * 1000));
     idleMiB = target.rssMiB();
-    const abuser = await abuserOf(target.url, size);
     for (let round = 1; round <= rounds; round++) await abuser.round(round);
   } catch (error) {
     await target.close();
