@@ -67,8 +67,8 @@ export interface GrowthResults {
   compared: SizesCompared;
   /** At the largest size: every kind of query alone, ours and the floor in turn. */
   searchAlone: SearchLatency[];
-  /** At the largest size: every kind of query under 16 connections, ours. */
-  searchLoaded: Array<{ q: string; note: string; ours: Measured }>;
+  /** At the largest size: every kind of query under 16 connections, ours, and what it answered (how many products, whether complete). */
+  searchLoaded: Array<{ q: string; note: string; ours: Measured; answered: { items: number; complete: boolean } }>;
 }
 
 const SEED_CLI = fileURLToPath(new URL('../src/seed/seed-cli.ts', import.meta.url));
@@ -336,7 +336,13 @@ async function compareSizes(
     for (const { q, note, sameQuery } of queriesOf(samples[largest]!)) {
       const path = `/search?q=${encodeURIComponent(q)}`;
       searchAlone.push({ q, note, sameQuery, ...(await alternately({ ours: oursUrl + path, floor: floorUrl + path }, seconds)) });
-      searchLoaded.push({ q, note, ours: await load(oursUrl, [path], seconds) });
+      const answer = (await (await fetch(oursUrl + path)).json()) as { items: unknown[]; complete: boolean };
+      searchLoaded.push({
+        q,
+        note,
+        ours: await load(oursUrl, [path], seconds),
+        answered: { items: answer.items.length, complete: answer.complete },
+      });
     }
     return {
       compared: {

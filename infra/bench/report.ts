@@ -34,8 +34,8 @@ export const peerRate = (r: PeerRate) => `${r.rate === undefined ? 'no run finis
 export interface BenchRun {
   /** How the run was asked for (plan.ts). */
   plan: BenchPlan;
-  /** Each section's wall time and the load average (1 min) when it ended. */
-  sections: Array<{ name: string; seconds: number; load: number }>;
+  /** Each section's wall time, the load average (1 min) when it ended, and the share of processor time the hypervisor took meanwhile. */
+  sections: Array<{ name: string; seconds: number; load: number; stolen: number }>;
   /** The machine's load when the run began: the figures mean less on a busy machine. */
   loadAtStart: string;
   stores: EventStoreResults[];
@@ -353,12 +353,17 @@ export function benchmarksReport(run: BenchRun): string[] {
     '',
     '## How this run went',
     '',
-    'Each section of this run, in order, with the load average (1 min) at its end: a figure taken on a loaded machine',
-    'means less. The memory section runs first and its idle minute runs beside the sections after it.',
+    'Each section of this run, in order, with the load average (1 min) at its end and the share of the processors',
+    'the hypervisor gave to other machines meanwhile (steal, from /proc/stat): a figure taken on a loaded or robbed',
+    'machine means less, and this one has run the same section twice as slow from one hour to the next, floors',
+    'included. The memory section runs first and its idle minute runs beside the sections after it.',
     '',
-    '| section | seconds | load at its end |',
-    '|---|---:|---:|',
-    ...sections.map((section) => `| ${section.name} | ${section.seconds.toFixed(0)} | ${section.load.toFixed(2)} |`),
+    '| section | seconds | load at its end | stolen |',
+    '|---|---:|---:|---:|',
+    ...sections.map(
+      (section) =>
+        `| ${section.name} | ${section.seconds.toFixed(0)} | ${section.load.toFixed(2)} | ${(100 * section.stolen).toFixed(0)}% |`,
+    ),
     '',
     '## Reading these',
     '',

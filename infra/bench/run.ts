@@ -37,13 +37,23 @@ const dir = mkdtempSync(join(tmpdir(), 'eventide-bench-'));
 const sections: BenchRun['sections'] = [];
 const runStarted = performance.now();
 
-/** Runs one section of the run, and says how long it took and how loaded the machine was at its end. */
+/** The machine's processor time so far, in ticks: all of it, and what the hypervisor gave to others (Linux /proc/stat). */
+function processorTicks(): { total: number; stolen: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+  return { total: fields.slice(0, 8).reduce((sum, n) => sum + n, 0), stolen: fields[7] ?? 0 };
+}
+
+/** Runs one section of the run, and says how long it took, how loaded the machine was at its end and what of its processors the hypervisor took. */
 async function section<T>(name: string, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
+  const before = processorTicks();
   const result = await work();
-  const spent = { name, seconds: (performance.now() - started) / 1000, load: loadavg()[0]! };
+  const after = processorTicks();
+  const stolen = after.total > before.total ? (after.stolen - before.stolen) / (after.total - before.total) : 0;
+  const spent = { name, seconds: (performance.now() - started) / 1000, load: loadavg()[0]!, stolen };
   sections.push(spent);
-  console.log(`[${name}: ${spent.seconds.toFixed(0)} s, load ${spent.load.toFixed(2)}]`);
+  console.log(`[${name}: ${spent.seconds.toFixed(0)} s, load ${spent.load.toFixed(2)}, ${(100 * stolen).toFixed(0)}% stolen]`);
   return result;
 }
 
