@@ -29,8 +29,10 @@ export interface EmmettResults {
  * Installs the peer from its lockfile. sqlite3 first tries to download a prebuilt binary from
  * GitHub and, offline, compiles its bundled SQLite instead (about 2 minutes on two cores).
  */
+const installed = () => existsSync(join(PEER, 'node_modules/@event-driven-io/emmett-sqlite'));
+
 function installPeer(): string | undefined {
-  if (existsSync(join(PEER, 'node_modules/@event-driven-io/emmett-sqlite'))) return undefined;
+  if (installed()) return undefined;
   console.log('Emmett peer: installing infra/bench/peers/emmett (sqlite3 compiles from source when offline)...');
   const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: PEER, encoding: 'utf8', timeout: 15 * 60_000 });
   if (npm.status === 0) return undefined;
@@ -83,7 +85,9 @@ function peer(path: string, appends: number): { newStreams: PeerRate; oneStream:
   return JSON.parse(result.slice('RESULT '.length));
 }
 
-export async function benchEmmett(dir: string, scale: number): Promise<EmmettResults | { skipped: string }> {
+/** `install`: whether to install the peer when it is not there (a quick run does not: it compiles SQLite offline). */
+export async function benchEmmett(dir: string, scale: number, install = true): Promise<EmmettResults | { skipped: string }> {
+  if (!install && !installed()) return { skipped: 'a quick run does not install the peer (`npm run bench` does)' };
   const failed = installPeer();
   if (failed) return { skipped: failed };
   const appends = Math.round(1500 * scale);

@@ -72,7 +72,7 @@ try {
     }
   }
   // A third of the appends of the other sections: the peer makes about 250 a second.
-  const emmett = await section('Emmett', () => benchEmmett(dir, scale / 3));
+  const emmett = await section('Emmett', () => benchEmmett(dir, scale / 3, !plan.quick));
   if ('skipped' in emmett) console.log(`Emmett peer: skipped, ${emmett.skipped}`);
   else
     for (const row of emmett.rows) {
