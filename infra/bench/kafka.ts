@@ -37,6 +37,10 @@ function userCreated(): { streamId: string; event: NewEvent } {
 
 export interface KafkaResults {
   ours: { p50: number; p99: number };
+  /** Of ours, the append alone, until committed: the part of the path the raw round trip has no counterpart of. */
+  append: { p50: number };
+  /** Ours from the append's commit to the handler: the path the raw round trip compares with. */
+  afterCommit: { p50: number; p99: number };
   raw: { p50: number; p99: number };
   relayPerSecond: number;
   rawProducePerSecond: number;
@@ -121,13 +125,19 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
     subscriber.on('user:created', (event) => arrived?.(event.id));
     await subscriber.start();
     const latencies: number[] = [];
+    const appends: number[] = [];
+    const afterCommit: number[] = [];
     for (let i = 0; i < samples; i++) {
       const { streamId, event } = userCreated();
       const got = new Promise<void>((resolve) => (arrived = (id) => id === event.id && resolve()));
       const started = performance.now();
       await eventStore.append(streamId, [event], { expectedRevision: 'no_stream' });
+      const committed = performance.now();
       await got;
-      latencies.push(performance.now() - started);
+      const handled = performance.now();
+      latencies.push(handled - started);
+      appends.push(committed - started);
+      afterCommit.push(handled - committed);
     }
     await subscriber.stop();
     await publisher.stop();
@@ -154,7 +164,15 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
     await relay.stop();
     await relayBus.close();
     const rawProducePerSecond = await rawProduceRate(cluster.brokers, relayed);
-    return { ours: { p50: p(latencies, 0.5), p99: p(latencies, 0.99) }, raw, relayPerSecond, rawProducePerSecond, events: relayed };
+    return {
+      ours: { p50: p(latencies, 0.5), p99: p(latencies, 0.99) },
+      append: { p50: p(appends, 0.5) },
+      afterCommit: { p50: p(afterCommit, 0.5), p99: p(afterCommit, 0.99) },
+      raw,
+      relayPerSecond,
+      rawProducePerSecond,
+      events: relayed,
+    };
   } finally {
     await eventStore.close();
     await cluster.stop();
