@@ -25,7 +25,7 @@ export const ROW = 'id, version, seq, deleted, body';
 /**
  * A row as a document of its collection: the body is the fields the projector wrote there, parsed
  * when first read. A reader that already holds the document's representation at this version
- * (query-service/src/rendered.ts) never parses it: parsing was a tenth of a page's CPU time.
+ * (query-service/src/handlers/rendered.ts) never parses it: parsing was a tenth of a page's CPU time.
  */
 export function toDocument<C extends Collection = Collection>(row: Row): ReadDocument<C> {
   const body = row.body;

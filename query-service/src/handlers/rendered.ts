@@ -6,7 +6,7 @@
 // without a new version, and nothing of theirs may stay in memory.
 import { LRUCache } from 'lru-cache';
 import type { Collection, ReadDocument } from '@eventide/stores/read-store/port.ts';
-import type { Render } from './handlers/context.ts';
+import type { Render } from './context.ts';
 
 /** Representations kept: with a product's at about 500 bytes, some 5 MB. */
 const KEPT = 10_000;
