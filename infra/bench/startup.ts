@@ -2,9 +2,9 @@
 // empty data directory, timed from spawning it to the first 200 of GET /health, and its resident
 // memory once it has stood idle. Each start is a new process on a new directory: the first start
 // of a machine also builds what later ones find made (none is kept between starts here).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENTRY, spawnService } from '../test/process.ts';
+import { ENTRY, residentMiB, spawnService } from '../test/process.ts';
 import { p } from './percentile.ts';
 
 export interface StartupResults {
@@ -15,13 +15,6 @@ export interface StartupResults {
   /** Resident memory after `idleSeconds` idle, MiB: median and worst; and the same without the followers' thread. */
   rssMiB: { p50: number; max: number };
   rssWithoutThreadMiB: number;
-}
-
-/** The process's resident set, MiB, as the kernel counts it (VmRSS: its heap, its threads' heaps, the pages of node it touched). */
-export function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(match[1]) / 1024;
 }
 
 async function firstOk(url: string, exited: () => boolean, started: number): Promise<number> {
@@ -45,7 +38,7 @@ async function startOnce(dir: string, thread: 'on' | 'off', idleSeconds: number)
     try {
       const ms = await firstOk(service.url, () => service.exitCode() !== undefined, started);
       await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-      return { ms, rss: rssMiB(service.child.pid!) };
+      return { ms, rss: residentMiB(service.child.pid!) };
     } finally {
       await service.stop();
     }

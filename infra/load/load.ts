@@ -3,13 +3,13 @@
 // that grows. Requests are sent on a fixed schedule whether or not earlier ones have answered (an
 // open model), so a slow answer does not slow the load down and hide itself; each latency runs
 // from when the request was due. docs/operations.md#load-and-soak says what the mix is.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { connectEditor, openText, submit, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { signUp, signInWithPassword, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
-import { grantAdmin, startService, type RunningService } from '../test/process.ts';
+import { grantAdmin, residentMiB, startService, type RunningService } from '../test/process.ts';
 import { seedData } from '../src/seed/data.ts';
 import { p } from '../bench/percentile.ts';
 
@@ -63,11 +63,6 @@ export interface LoadReport {
   rssSlopeMibPerMinute: number;
   /** Whether the fitted growth over the window after warm-up stays under 5% of the mean RSS. */
   rssFlat: boolean;
-}
-
-function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
 /** Least-squares slope of y over x. */
@@ -221,7 +216,7 @@ export async function runLoad(options: LoadOptions = DEFAULT_LOAD, log: (line: s
     const started = performance.now();
     const end = started + options.seconds * 1000;
     const rss: LoadReport['rss'] = [];
-    const sample = () => rss.push({ second: Math.round((performance.now() - started) / 1000), mib: rssOf(service.child.pid!) });
+    const sample = () => rss.push({ second: Math.round((performance.now() - started) / 1000), mib: residentMiB(service.child.pid!) });
     sample();
     const sampler = setInterval(sample, options.sampleEveryMs);
     const inFlight = new Set<Promise<void>>();

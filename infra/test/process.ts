@@ -64,6 +64,13 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** A process's resident set in MiB, as the kernel counts it (VmRSS: its heap, its threads' heaps, the pages of node it touched). */
+export function residentMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

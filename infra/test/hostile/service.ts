@@ -1,14 +1,13 @@
 // The hostile suite's target: the real entry point (`npm start`'s main.ts) as a child process,
 // trusting one proxy hop so that a test can speak for many client addresses, and what a test
 // can observe of it from outside: its resident memory, and whether it answers.
-import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
-import { grantAdmin, startService, type RunningService } from '../process.ts';
+import { grantAdmin, residentMiB, startService, type RunningService } from '../process.ts';
 
 export interface HostileTarget extends RunningService {
   dataDir: string;
@@ -33,7 +32,7 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Hos
   const fullEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', TRUST_PROXY_HOPS: '1', ...env };
   const service = await startService(fullEnv);
   const pid = service.child.pid!;
-  const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  const rssMiB = () => residentMiB(pid);
   // On an empty store the followers' thread waits for the first event: one sign-up, read back,
   // starts it, so that idle is measured with it running, as after any abuse that writes.
   const first = await jsonClient(service.url).request('POST', '/users', { name: 'Idle', email: `idle-${process.pid}@example.test` });
