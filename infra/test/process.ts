@@ -71,6 +71,14 @@ export function residentMiB(pid: number): number {
   return Number(match[1]) / 1024;
 }
 
+/** Where a process's resident memory is, for a message: anonymous (heaps), file-backed and shared pages, in MiB. */
+export function residentParts(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const part = (name: string) =>
+    `${name} ${(Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024).toFixed(0)}`;
+  return ['RssAnon', 'RssFile', 'RssShmem'].map(part).join(', ');
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

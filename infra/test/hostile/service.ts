@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
-import { grantAdmin, residentMiB, startService, type RunningService } from '../process.ts';
+import { freePort, grantAdmin, residentMiB, residentParts, startService, type RunningService } from '../process.ts';
 
 export interface HostileTarget extends RunningService {
   dataDir: string;
@@ -29,7 +29,16 @@ export interface HostileTarget extends RunningService {
 
 export async function startTarget(env: Record<string, string> = {}): Promise<HostileTarget> {
   const dataDir = mkdtempSync(join(tmpdir(), 'eventide-hostile-'));
-  const fullEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', TRUST_PROXY_HOPS: '1', ...env };
+  // The metrics port is read only when memory does not come back, to say whose it is.
+  const metricsPort = await freePort();
+  const fullEnv = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SQLITE_SYNCHRONOUS: 'NORMAL',
+    TRUST_PROXY_HOPS: '1',
+    METRICS_PORT: String(metricsPort),
+    ...env,
+  };
   const service = await startService(fullEnv);
   const pid = service.child.pid!;
   const rssMiB = () => residentMiB(pid);
@@ -46,12 +55,16 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Hos
     env: fullEnv,
     rssMiB,
     idleMiB,
-    memoryReturns: (beforeAbuseMiB = idleMiB) =>
-      until(
-        () => rssMiB() <= 1.5 * beforeAbuseMiB,
-        `resident memory back within 1.5 times what it held before the abuse (${beforeAbuseMiB.toFixed(0)} MiB; now ${rssMiB().toFixed(0)})`,
-        60_000,
-      ),
+    async memoryReturns(beforeAbuseMiB = idleMiB) {
+      const backAt = 1.5 * beforeAbuseMiB;
+      try {
+        await until(() => rssMiB() <= backAt, `resident memory back within 1.5 times what it held before the abuse`, 60_000);
+      } catch {
+        throw new Error(
+          `resident memory did not come back within 1.5 times what it held before the abuse (${beforeAbuseMiB.toFixed(0)} MiB) in 60 s: ${rssMiB().toFixed(0)} MiB (${residentParts(pid)}; ${await heapOf(metricsPort)})`,
+        );
+      }
+    },
     async admin() {
       const client = jsonClient(service.url);
       const me = await signUp(client);
@@ -66,6 +79,17 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Hos
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The V8 heap and the memory outside it that V8 knows of, from the process's metrics, in MiB: whose the memory is. */
+async function heapOf(metricsPort: number): Promise<string> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const gauge = (name: string) => ((Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]) || Number.NaN) / 2 ** 20).toFixed(0);
+    return `V8 heap used ${gauge('nodejs_heap_size_used_bytes')} of ${gauge('nodejs_heap_size_total_bytes')}, external ${gauge('nodejs_external_memory_bytes')}`;
+  } catch (error) {
+    return `no metrics: ${(error as Error).message}`;
+  }
 }
 
 /** Whether the service answers GET /health now; used while an attack is in flight. */
