@@ -299,14 +299,17 @@ async function compareSizes(
   stores: Array<{ events: number; dataDir: string }>,
   seconds: number,
   rounds: number,
+  phase: Phase,
 ): Promise<Omit<GrowthResults, 'steps'>> {
   const services: RunningService[] = [];
   const floors: Array<{ port: number; stop: () => void }> = [];
   try {
-    for (const { dataDir } of stores) {
-      services.push(await startCaughtUp(dataDir));
-      floors.push(await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir }));
-    }
+    await phase('growth: the services catch up', async () => {
+      for (const { dataDir } of stores) {
+        services.push(await startCaughtUp(dataDir));
+        floors.push(await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir }));
+      }
+    });
     const samples = stores.map(({ dataDir }) => sample(dataDir));
     // Per store, its routes in the order of the tables: its own ids, the same words everywhere.
     const routes = samples.map((storeSample) => [
@@ -319,31 +322,35 @@ async function compareSizes(
       { ...SIGN_UPS, run: (url: string) => signUps(url, seconds), floored: false },
     ]);
     const runs = routes[0]!.map(() => stores.map(() => ({ ours: [] as Measured[], floor: [] as Measured[] })));
-    for (let round = 0; round < rounds; round++) {
-      for (const [r, perStore] of runs.entries()) {
-        for (const [i, service] of services.entries()) {
-          const route = routes[i]![r]!;
-          perStore[i]!.ours.push(await route.run(service.url));
-          if (route.floored) perStore[i]!.floor.push(await route.run(`http://127.0.0.1:${floors[i]!.port}`));
+    await phase(`growth: ${rounds} rounds of every route`, async () => {
+      for (let round = 0; round < rounds; round++) {
+        for (const [r, perStore] of runs.entries()) {
+          for (const [i, service] of services.entries()) {
+            const route = routes[i]![r]!;
+            perStore[i]!.ours.push(await route.run(service.url));
+            if (route.floored) perStore[i]!.floor.push(await route.run(`http://127.0.0.1:${floors[i]!.port}`));
+          }
         }
       }
-    }
+    });
     const largest = services.length - 1;
     const oursUrl = services[largest]!.url;
     const floorUrl = `http://127.0.0.1:${floors[largest]!.port}`;
     const searchAlone: SearchLatency[] = [];
     const searchLoaded: GrowthResults['searchLoaded'] = [];
-    for (const { q, note, sameQuery } of queriesOf(samples[largest]!)) {
-      const path = `/search?q=${encodeURIComponent(q)}`;
-      searchAlone.push({ q, note, sameQuery, ...(await alternately({ ours: oursUrl + path, floor: floorUrl + path }, seconds)) });
-      const answer = (await (await fetch(oursUrl + path)).json()) as { items: unknown[]; complete: boolean };
-      searchLoaded.push({
-        q,
-        note,
-        ours: await load(oursUrl, [path], seconds),
-        answered: { items: answer.items.length, complete: answer.complete },
-      });
-    }
+    await phase('growth: every kind of query', async () => {
+      for (const { q, note, sameQuery } of queriesOf(samples[largest]!)) {
+        const path = `/search?q=${encodeURIComponent(q)}`;
+        searchAlone.push({ q, note, sameQuery, ...(await alternately({ ours: oursUrl + path, floor: floorUrl + path }, seconds)) });
+        const answer = (await (await fetch(oursUrl + path)).json()) as { items: unknown[]; complete: boolean };
+        searchLoaded.push({
+          q,
+          note,
+          ours: await load(oursUrl, [path], seconds),
+          answered: { items: answer.items.length, complete: answer.complete },
+        });
+      }
+    });
     return {
       compared: {
         sizes: stores.map((s) => s.events),
@@ -364,21 +371,32 @@ async function compareSizes(
   }
 }
 
-export async function benchGrowth(dataDir: string, sizes: number[], seconds: number, rounds: number): Promise<GrowthResults> {
+/** Runs one part of the section under its own name, so that the run's timings say where the time went (run.ts). */
+export type Phase = <T>(name: string, work: () => Promise<T>) => Promise<T>;
+
+export async function benchGrowth(
+  dataDir: string,
+  sizes: number[],
+  seconds: number,
+  rounds: number,
+  phase: Phase = (_name, work) => work(),
+): Promise<GrowthResults> {
   const steps: GrowthStep[] = [];
   // A copy of the store at each size but the last, served beside it.
   const stores: Array<{ events: number; dataDir: string }> = [];
   let seeded = 0;
-  for (const [step, size] of sizes.entries()) {
-    const seedSeconds = await seedTo(dataDir, size - seeded, step);
-    steps.push({ events: size, seeded: { events: size - seeded, seconds: seedSeconds }, products: sample(dataDir).products });
-    seeded = size;
-    if (step < sizes.length - 1) {
-      const copy = `${dataDir}-at-${size}`;
-      cpSync(dataDir, copy, { recursive: true });
-      stores.push({ events: size, dataDir: copy });
+  await phase('growth: npm run seed', async () => {
+    for (const [step, size] of sizes.entries()) {
+      const seedSeconds = await seedTo(dataDir, size - seeded, step);
+      steps.push({ events: size, seeded: { events: size - seeded, seconds: seedSeconds }, products: sample(dataDir).products });
+      seeded = size;
+      if (step < sizes.length - 1) {
+        const copy = `${dataDir}-at-${size}`;
+        cpSync(dataDir, copy, { recursive: true });
+        stores.push({ events: size, dataDir: copy });
+      }
     }
-  }
+  });
   stores.push({ events: seeded, dataDir });
-  return { steps, ...(await compareSizes(stores, seconds, rounds)) };
+  return { steps, ...(await compareSizes(stores, seconds, rounds, phase)) };
 }

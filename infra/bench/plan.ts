@@ -32,12 +32,19 @@ export function benchPlan(args: string[], env: NodeJS.ProcessEnv): BenchPlan {
     if (!(value > 0)) throw new Error(`${name} must be a number above 0, not ${JSON.stringify(env[name])}`);
     return value;
   };
+  // autocannon runs whole seconds: asked for 1.5 it loads for 2.
+  const whole = (name: string, fallback: number) => {
+    const value = number(name, fallback);
+    if (!Number.isInteger(value))
+      throw new Error(`${name} must be a whole number (of seconds, or rounds), not ${JSON.stringify(env[name])}`);
+    return value;
+  };
   if (values.quick) {
     return {
       quick: true,
       scale: 0.02,
       seconds: 1,
-      growth: { sizes: [300, 1500], seconds: 0.5, rounds: 1 },
+      growth: { sizes: [300, 1500], seconds: 1, rounds: 1 },
       startup: { starts: 1, idleSeconds: 1 },
       memory: { idleSeconds: 1, rounds: 1, size: { requests: 200, signIns: 4, editors: 2, ops: 10 }, settleSeconds: 1 },
       out: values.out,
@@ -49,8 +56,8 @@ export function benchPlan(args: string[], env: NodeJS.ProcessEnv): BenchPlan {
   return {
     quick: false,
     scale: number('BENCH_SCALE', 1),
-    seconds: number('BENCH_SECONDS', 5),
-    growth: { sizes, seconds: number('BENCH_GROWTH_SECONDS', 1.5), rounds: number('BENCH_GROWTH_ROUNDS', 3) },
+    seconds: whole('BENCH_SECONDS', 5),
+    growth: { sizes, seconds: whole('BENCH_GROWTH_SECONDS', 1), rounds: whole('BENCH_GROWTH_ROUNDS', 3) },
     startup: { starts: 3, idleSeconds: 3 },
     memory: { idleSeconds: 5, rounds: 2, size: ABUSE_ROUND, settleSeconds: 60 },
     out: values.out ?? REPORT,

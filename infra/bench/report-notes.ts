@@ -22,7 +22,7 @@ export const READ_PATH_NOTES: string[] = [
   '- each cursor is signed once per position (the newest pages ask for the same few).',
   '- the drivers of the engines that are not configured are no longer loaded (startup and memory, below).',
   '',
-  "The growth section's rounds (1.5 s loads, every route in turn) cannot see a change that size: across four full",
+  "The growth section's rounds (short loads, every route in turn) cannot see a change that size: across four full",
   'runs on 2026-11-27 they put this target at 0.75 (13:21, before the kept representations), 0.61, 0.66 and 0.68',
   '(13:57, 14:18 and 15:22, after), and the run of 14:18 at 0.79 on the store of 1,000 events, where the SELECT is the same. The interleaved',
   'comparison above (4 s loads after a warm-up, both builds and the floor in turn on one store) is the measurement',
