@@ -1,5 +1,5 @@
 // What `npm run bench` measures and for how long. The full run records every figure in
-// docs/benchmarks.md in 11-12 minutes on a two-core machine (the goal is ten); `--quick` runs every section on
+// docs/benchmarks.md in about 9 minutes on a two-core machine (559 s on 2026-11-27); `--quick` runs every section on
 // tiny data for a second or so each, as a check that the harness works (npm test runs it), and
 // its figures mean nothing. Environment variables adjust the full run.
 import { fileURLToPath } from 'node:url';
