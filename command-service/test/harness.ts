@@ -39,10 +39,12 @@ export interface TestAppOptions {
   clock?: () => number;
   /** Replaces the password hasher, e.g. with one that holds hashes until the test lets them go. */
   hasher?: PasswordHasher;
+  /** Where the stores are, kept after close (a fresh temporary directory, removed on close, otherwise). */
+  dataDir?: string;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'eventide-http-'));
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'eventide-http-'));
   const env = {
     DATA_DIR: dir,
     ...TEST_ENV,
@@ -82,7 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await composition.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
