@@ -44,7 +44,7 @@ function racing(inner: EventStore): EventStore {
 
 async function createProduct(): Promise<string> {
   const productId = newId();
-  const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, sku: null, category: null };
+  const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, taxRate: null, sku: null, category: null };
   await handle(store, productAggregate, productId, { type: 'CreateProduct', productId, details }, { metadata });
   return productId;
 }
@@ -102,7 +102,7 @@ describe('handle() with appends to other streams first', () => {
     const claimEvent = (causationId: string) => ({ id: newId(), type: 'test:claimed', data: {}, metadata: { ...metadata, causationId } });
     let asked = 0;
     const productId = newId();
-    const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, sku: null, category: null };
+    const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, taxRate: null, sku: null, category: null };
     const result = await handle(
       store,
       productAggregate,
@@ -127,7 +127,7 @@ describe('handle() with appends to other streams first', () => {
 });
 
 describe('handle() creating an entity whose id it was just given (unwritten)', () => {
-  const details = { name: 'New', description: '', price: { amount: 1, currency: 'EUR' }, sku: null, category: null };
+  const details = { name: 'New', description: '', price: { amount: 1, currency: 'EUR' }, taxRate: null, sku: null, category: null };
 
   it('reads nothing of the stream, and writes the entity as new', async () => {
     const reads: string[] = [];

@@ -62,6 +62,7 @@ const product = (name: string) => ({
   name,
   description: `about ${name}`,
   price: { amount: 100, currency: 'EUR' },
+  taxRate: null,
   sku: null,
   category: null,
 });

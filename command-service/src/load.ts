@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import type { EventStore, Snapshot } from '@eventide/stores/event-store/port.ts';
 import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
 import { fold, type Recorded } from '@eventide/kernel/models/model.ts';
+import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
+import { currentVersion } from '@eventide/kernel/events/versions.ts';
 
 /**
  * Short streams (most entities) never get a snapshot; a long one folds at most this many events
@@ -43,13 +45,15 @@ const versions = new WeakMap<Foldable<unknown>, string>();
 
 /**
  * A snapshot is used only by code that folds as the code that wrote it did: the version is a hash
- * of evolve's source, the initial state and the declared version. A change of any of them makes
- * old snapshots invisible (and replaced on the next long load), never wrong.
+ * of evolve's source, the initial state, the declared version and the events' schema versions (a
+ * new version may carry a field the old state lacks). A change of any of them makes old snapshots
+ * invisible (and replaced on the next long load), never wrong.
  */
 export function snapshotVersionOf(foldable: Foldable<unknown>): string {
   let version = versions.get(foldable);
   if (!version) {
-    const parts = JSON.stringify([foldable.snapshotVersion ?? 1, foldable.evolve.toString(), foldable.initialState]);
+    const eventVersions = EVENT_NAMES.map(currentVersion);
+    const parts = JSON.stringify([foldable.snapshotVersion ?? 1, foldable.evolve.toString(), foldable.initialState, eventVersions]);
     version = createHash('sha256').update(parts).digest('base64url').slice(0, 22);
     versions.set(foldable, version);
   }

@@ -18,8 +18,35 @@ describe('products', () => {
   it('creates a product with defaults for optional fields', async () => {
     const reply = await app.request('POST', '/products', { name: 'Tea', price: { amount: 300, currency: 'GBP' } });
     expect(reply.status).toBe(201);
-    expect(reply.body).toMatchObject({ name: 'Tea', description: '', sku: null, category: null, price: { amount: 300, currency: 'GBP' } });
+    expect(reply.body).toMatchObject({
+      name: 'Tea',
+      description: '',
+      taxRate: null,
+      sku: null,
+      category: null,
+      price: { amount: 300, currency: 'GBP' },
+    });
     expect(reply.headers.get('location')).toBe(`/products/${reply.body.productId}`);
+  });
+
+  it('states the tax its price includes, and changes it', async () => {
+    const created = await app.request('POST', '/products', { name: 'Bread', price: { amount: 250, currency: 'EUR' }, taxRate: 5.5 });
+    expect(created.status).toBe(201);
+    expect(created.body.taxRate).toBe(5.5);
+    const path = `/products/${created.body.productId}`;
+    expect((await app.request('PATCH', path, { taxRate: 7 })).body).toMatchObject({ taxRate: 7, version: 1 });
+    expect((await app.request('PATCH', path, { taxRate: null })).body).toMatchObject({ taxRate: null, version: 2 });
+    for (const [taxRate, says] of [
+      [5.555, 'at most two decimals'],
+      [101, 'at most 100'],
+      [-1, '0 or more'],
+      ['20', 'a number of percent'],
+    ] as const) {
+      const refused = await app.request('PATCH', path, { taxRate });
+      expect(refused.status, String(taxRate)).toBe(400);
+      expect(refused.body.errors[0]).toMatchObject({ field: 'taxRate' });
+      expect(refused.body.errors[0].message).toContain(says);
+    }
   });
 
   it('changes and deletes a product', async () => {

@@ -50,14 +50,24 @@ try {
   await ok(app, 'PATCH', `/products/${changed}`, { price: { amount: 2799, currency: 'EUR' }, category: 'Kitchen' });
   await ok(app, 'DELETE', `/products/${deleted}`);
 
-  const order = async (lines: Array<{ productId: string; quantity: number }>) => (await ok(app, 'POST', '/orders', { userId: kept, lines })).orderId;
+  const order = async (lines: Array<{ productId: string; quantity: number }>) =>
+    (await ok(app, 'POST', '/orders', { userId: kept, lines })).orderId;
   const paid = await order([{ productId: changed, quantity: 1 }]);
-  await ok(app, 'PATCH', `/orders/${paid}`, { lines: [{ productId: changed, quantity: 2 }, { productId: untouched, quantity: 4 }] });
+  await ok(app, 'PATCH', `/orders/${paid}`, {
+    lines: [
+      { productId: changed, quantity: 2 },
+      { productId: untouched, quantity: 4 },
+    ],
+  });
   for (const status of ['placed', 'paid']) await ok(app, 'PATCH', `/orders/${paid}`, { status });
   const gone = await order([{ productId: untouched, quantity: 1 }]);
   await ok(app, 'DELETE', `/orders/${gone}`);
 
-  const facts: FixtureFacts = { users: { kept, renamed, erased }, products: { changed, deleted, untouched }, orders: { paid, deleted: gone } };
+  const facts: FixtureFacts = {
+    users: { kept, renamed, erased },
+    products: { changed, deleted, untouched },
+    orders: { paid, deleted: gone },
+  };
   await app.close();
   closed = true;
   mkdirSync(out, { recursive: true });

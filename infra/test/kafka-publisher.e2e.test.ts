@@ -115,6 +115,8 @@ if (!kcatAvailable()) {
         expect(message!.key).toBe(entityIdOf(envelope));
         expect(message!.headers['event-type']).toBe(event.type);
         expect(message!.headers['correlation-id']).toBe(event.metadata.correlationId);
+        // The payload's schema version, which the envelope carries too: what a consumer without the SDK routes by.
+        expect(message!.headers['schema-version']).toBe(String(envelope.schemaVersion));
         expect(message!.topic).toBe(topicOf(prefix, event.type.split(':')[0]!));
       }
       expect(messages.some((m) => m.payload.includes('email:claimed'))).toBe(false);

@@ -9,6 +9,7 @@ const details: ProductDetails = {
   name: 'Kettle',
   description: 'Boils water',
   price: { amount: 2999, currency: 'EUR' },
+  taxRate: 20,
   sku: 'K-1',
   category: null,
 };

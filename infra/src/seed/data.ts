@@ -43,6 +43,8 @@ export function descriptionWordWithShare(share: number): string {
 }
 
 const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP', 'JPY'] as const;
+/** Tax rates shops state, and products that state none. */
+const TAX_RATES = [20, 19, 10, 7, 5.5, 0, null] as const;
 
 export function seedData(seed: number) {
   const faker = new Faker({ locale: [en], seed });
@@ -93,6 +95,7 @@ export function seedData(seed: number) {
         price: price(),
         sku: faker.string.alphanumeric({ length: 10, casing: 'upper' }),
         category: faker.commerce.department(),
+        taxRate: faker.helpers.arrayElement(TAX_RATES),
       });
     },
 

@@ -20,3 +20,18 @@ export const price = z.strictObject({
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals, such as EUR')
     .refine((code) => ISO_4217.has(code), 'is not an ISO 4217 currency code'),
 });
+
+/**
+ * The tax a price includes, in percent of the price before tax (20 for 20 %, 5.5 for 5.5 %), as a
+ * product states it; null (the default) when it does not. At most two decimals: the rates tax
+ * authorities set.
+ */
+export const taxRate = z
+  .number({ message: 'must be a number of percent, such as 20 or 5.5' })
+  .min(0, 'must be 0 or more')
+  .max(100, 'must be at most 100 (percent)')
+  .refine(
+    (rate) => Number.isInteger(Math.round(rate * 100)) && Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-9,
+    'must have at most two decimals',
+  )
+  .nullable();

@@ -4,18 +4,20 @@ import { money } from '@eventide/kernel/events/catalogue.ts';
 import { text } from './text.ts';
 import { timestamps } from './common.ts';
 import { limit, page } from './paging.ts';
-import { price } from './price.ts';
+import { price, taxRate } from './price.ts';
 
 const details = {
   name: text({ min: 1, max: 200 }),
   description: text({ max: 5000, multiline: true }),
   price,
+  taxRate,
   sku: text({ min: 1, max: 64 }).nullable(),
   category: text({ min: 1, max: 100 }).nullable(),
 };
 export const createProductBody = z.strictObject({
   ...details,
   description: details.description.default(''),
+  taxRate: details.taxRate.default(null),
   sku: details.sku.default(null),
   category: details.category.default(null),
 });
@@ -34,6 +36,7 @@ export const productBody = z.strictObject({
   name: z.string(),
   description: z.string(),
   price: money,
+  taxRate: z.number().nullable(),
   sku: z.string().nullable(),
   category: z.string().nullable(),
   ...timestamps,

@@ -7,6 +7,7 @@ import type { DeadLetter } from '@eventide/stores/event-bus/port.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '@eventide/kernel/events/catalogue.ts';
 import { checkedPayload } from '@eventide/kernel/events/envelope.ts';
 import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+import { currentVersion, upcast, type Payload } from '@eventide/kernel/events/versions.ts';
 import { inEventSpan, markFailed, SpanKind } from '@eventide/platform/tracing/spans.ts';
 import { traceIdOf } from '@eventide/kernel/events/trail.ts';
 import { openPayload, type KeyLookup } from './personal.ts';
@@ -145,13 +146,19 @@ export class Dispatcher {
     }
   }
 
-  /** The envelope as it travelled, its payload checked with any sealed field as null. */
+  /**
+   * The envelope as it travelled, upcast to the version this release knows (what the bus retained
+   * from before a change is older), its payload checked with any sealed field as null. One newer
+   * than this release knows is dead-lettered, saying so.
+   */
   private parse(raw: string): AnyEventEnvelope {
     const value = JSON.parse(raw) as AnyEventEnvelope;
     if (typeof value !== 'object' || value === null || typeof value.id !== 'string' || !isEventName(String(value.type))) {
       throw new Error('missing id or a known type');
     }
-    return { ...value, data: checkedPayload(value.type, value.data as JsonValue) } as AnyEventEnvelope;
+    // Envelopes published before events had versions carry none: version 1.
+    const data = upcast(value.type, value.schemaVersion ?? 1, value.data as Payload);
+    return { ...value, schemaVersion: currentVersion(value.type), data: checkedPayload(value.type, data) } as AnyEventEnvelope;
   }
 
   /** The envelope its handlers see: personal fields opened, or null and marked forgotten or withheld. */

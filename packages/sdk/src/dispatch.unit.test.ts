@@ -90,6 +90,27 @@ describe('subscriber dispatch', () => {
     expect((await dispatcher.dispatch(envelope('e3', 'user:deleted', { userId: 'u1' }))).kind).toBe('ignored');
     expect(() => dispatcher.on('user:exploded' as never, () => {})).toThrow(/nine event names/);
   });
+
+  it('reads an event published before versions existed as the version it knows', async () => {
+    const { dispatcher } = setup();
+    const seen: unknown[] = [];
+    dispatcher.on('product:created', (event) => void seen.push([event.schemaVersion, event.data.taxRate]));
+    const v1 = { productId: 'p1', name: 'Kettle', description: '', price: { amount: 2999, currency: 'EUR' }, sku: null, category: null };
+    expect(await dispatcher.dispatch(envelope('e1', 'product:created', v1))).toMatchObject({ kind: 'handled' });
+    expect(seen).toEqual([[2, null]]);
+  });
+
+  it('dead-letters an event of a version newer than it knows, saying so, and goes on', async () => {
+    const { dispatcher, letters } = setup();
+    const seen: string[] = [];
+    dispatcher.on('order:deleted', (event) => void seen.push(event.data.orderId));
+    const newer = JSON.stringify({ ...JSON.parse(envelope('e1', 'order:deleted', { orderId: 'o1' })), schemaVersion: 2 });
+    expect(await dispatcher.dispatch(newer)).toMatchObject({ kind: 'dead-lettered' });
+    expect(letters[0]!.reason).toMatch(/order:deleted version 2 is newer than this release knows \(1\)/);
+    expect(letters[0]!.raw).toBe(newer);
+    expect(await dispatcher.dispatch(envelope('e2', 'order:deleted', { orderId: 'o2' }))).toMatchObject({ kind: 'handled' });
+    expect(seen).toEqual(['o2']);
+  });
 });
 
 describe('subscriber dispatch of sealed personal fields', () => {

@@ -12,6 +12,8 @@ export function productView(state: ProductState): Product {
     name: known.name,
     description: known.description,
     price: known.price,
+    // Documents projected before products had tax rates have none: not stated.
+    taxRate: known.taxRate ?? null,
     sku: known.sku,
     category: known.category,
     createdAt: known.createdAt,

@@ -32,10 +32,13 @@ const id = z.string().min(1);
  * `forgotten: true`. On the bus they travel sealed; the subscriber SDK opens them.
  */
 const userFields = { name: z.string().nullable(), email: z.string().nullable() };
+/** The tax included in a price, in percent of the price before tax (20 for 20 %); null when not stated. */
+export const taxRate = z.number().min(0).max(100).nullable();
 const productFields = {
   name: z.string(),
   description: z.string(),
   price: money,
+  taxRate,
   sku: z.string().nullable(),
   category: z.string().nullable(),
 };
@@ -82,6 +85,8 @@ export const eventMetadata = z.object({
   actor,
   /** W3C Trace Context of the span that appended (or published) the event, when tracing is on. */
   traceparent: z.string().optional(),
+  /** The version of the payload's schema it was written at (versions.ts); absent on events written before versions existed: 1. */
+  schemaVersion: z.number().int().positive().optional(),
 });
 export type EventMetadata = z.infer<typeof eventMetadata>;
 
@@ -90,6 +95,11 @@ export interface EventEnvelope<N extends EventName = EventName> {
   /** Unique per event; consumers drop duplicates by it. */
   id: string;
   type: N;
+  /**
+   * The version of `data`'s schema: the current one of the release that read it from the store
+   * (older events are upcast on the way: docs/events.md#changing-an-event).
+   */
+  schemaVersion: number;
   /** `<model>-<entity id>` */
   streamId: string;
   /** 0-based position of the event within its stream. */

@@ -2,6 +2,7 @@
 import type { JsonValue, RecordedEvent } from './recorded.ts';
 import { withSealedAsNull } from './personal-fields.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventName, type Model, type PayloadOf } from './catalogue.ts';
+import { currentVersion } from './versions.ts';
 
 /**
  * The payload checked against its name's schema with any sealed field as null, and as it was when
@@ -15,13 +16,16 @@ export function checkedPayload<N extends EventName>(type: N, data: JsonValue): P
 
 /**
  * An event read with its personal fields sealed (the publisher's) keeps them sealed: its payload
- * is checked with them as null, and goes out as it was, for the subscriber SDK to open.
+ * is checked with them as null, and goes out as it was, for the subscriber SDK to open. The event
+ * comes from the store the services open, which upcast it: its payload is of the current version,
+ * and one that is not fails the check.
  */
 export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
   if (!isEventName(event.type)) return undefined;
   return {
     id: event.id,
     type: event.type,
+    schemaVersion: currentVersion(event.type),
     streamId: event.streamId,
     revision: event.revision,
     position: event.position,

@@ -1,5 +1,5 @@
 // The event bus on Kafka (kafkajs). Publishing: a topic per model (`<prefix><model>`), the
-// entity id as key, the event type and id in headers, the envelope as JSON; acks=all, and one
+// entity id as key, the event type, id and schema version in headers, the envelope as JSON; acks=all, and one
 // request in flight so that a retried request cannot overtake a later one: one entity's events
 // stay in order. Subscribing: a consumer group over the topics of the wanted names; a message's
 // offset is committed after `deliver` resolved, so a crash delivers it again, never skips it.
@@ -19,6 +19,8 @@ export const HEADER_EVENT_ID = 'event-id';
 export const HEADER_CORRELATION_ID = 'correlation-id';
 /** W3C Trace Context of the publish span, where Kafka instrumentations look for it. */
 export const HEADER_TRACEPARENT = 'traceparent';
+/** The version of the payload's schema (docs/events.md#changing-an-event): a consumer can route or refuse by it without parsing the value. */
+export const HEADER_SCHEMA_VERSION = 'schema-version';
 
 export interface KafkaBusSettings {
   brokers: string[];
@@ -180,6 +182,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
           headers: {
             [HEADER_EVENT_TYPE]: envelope.type,
             [HEADER_EVENT_ID]: envelope.id,
+            [HEADER_SCHEMA_VERSION]: String(envelope.schemaVersion),
             [HEADER_CORRELATION_ID]: envelope.metadata.correlationId,
             ...(envelope.metadata.traceparent ? { [HEADER_TRACEPARENT]: envelope.metadata.traceparent } : {}),
           },

@@ -25,8 +25,16 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
   const [currency, setCurrency] = useState(existing?.price.currency ?? 'EUR');
   const [amount, setAmount] = useState(existing ? toMajor(existing.price.amount, existing.price.currency) : '');
   const [category, setCategory] = useState(existing?.category ?? '');
+  const [taxRate, setTaxRate] = useState(existing?.taxRate == null ? '' : String(existing.taxRate));
   const saving = useSubmit(async () => {
-    const body = { name, description, price: { amount: toMinor(amount, currency), currency }, category: category || null };
+    const body = {
+      name,
+      description,
+      price: { amount: toMinor(amount, currency), currency },
+      // Empty: the product does not state its rate.
+      taxRate: taxRate.trim() === '' ? null : Number(taxRate.replace(',', '.')),
+      category: category || null,
+    };
     const answer = existing
       ? await api.products.change(existing.productId, body, { ifMatch: props.version })
       : await api.products.create(body, { idempotencyKey: crypto.randomUUID() });
@@ -54,8 +62,16 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
         onInput={setCurrency}
         problem={problem}
       />
+      <Field
+        label="Tax included in the price, in percent (empty: not stated)"
+        name="taxRate"
+        type="text"
+        value={taxRate}
+        onInput={setTaxRate}
+        problem={problem}
+      />
       <Field label="Category" name="category" value={category} onInput={setCategory} problem={problem} />
-      <ProblemMessage problem={problem} fields={['name', 'description', 'price.amount', 'price.currency', 'category']} />
+      <ProblemMessage problem={problem} fields={['name', 'description', 'price.amount', 'price.currency', 'taxRate', 'category']} />
       {saving.done && !problem && (
         <p role="status" class="ok">
           Saved.

@@ -95,7 +95,10 @@ export function ProductPage({ id }: { id: string }) {
         <Link href="/">← All products</Link>
       </p>
       <h1 id="product-title">{product.name}</h1>
-      <p class="price big">{formatMoney(product.price)}</p>
+      <p class="price big">
+        {formatMoney(product.price)}
+        {product.taxRate !== null && <span class="tax"> incl. {product.taxRate.toLocaleString('en')} % tax</span>}
+      </p>
       {product.description && <p class="description">{product.description}</p>}
       <dl>
         {product.sku && (

@@ -8,6 +8,8 @@ export interface ProductDetails {
   name: string;
   description: string;
   price: Money;
+  /** The tax included in the price, in percent of the price before tax; null when not stated (products listed before tax rates were). */
+  taxRate: number | null;
   sku: string | null;
   category: string | null;
 }

@@ -27,7 +27,19 @@ export function productDoc(
   const price = { amount: 100, currency: 'EUR' };
   return document(
     id,
-    { status: 'active', productId: id, name, description, price, sku: null, category, createdAt: TIME, updatedAt: TIME, version: 0 },
+    {
+      status: 'active',
+      productId: id,
+      name,
+      description,
+      price,
+      taxRate: null,
+      sku: null,
+      category,
+      createdAt: TIME,
+      updatedAt: TIME,
+      version: 0,
+    },
     rest,
   );
 }
