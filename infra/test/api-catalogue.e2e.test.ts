@@ -6,6 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '@eventide/contract/openapi.ts';
+import { asyncApiDocument } from '@eventide/contract/asyncapi.ts';
 import { API_ROUTES } from '@eventide/contract/routes.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
@@ -55,6 +56,19 @@ describe('the API description as served', () => {
     const reply = await app.anonymous().request('GET', '/openapi.json');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual(openApiDocument());
+  });
+
+  it('serves the events’ AsyncAPI document at /asyncapi.json, and renders it at /docs/events with no script', async () => {
+    const reply = await app.anonymous().request('GET', '/asyncapi.json');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual(asyncApiDocument());
+    const page = await app.anonymous().request('GET', '/docs/events');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(page.text).not.toMatch(/<script/);
+    for (const name of ['user:created', 'product:created', 'order:deleted']) expect(page.text).toContain(`<h3>${name}</h3>`);
+    expect(page.text).toContain('eventide.product');
   });
 
   it('renders it at /docs from files served here, under a policy that allows only this site', async () => {

@@ -1,7 +1,8 @@
 // The subscriber SDK over Kafka (librdkafka's mock cluster), fed by the real publisher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/testing/wait.ts';
-import { kafkaBus, topicOf } from '@eventide/stores/event-bus/kafka.ts';
+import { kafkaBus } from '@eventide/stores/event-bus/kafka.ts';
+import { topicOf } from '@eventide/kernel/events/on-the-wire.ts';
 import type { EventBus } from '@eventide/stores/event-bus/port.ts';
 import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
 import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
@@ -175,7 +176,7 @@ if (!kcatAvailable()) {
       const created = (productId: string): NewEvent => ({
         id: newId(),
         type: 'product:created',
-        data: { productId, name: 'Ordered', description: '', price: { amount: 0, currency: 'EUR' }, sku: null, category: null },
+        data: { productId, name: 'Ordered', description: '', price: { amount: 0, currency: 'EUR' }, taxRate: null, sku: null, category: null },
         metadata,
       });
       for (const id of products) await app.eventStore.append(`product-${id}`, [created(id)], { expectedRevision: 'no_stream' });

@@ -30,6 +30,7 @@ function createProduct(platform: Platform, productId = newId()) {
             name: 'Threaded kettle',
             description: 'Boils water',
             price: { amount: 1999, currency: 'EUR' },
+            taxRate: null,
             sku: null,
             category: null,
           },

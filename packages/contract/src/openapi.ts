@@ -105,6 +105,7 @@ export function openApiDocument(): Json {
       description: [
         'Users, products and orders, written as events and read from projections; collaborative documents.',
         'Every refusal is an `application/problem+json` document naming the field at fault.',
+        'The events this API writes, as they reach Kafka: [/docs/events](/docs/events), and as AsyncAPI 3: [/asyncapi.json](/asyncapi.json).',
         `Version 1 (\`/v1\`) is deprecated since ${V1_DEPRECATED_AT.toISOString().slice(0, 10)} and ends on ${V1_SUNSET_AT.toISOString().slice(0, 10)}: see [versioning](/docs/versioning).`,
       ].join('\n\n'),
     },

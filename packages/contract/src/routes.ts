@@ -261,6 +261,8 @@ export const SHAPES = {
 
   openApi: { answers: { 200: file('the document', 'application/json'), 304: unchanged } },
   docsPage: { answers: { 200: html('the page') } },
+  asyncApi: { answers: { 200: file('the document', 'application/json'), 304: unchanged } },
+  eventsPage: { answers: { 200: file('the page', 'text/html'), 304: unchanged } },
   versioningPage: { answers: { 200: html('the page') } },
   docsAssetinitjs: { answers: { 200: file('the file', 'text/javascript'), 304: unchanged } },
   docsAssetswaggeruibundlejs: { answers: { 200: file('the file', 'text/javascript'), 304: unchanged } },

@@ -1,6 +1,7 @@
 // The API's description as a part of the process: GET /openapi.json, the document rendered by
-// Swagger UI at /docs (its files from node_modules, nothing from a CDN), and the page on
-// versioning that v1's Deprecation link points at. The files are read and compressed once, when
+// Swagger UI at /docs (its files from node_modules, nothing from a CDN), the page on
+// versioning that v1's Deprecation link points at, and the events' description: GET
+// /asyncapi.json, rendered at /docs/events. The files are read and compressed once, when
 // the first request needs them (static-file.ts): no later request reads the disk, and a process
 // that serves no docs spends neither the time at start nor the memory.
 import { readFile } from 'node:fs/promises';
@@ -11,6 +12,8 @@ import { serveStatic, staticFile, type StaticFile } from '@eventide/platform/htt
 import { V1_DEPRECATED_AT, V1_SUNSET_AT } from '@eventide/contract/versions.ts';
 import type { Service, ServiceFactory } from './compose.ts';
 import { openApiDocument } from '@eventide/contract/openapi.ts';
+import { asyncApiDocument } from '@eventide/contract/asyncapi.ts';
+import { eventsPage } from './events-page.ts';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ONLY_OWN =
@@ -56,13 +59,15 @@ const DAY = 'public, max-age=86400';
 async function files() {
   const swagger = (file: string) => readFile(join(swaggerDir, file));
   const [bundle, style] = await Promise.all([swagger('swagger-ui-bundle.js'), swagger('swagger-ui.css')]);
-  const [openApi, init, bundleFile, styleFile] = await Promise.all([
+  const [openApi, asyncApi, events, init, bundleFile, styleFile] = await Promise.all([
     staticFile('application/json', JSON.stringify(openApiDocument())),
+    staticFile('application/json', JSON.stringify(asyncApiDocument())),
+    staticFile('text/html; charset=utf-8', eventsPage()),
     staticFile('text/javascript; charset=utf-8', INIT_SCRIPT),
     staticFile('text/javascript; charset=utf-8', bundle, DAY),
     staticFile('text/css; charset=utf-8', style, DAY),
   ]);
-  return { openApi, init, bundle: bundleFile, style: styleFile };
+  return { openApi, asyncApi, events, init, bundle: bundleFile, style: styleFile };
 }
 
 export function apiDocsService(): ServiceFactory<Service> {
@@ -96,6 +101,11 @@ export function apiDocsService(): ServiceFactory<Service> {
         service: 'docs' as const,
         handlers: {
           openApi: serve((all) => all.openApi),
+          asyncApi: serve((all) => all.asyncApi),
+          eventsPage: async ({ ctx }: { ctx: Context }) => {
+            ctx.set('Content-Security-Policy', ONLY_OWN);
+            await serveStatic(ctx, (await prepared()).events);
+          },
           docsPage: page(DOCS_PAGE),
           versioningPage: page(VERSIONING_PAGE),
           docsAssetinitjs: serve((all) => all.init),

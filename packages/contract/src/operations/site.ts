@@ -193,6 +193,22 @@ export const SITE_OPERATIONS = {
     summary: 'This description, as OpenAPI 3.1',
   },
   docsPage: { service: 'docs', method: 'get', path: '/docs', access: 'public', tag: 'docs', summary: 'This description, readable' },
+  asyncApi: {
+    service: 'docs',
+    method: 'get',
+    path: '/asyncapi.json',
+    access: 'public',
+    tag: 'docs',
+    summary: 'The events on Kafka (topics, keys, headers, payloads, schema versions), as AsyncAPI 3',
+  },
+  eventsPage: {
+    service: 'docs',
+    method: 'get',
+    path: '/docs/events',
+    access: 'public',
+    tag: 'docs',
+    summary: 'The events on Kafka, readable',
+  },
   versioningPage: {
     service: 'docs',
     method: 'get',

@@ -1,5 +1,5 @@
 // The event bus on Kafka (kafkajs). Publishing: a topic per model (`<prefix><model>`), the
-// entity id as key, the event type, id and schema version in headers, the envelope as JSON; acks=all, and one
+// entity id as key, the event's type, id, schema version and correlation id in headers, the envelope as JSON; acks=all, and one
 // request in flight so that a retried request cannot overtake a later one: one entity's events
 // stay in order. Subscribing: a consumer group over the topics of the wanted names; a message's
 // offset is committed after `deliver` resolved, so a crash delivers it again, never skips it.
@@ -7,20 +7,16 @@
 import { Kafka, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
 import type { EventName, Model } from '@eventide/kernel/events/catalogue.ts';
-import { entityIdOf, modelOf } from '@eventide/kernel/events/envelope.ts';
+import { modelOf } from '@eventide/kernel/events/envelope.ts';
+import { headersOf, keyOf, topicOf, type HeaderName } from '@eventide/kernel/events/on-the-wire.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { kafkaLogCreator } from './kafka-log.ts';
 import { stopIdleRequestQueueLoop } from './kafkajs-idle-loop.ts';
 import type { EventBus, SubscribeOptions, Subscription } from './port.ts';
 
-export const HEADER_EVENT_TYPE = 'event-type';
-export const HEADER_EVENT_ID = 'event-id';
-/** The correlation id of the request that caused the event: a consumer's logs can carry it without parsing the value. */
-export const HEADER_CORRELATION_ID = 'correlation-id';
-/** W3C Trace Context of the publish span, where Kafka instrumentations look for it. */
-export const HEADER_TRACEPARENT = 'traceparent';
-/** The version of the payload's schema (docs/events.md#changing-an-event): a consumer can route or refuse by it without parsing the value. */
-export const HEADER_SCHEMA_VERSION = 'schema-version';
+// Topic, key and headers as the catalogue's wire format says (kernel/events/on-the-wire.ts).
+const HEADER_EVENT_TYPE = 'event-type' satisfies HeaderName;
+const HEADER_EVENT_ID = 'event-id' satisfies HeaderName;
 
 export interface KafkaBusSettings {
   brokers: string[];
@@ -34,10 +30,6 @@ export interface KafkaBusSettings {
   heartbeatInterval?: number;
   /** How long a fetch waits for data on an idle partition (kafkajs default: 5000 ms). */
   maxWaitTimeInMs?: number;
-}
-
-export function topicOf(prefix: string, model: string): string {
-  return `${prefix}${model}`;
 }
 
 export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
@@ -177,15 +169,9 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
         const topic = topicOf(settings.topicPrefix, modelOf(envelope));
         const messages = byTopic.get(topic) ?? [];
         messages.push({
-          key: entityIdOf(envelope),
+          key: keyOf(envelope),
           value: JSON.stringify(envelope),
-          headers: {
-            [HEADER_EVENT_TYPE]: envelope.type,
-            [HEADER_EVENT_ID]: envelope.id,
-            [HEADER_SCHEMA_VERSION]: String(envelope.schemaVersion),
-            [HEADER_CORRELATION_ID]: envelope.metadata.correlationId,
-            ...(envelope.metadata.traceparent ? { [HEADER_TRACEPARENT]: envelope.metadata.traceparent } : {}),
-          },
+          headers: headersOf(envelope),
         });
         byTopic.set(topic, messages);
       }
