@@ -176,7 +176,15 @@ if (!kcatAvailable()) {
       const created = (productId: string): NewEvent => ({
         id: newId(),
         type: 'product:created',
-        data: { productId, name: 'Ordered', description: '', price: { amount: 0, currency: 'EUR' }, taxRate: null, sku: null, category: null },
+        data: {
+          productId,
+          name: 'Ordered',
+          description: '',
+          price: { amount: 0, currency: 'EUR' },
+          taxRate: null,
+          sku: null,
+          category: null,
+        },
         metadata,
       });
       for (const id of products) await app.eventStore.append(`product-${id}`, [created(id)], { expectedRevision: 'no_stream' });

@@ -317,9 +317,15 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await page.getByRole('heading', { name: 'Teapot deluxe' }).waitFor();
     expect(await page.locator('.price.big').textContent()).toMatch(/12[.,]50/);
     await page.getByLabel('Price').fill('13');
+    await page.getByLabel('Tax rate included, in % (empty: not stated)').fill('5.5');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    expect(await page.locator('.price.big').textContent()).toMatch(/13[.,]00/);
+    expect(await page.locator('.price.big').textContent()).toMatch(/13[.,]00 incl\. 5\.5 % tax/);
+    await page.getByLabel('Tax rate included, in % (empty: not stated)').fill('5.555');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('.field-error').waitFor();
+    expect(await page.locator('.field-error').textContent()).toMatch(/at most two decimals/);
+    await page.getByLabel('Tax rate included, in % (empty: not stated)').fill('5.5');
     await page.getByLabel('Currency (ISO 4217, such as EUR)').fill('XYZ');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.locator('.field-error').waitFor();

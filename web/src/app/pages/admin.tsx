@@ -63,7 +63,7 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
         problem={problem}
       />
       <Field
-        label="Tax included in the price, in percent (empty: not stated)"
+        label="Tax rate included, in % (empty: not stated)"
         name="taxRate"
         type="text"
         value={taxRate}
