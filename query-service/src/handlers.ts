@@ -2,6 +2,7 @@
 // combined entry point.
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { eventStreamHandlers } from './handlers/events.ts';
+import { historyHandlers } from './handlers/history.ts';
 import { orderReadHandlers } from './handlers/orders.ts';
 import { productReadHandlers } from './handlers/products.ts';
 import { searchHandlers } from './handlers/search.ts';
@@ -17,5 +18,6 @@ export function queryHandlers(deps: QueryDeps): Handlers<'query'> {
     ...orderReadHandlers(deps),
     ...searchHandlers(deps),
     ...eventStreamHandlers(deps),
+    ...historyHandlers(deps),
   };
 }

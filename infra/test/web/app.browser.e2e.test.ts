@@ -321,6 +321,10 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
     expect(await page.locator('.price.big').textContent()).toMatch(/13[.,]00 incl\. 5\.5 % tax/);
+    // The history under it says who changed what, newest first.
+    await page.locator('.history li li', { hasText: 'price: €12.50 → €13.00' }).waitFor();
+    expect(await page.locator('.history > ol > li').first().textContent()).toMatch(/you: updated.*taxRate: — → 5.5/s);
+    await screenshot(page, 'admin-product-history');
     await page.getByLabel('Tax rate included, in % (empty: not stated)').fill('5.555');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.locator('.field-error').waitFor();

@@ -18,6 +18,9 @@ import type {
 } from '@eventide/contract/documents.ts';
 import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/orders.ts';
 import type { createProductBody, productBody, productChanges } from '@eventide/contract/products.ts';
+import type { HistoryPage } from '@eventide/contract/history.ts';
+
+export type { HistoryEntry, HistoryPage } from '@eventide/contract/history.ts';
 import type { searchBody } from '@eventide/contract/search.ts';
 import type { signUpBody, userChanges, userListQuery, userV2Body } from '@eventide/contract/users.ts';
 import type { personalDataExport } from '@eventide/contract/personal-data.ts';
@@ -162,6 +165,9 @@ export function createApiClient(clientOptions: ClientOptions) {
       /** Everything held about the user (docs/privacy.md#export); a page offers it as a download at `exportUrl`. */
       export: (id: string) => data<PersonalDataExport>(call('exportPersonalData', { params: { id } })),
       exportUrl: (id: string) => urlOf('exportPersonalData', { params: { id } }),
+      /** The user's changes, newest first; pass the last page's nextCursor for older ones. */
+      history: (id: string, query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
+        data<HistoryPage>(call('userHistory', { params: { id }, query, options })),
     },
     products: {
       create: (body: In<typeof createProductBody>, options?: WriteOptions) => answer<Product>(call('createProduct', { body, options })),
@@ -169,6 +175,9 @@ export function createApiClient(clientOptions: ClientOptions) {
       change: (id: string, body: In<typeof productChanges>, options?: WriteOptions) =>
         answer<Product>(call('changeProduct', { params: { id }, body, options })),
       delete: (id: string, options?: WriteOptions) => answer<Product>(call('deleteProduct', { params: { id }, options })),
+      /** The product's changes, newest first (admins); pass the last page's nextCursor for older ones. */
+      history: (id: string, query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
+        data<HistoryPage>(call('productHistory', { params: { id }, query, options })),
       /** An offset page, newest first (cursor pages are steadier under writes: page() and all()). */
       list: (query: { page?: number; limit?: number } = {}, options?: ReadOptions) =>
         data<OffsetPage<typeof productBody>>(call('listProducts', { query, options })),
@@ -194,6 +203,9 @@ export function createApiClient(clientOptions: ClientOptions) {
       change: (id: string, body: In<typeof orderChanges>, options?: WriteOptions) =>
         answer<Order>(call('changeOrder', { params: { id }, body, options })),
       delete: (id: string, options?: WriteOptions) => answer<Order>(call('deleteOrder', { params: { id }, options })),
+      /** The order's changes, newest first; pass the last page's nextCursor for older ones. */
+      history: (id: string, query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
+        data<HistoryPage>(call('orderHistory', { params: { id }, query, options })),
     },
     auth: {
       signIn: (body: In<typeof signInBody>, options?: WriteOptions) => data<Session>(call('signIn', { body, options })),

@@ -27,6 +27,7 @@ import { createOrderBody, orderChanges, orderListQuery, orderV1Body, orderV2Body
 import { personalDataExport } from './personal-data.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './products.ts';
 import { searchBody, searchQuery } from './search.ts';
+import { historyPage, historyQuery } from './history.ts';
 import { profile, signUpBody, userChanges, userListQuery, userV1Body, userV2Body } from './users.ts';
 
 export interface Answer {
@@ -129,6 +130,15 @@ function versionedShapes<
   };
 }
 
+/** An entity's history: the same shape for the three. */
+function history<Params>(params: Params, noun: string) {
+  return {
+    params,
+    query: historyQuery,
+    answers: { 200: { description: `a page of the ${noun}'s changes, newest first`, body: historyPage } },
+  };
+}
+
 const userShapes = versionedShapes('user', {
   params: user,
   list: userListQuery,
@@ -155,6 +165,7 @@ export const SHAPES = {
   changeUser: userShapes.change,
   replaceUser: userShapes.replace,
   deleteUser: userShapes.delete,
+  userHistory: history(user, 'user'),
   exportPersonalData: {
     params: user,
     answers: {
@@ -168,6 +179,7 @@ export const SHAPES = {
 
   listOrders: orderShapes.list,
   getOrder: orderShapes.get,
+  orderHistory: history(order, 'order'),
   createOrder: orderShapes.create,
   changeOrder: orderShapes.change,
   replaceOrder: orderShapes.replace,
@@ -186,6 +198,7 @@ export const SHAPES = {
     query: productCursorQuery,
     answers: { 200: { description: 'a page; nextCursor is null on the last', body: cursorPageOf(productBody) } },
   },
+  productHistory: history(product, 'product'),
   getProduct: { params: product, answers: { 200: { description: 'the product; its version is the ETag', body: productBody } } },
   createProduct: {
     body: createProductBody,

@@ -10,7 +10,7 @@ import type { ReadDocument, ReadStore } from '@eventide/stores/read-store/port.t
 import { answerOne, live, offsetPage, type QueryDeps } from './context.ts';
 
 /** An order is its customer's and the admins': to anyone else it does not exist, deleted or not. */
-function readOwnership(readStore: ReadStore): Ownership<ReadDocument<'orders'> | undefined, ReadDocument<'orders'>> {
+export function readOwnership(readStore: ReadStore): Ownership<ReadDocument<'orders'> | undefined, ReadDocument<'orders'>> {
   return {
     load: ({ id }) => readStore.get('orders', id),
     check(who, doc, { id }): asserts doc is ReadDocument<'orders'> {

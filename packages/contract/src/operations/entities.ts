@@ -78,6 +78,15 @@ export const ENTITY_OPERATIONS = {
     summary: 'Download everything the system holds about a user, as one JSON document (docs/privacy.md#export)',
     limit: 'personal-data-export',
   },
+  userHistory: {
+    service: 'query',
+    method: 'get',
+    path: '/users/{id}/history',
+    access: 'self',
+    tag: 'users',
+    summary: 'Every change to a user, newest first: when, by whom, which fields (cursor pages)',
+    headers: READ,
+  },
 
   // Orders: versioned like users.
   listOrders: {
@@ -99,6 +108,15 @@ export const ENTITY_OPERATIONS = {
     summary: 'Read an order',
     headers: READ,
     versions: ALL,
+  },
+  orderHistory: {
+    service: 'query',
+    method: 'get',
+    path: '/orders/{id}/history',
+    access: 'owner',
+    tag: 'orders',
+    summary: 'Every change to an order, newest first: when, by whom, which fields (cursor pages)',
+    headers: READ,
   },
   createOrder: {
     service: 'command',
@@ -167,6 +185,15 @@ export const ENTITY_OPERATIONS = {
     access: 'public',
     tag: 'products',
     summary: 'Read one product',
+    headers: READ,
+  },
+  productHistory: {
+    service: 'query',
+    method: 'get',
+    path: '/products/{id}/history',
+    access: 'admin',
+    tag: 'products',
+    summary: 'Every change to a product, newest first: when, by whom, which fields (cursor pages; admins)',
     headers: READ,
   },
   createProduct: {

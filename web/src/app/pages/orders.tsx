@@ -4,6 +4,7 @@
 // and the answer replaces what is shown, so a stale page says so instead of overwriting.
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
+import { History } from '../history.tsx';
 import type { Order, Session } from '@eventide/client/api-client.ts';
 import {
   LINES_CHANGE_IN,
@@ -307,6 +308,11 @@ export function OrderPage({ id }: { id: string }) {
           Reload
         </button>
       </div>
+      <History
+        at={`${order.orderId}@${order.version}`}
+        me={session.userId}
+        load={(cursor) => api.orders.history(order.orderId, cursor ? { cursor } : {})}
+      />
     </article>
   );
 }

@@ -10,6 +10,7 @@ import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 import { addToDraft } from './orders.tsx';
 import { ProductForm } from './admin.tsx';
+import { History } from '../history.tsx';
 
 const PAGE = 20;
 
@@ -132,6 +133,9 @@ export function ProductPage({ id }: { id: string }) {
             setVersion(savedVersion);
           }}
         />
+      )}
+      {isAdmin(session) && version !== undefined && (
+        <History at={`${id}@${version}`} me={session?.userId} load={(cursor) => api.products.history(id, cursor ? { cursor } : {})} />
       )}
     </article>
   );

@@ -1,0 +1,44 @@
+// An entity's history (GET /products/{id}/history, /orders/{id}/history, /users/{id}/history):
+// each change its events made, newest first, with when, who and which request, and each field
+// it changed, before and after. Read from the event store, so it holds everything ever done.
+import { z } from 'zod';
+import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
+import { limit } from './paging.ts';
+
+export const historyQuery = z.strictObject({
+  /** Where the page before ended (its nextCursor); the newest changes when absent. */
+  cursor: z.string().optional(),
+  limit: limit.optional(),
+});
+
+/** Who made a change, as the event's metadata names them; a user since erased is shown as erased, and nothing more of them. */
+export const historyActor = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('anonymous') }),
+  z.strictObject({
+    type: z.literal('user'),
+    userId: z.string(),
+    erased: z.boolean().meta({ description: 'the user was deleted since: their data is gone' }),
+  }),
+  z.strictObject({ type: z.literal('system'), name: z.string() }),
+]);
+
+/** One field a change set: null before it existed, and after it is gone. */
+export const fieldChange = z.strictObject({ field: z.string(), before: z.unknown(), after: z.unknown() });
+
+export const historyEntry = z.strictObject({
+  /** The event's revision in the entity's stream: the entity's version after it. */
+  revision: z.number().int().nonnegative(),
+  time: z.string(),
+  event: z.enum(EVENT_NAMES as [string, ...string[]]),
+  actor: historyActor,
+  correlationId: z.string(),
+  changes: z.array(fieldChange),
+});
+export type HistoryEntry = z.infer<typeof historyEntry>;
+
+export const historyPage = z.strictObject({
+  items: z.array(historyEntry),
+  /** Give it as `cursor` for the older changes; null on the page that holds the first. */
+  nextCursor: z.string().nullable(),
+});
+export type HistoryPage = z.infer<typeof historyPage>;

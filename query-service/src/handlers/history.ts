@@ -1,0 +1,103 @@
+// productHistory, orderHistory and userHistory: an entity's changes, newest first, read from its
+// stream in the event store and folded by the same evolve the read models use, so that each
+// change is the fields it moved, before and after. Who made it comes from the event's metadata;
+// a user deleted since is shown as erased (their key is gone, and so are their name and address
+// in every event: a user's own history after erasure shows nulls). Who may read which history is
+// the route table's rule, the same as for the entity itself.
+import type { HistoryEntry, HistoryPage } from '@eventide/contract/history.ts';
+import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
+import type { Actor, EventName, Model } from '@eventide/kernel/events/catalogue.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import type { DomainEvent, EntityModel } from '@eventide/kernel/models/model.ts';
+import { orderModel } from '@eventide/kernel/models/order/state.ts';
+import { productModel } from '@eventide/kernel/models/product/state.ts';
+import { userModel } from '@eventide/kernel/models/user/state.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
+import type { QueryDeps } from './context.ts';
+import { readOwnership } from './orders.ts';
+
+const MODELS: Record<Model, EntityModel<{ status: string }, DomainEvent>> = {
+  product: productModel as never,
+  order: orderModel as never,
+  user: userModel as never,
+};
+
+/** What a state holds about its own bookkeeping, not the entity (and its id, which never changes): never shown as a change. */
+const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', 'userId', 'productId', 'orderId']);
+
+/** A state's fields: none before the entity existed. */
+const fieldsOf = (state: Record<string, unknown>) => (state.status === 'absent' ? {} : state);
+
+/** The fields that differ between two states, before and after; null where a state has none. */
+function changesBetween(beforeState: Record<string, unknown>, afterState: Record<string, unknown>): HistoryEntry['changes'] {
+  const [before, after] = [fieldsOf(beforeState), fieldsOf(afterState)];
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((field) => !BOOKKEEPING.has(field));
+  return fields
+    .filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null))
+    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
+}
+
+export function historyHandlers({
+  eventStore,
+  readStore,
+  cursors,
+}: QueryDeps): Pick<Handlers<'query'>, 'productHistory' | 'orderHistory' | 'userHistory'> {
+  /** The page of `model` `id`'s changes that ends before the cursor's revision, newest first. */
+  async function page(model: Model, id: string, query: { cursor?: string | undefined; limit?: number | undefined }): Promise<HistoryPage> {
+    const streamId = `${model}-${id}`;
+    const list = `history:${streamId}`;
+    const before = query.cursor === undefined ? undefined : cursors.decode(list, query.cursor, 'cursor');
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    // Every change is folded from the first: its "before" is the state all earlier events made.
+    const events = await eventStore.readStream(streamId, before === undefined ? {} : { toRevision: before - 1 });
+    if (events.length === 0 && before === undefined) throw refuse.notFound(`${model} ${id}`);
+    const { initialState, evolve } = MODELS[model];
+    const first = Math.max(0, events.length - limit);
+    const entries: Array<Omit<HistoryEntry, 'actor'> & { by: Actor }> = [];
+    let state = initialState;
+    for (const [i, event] of events.entries()) {
+      const next = evolve(state, event as RecordedEvent & DomainEvent);
+      if (i >= first) entries.push(entryOf(event, state as never, next as never));
+      state = next;
+    }
+    const actors = await erasedAmong(entries.map((e) => e.by));
+    const items = entries.reverse().map(({ by, ...entry }) => ({
+      ...entry,
+      actor: by.type === 'user' ? { type: 'user' as const, userId: by.userId, erased: actors.has(by.userId) } : by,
+    }));
+    const oldest = events[first];
+    return { items, nextCursor: oldest && oldest.revision > 0 ? cursors.encode(list, oldest.revision) : null };
+  }
+
+  function entryOf(event: RecordedEvent, before: Record<string, unknown>, after: Record<string, unknown>) {
+    return {
+      revision: event.revision,
+      time: event.time,
+      event: event.type as EventName,
+      by: event.metadata.actor,
+      correlationId: event.metadata.correlationId,
+      changes: changesBetween(before, after),
+    };
+  }
+
+  /** Which of these actors' users were deleted since (and so erased): a read per person on the page. */
+  async function erasedAmong(actors: Actor[]): Promise<Set<string>> {
+    const ids = [...new Set(actors.flatMap((a) => (a.type === 'user' ? [a.userId] : [])))];
+    const docs = await Promise.all(ids.map((id) => readStore.get('users', id)));
+    return new Set(ids.filter((_, i) => !docs[i] || docs[i].deleted));
+  }
+
+  return {
+    async productHistory({ ctx, params, query }) {
+      ctx.body = await page('product', params.id, query);
+    },
+    // An order's history is its customer's and the admins', as the order is.
+    orderHistory: owned(readOwnership(readStore), async ({ ctx, params, query }) => {
+      ctx.body = await page('order', params.id, query);
+    }),
+    async userHistory({ ctx, params, query }) {
+      ctx.body = await page('user', params.id, query);
+    },
+  };
+}
