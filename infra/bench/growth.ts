@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort, startService, type RunningService } from '../test/process.ts';
+import { freePort, grantAdmin, startService, type RunningService } from '../test/process.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
@@ -122,12 +122,13 @@ async function alternately(urls: { ours: string; floor: string }, seconds: numbe
   return { ours: latency(times.ours), floor: latency(times.floor) };
 }
 
-async function load(url: string, paths: string[], seconds: number) {
+async function load(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}) {
   let n = 0;
   const result = await autocannon({
     url,
     connections: 16,
     duration: seconds,
+    headers,
     requests: [{ setupRequest: (request) => ({ ...request, path: paths[n++ % paths.length]! }) }],
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}${paths[0]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -138,11 +139,17 @@ async function load(url: string, paths: string[], seconds: number) {
 const typoOfEach = (query: string) => query.replace(/\b(\w{3,})(\w)(\w)\b/g, '$1$3$2');
 
 /** The routes measured at every size, with the paths each is loaded with: the same words at every size, ids of that store. */
-function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; paths: string[] }> {
+function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; paths: string[]; admin?: true }> {
   return [
     { route: 'GET /api/products', note: 'newest 20', paths: ['/api/products'] },
     { route: 'GET /products?page=1', note: 'newest 20 and the total', paths: ['/products?page=1'] },
     { route: 'GET /products/{id}', note: `${ids.length} ids at random`, paths: ids.map((id) => `/products/${id}`) },
+    {
+      route: 'GET /products/{id}/history',
+      note: `the newest page of ${ids.length} products' histories at random, as an admin`,
+      paths: ids.map((id) => `/products/${id}/history`),
+      admin: true,
+    },
     ...words.map((word) => ({
       route: `GET /search?q= (${word.label})`,
       note: `\`${word.q}\`: ${word.matches.toLocaleString('en')} products`,
@@ -174,6 +181,22 @@ async function startCaughtUp(dataDir: string): Promise<RunningService> {
     15 * 60_000,
   );
   return service;
+}
+
+/** The session cookie of an admin made on this store, as an operator makes one (npm run admin -- grant). */
+async function adminCookie(url: string, dataDir: string): Promise<string> {
+  const who = { name: 'Bench Admin', email: `bench-admin-${process.pid}@example.test`, password: 'a long bench passphrase' };
+  const post = (path: string, body: unknown) =>
+    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const signedUp = await post('/users', who);
+  if (signedUp.status !== 201) throw new Error(`the bench admin's sign-up answered ${signedUp.status}`);
+  await grantAdmin({ DATA_DIR: dataDir }, who.email);
+  const signedIn = await post('/auth/sign-in', { email: who.email, password: who.password });
+  if (signedIn.status !== 200) throw new Error(`the bench admin's sign-in answered ${signedIn.status}`);
+  return signedIn.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }
 
 async function signUps(url: string, seconds: number) {
@@ -242,12 +265,13 @@ async function compareSizes(
       }
     });
     const samples = stores.map(({ dataDir }) => sample(dataDir));
+    const admins = await Promise.all(stores.map(({ dataDir }, i) => adminCookie(services[i]!.url, dataDir)));
     // Per store, its routes in the order of the tables: its own ids, the same words everywhere.
-    const routes = samples.map((storeSample) => [
-      ...routesOf(storeSample).map(({ route, note, paths }) => ({
+    const routes = samples.map((storeSample, i) => [
+      ...routesOf(storeSample).map(({ route, note, paths, admin }) => ({
         route,
         note,
-        run: (url: string) => load(url, paths, seconds),
+        run: (url: string) => load(url, paths, seconds, admin ? { cookie: admins[i]! } : {}),
         floored: true,
       })),
       { ...SIGN_UPS, run: (url: string) => signUps(url, seconds), floored: false },

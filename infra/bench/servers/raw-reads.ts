@@ -4,7 +4,9 @@
 // vocabulary (its query is the words as typed, which is ours for any word that needs no
 // completion or correction; a last word longer than the prefix index stands, as in ours, for
 // the words it starts, read from the same table). Each route
-// answers the rows' stored JSON, as ours answers its own rendering of them.
+// answers the rows' stored JSON, as ours answers its own rendering of them. A product's history
+// reads its stream's events from the same events.db, newest first, and answers them as stored:
+// no folding, no changes per field, no actors looked up, no access check.
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -46,6 +48,10 @@ const prepared = (text: string) => {
   }
   return statement;
 };
+const events = new DatabaseSync(join(process.env.DATA_DIR!, 'events.db'), { readOnly: true });
+const stream = events.prepare(
+  'SELECT revision, type, data, metadata, time FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 20',
+);
 const bodies = (rows: unknown[]) => (rows as Array<{ body: string }>).map((r) => JSON.parse(r.body));
 
 const app = new Koa();
@@ -57,6 +63,10 @@ app.use((ctx) => {
   } else if (path === '/products') {
     const rows = sql.page.all(20, 0);
     ctx.body = { items: bodies(rows), total: Number((sql.count.get() as { n: number } | undefined)?.n ?? 0) };
+  } else if (path.startsWith('/products/') && path.endsWith('/history')) {
+    const rows = stream.all(`product-${path.slice('/products/'.length, -'/history'.length)}`) as Array<{ data: string; metadata: string }>;
+    if (rows.length === 0) ctx.status = 404;
+    else ctx.body = { items: rows.map((row) => ({ ...row, data: JSON.parse(row.data), metadata: JSON.parse(row.metadata) })) };
   } else if (path.startsWith('/products/')) {
     const row = sql.byId.get(path.slice('/products/'.length)) as { body: string } | undefined;
     if (row) ctx.body = JSON.parse(row.body);
