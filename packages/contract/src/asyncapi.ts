@@ -2,13 +2,12 @@
 // Kafka topic, a message per public event with its key, headers and envelope (the payload's JSON
 // Schema as zod writes it, with the personal fields as they travel: sealed), the current schema
 // version of each, and an example. Served at /asyncapi.json and rendered at /docs/events.
-import { z } from 'zod';
 import { EVENT_NAMES, eventMetadata, MODELS, payloadSchemas, type EventName, type Model } from '@eventide/kernel/events/catalogue.ts';
 import { EXAMPLES } from '@eventide/kernel/events/examples.ts';
 import { HEADERS, topicOf } from '@eventide/kernel/events/on-the-wire.ts';
 import { PERSONAL_FIELDS } from '@eventide/kernel/events/personal-fields.ts';
 import { currentVersion } from '@eventide/kernel/events/versions.ts';
-import { jsonSchemaOf } from './openapi.ts';
+import { jsonSchemaOf } from '@eventide/kernel/json-schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -153,7 +152,7 @@ export function asyncApiDocument(): Json {
       messages: names.map((name) => ({ $ref: `#/channels/${model}/messages/${keyOf(name)}` })),
     };
   }
-  const { $schema: _, ...metadata } = z.toJSONSchema(eventMetadata, { target: 'draft-2020-12', io: 'output' }) as Json;
+  const metadata = jsonSchemaOf(eventMetadata, 'output');
   return {
     asyncapi: '3.0.0',
     info: {

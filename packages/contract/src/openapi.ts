@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the whole API, built from the route table (operations.ts, routes.ts) and its zod
 // schemas with zod's own JSON Schema output (3.1's schemas are JSON Schema 2020-12). Served at
 // /openapi.json and rendered at /docs.
-import { z } from 'zod';
+import { jsonSchemaOf } from '@eventide/kernel/json-schema.ts';
 import { SESSION_COOKIE } from './auth.ts';
 import { V1_DEPRECATED_AT, V1_SUNSET_AT } from './versions.ts';
 import { problem } from './common.ts';
@@ -9,12 +9,6 @@ import type { RequestHeader } from './operations.ts';
 import { API_ROUTES, answerBody, type ApiRoute } from './routes.ts';
 
 type Json = Record<string, unknown>;
-
-/** The JSON Schema of a zod schema, for embedding (no $schema): what a client sends or gets. */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
-  return rest;
-}
 
 const HEADERS: Record<RequestHeader, Json> = {
   'If-Match': {

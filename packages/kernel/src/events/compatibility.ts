@@ -7,12 +7,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { EVENT_NAMES, payloadSchemas } from './catalogue.ts';
 import { EXAMPLES } from './examples.ts';
 import { UPCASTERS, upcastWith, type Payload, type Upcaster } from './versions.ts';
+import { jsonSchemaOf, type JsonSchema } from '../json-schema.ts';
 
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema };
+export { jsonSchemaOf };
 export interface PublishedVersion {
   schema: JsonSchema;
   example: Payload;
@@ -39,12 +41,6 @@ export function currentCatalogue(): Catalogue {
 
 export function readPublished(file = PUBLISHED_FILE): Published {
   return JSON.parse(readFileSync(file, 'utf8')) as Published;
-}
-
-/** A payload schema as JSON Schema (draft 2020-12), as published. */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
-  return rest;
 }
 
 export const versionOfCatalogue = (event: VersionedEvent) => event.upcasters.length + 1;
