@@ -2,6 +2,9 @@
 // have one event each: what loading from a snapshot (command-service/src/load.ts) buys. The same
 // number of requests on each side, one connection (two PATCHes to one product at once would
 // conflict), synchronous=NORMAL so that an fsync per request does not hide the cost of the read.
+// Then reads of the long product as of the middle of its stream (issue 48's as-of read).
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
 import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { grantAdmin, startService } from '../test/process.ts';
@@ -18,6 +21,8 @@ export interface LongStreamResults {
   requests: number;
   short: PatchResult;
   long: PatchResult;
+  /** GET /products/{id}?at= the middle of the long stream, one at a time: its events folded up to there (issue 48). */
+  asOf: PatchResult;
 }
 
 const details = (name: string) => ({ name, description: 'A product for the benchmark', price: { amount: 1999, currency: 'EUR' } });
@@ -46,6 +51,22 @@ async function patches(url: string, cookie: string, amount: number, productIdOf:
     if (response.status !== 200) throw new Error(`PATCH answered ${response.status}`);
   }
   return latencies;
+}
+
+/** The global position of one event of a product's stream, read from the store's file. */
+async function positionOfRevision(dataDir: string, productId: string, revision: number): Promise<number> {
+  const db = new DatabaseSync(join(dataDir, 'events.db'), { readOnly: true });
+  try {
+    return Number(
+      (
+        db.prepare('SELECT position FROM events WHERE stream_id = ? AND revision = ?').get(`product-${productId}`, revision) as {
+          position: number;
+        }
+      ).position,
+    );
+  } finally {
+    db.close();
+  }
 }
 
 function summary(latencies: number[], streamLength: number): PatchResult {
@@ -80,7 +101,18 @@ export async function benchLongStreams(dataDir: string, longLength = 10_000, req
       samples.short.push(...(await patches(service.url, cookie, half, (n) => fresh[round * half + n]!)));
       samples.long.push(...(await patches(service.url, cookie, half, () => long)));
     }
-    return { requests, short: summary(samples.short, 1), long: summary(samples.long, longLength) };
+    // As of the middle of the long stream: half of it read and folded per request.
+    const middle = (await (await fetch(`${service.url}/products/${long}`)).json()) as { version: number };
+    const at = await positionOfRevision(dataDir, long, Math.floor(middle.version / 2));
+    const reads: number[] = [];
+    for (let n = 0; n < Math.min(requests, 500); n++) {
+      const started = performance.now();
+      const response = await fetch(`${service.url}/products/${long}?at=${at}`);
+      await response.arrayBuffer();
+      reads.push(performance.now() - started);
+      if (response.status !== 200) throw new Error(`GET ?at= answered ${response.status}`);
+    }
+    return { requests, short: summary(samples.short, 1), long: summary(samples.long, longLength), asOf: summary(reads, longLength) };
   } finally {
     await service.stop();
   }

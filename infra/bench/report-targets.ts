@@ -182,6 +182,13 @@ export function targetsSection(run: TargetFigures): string[] {
       cause: HEADING.queries,
     },
     {
+      measure: `a product as of the middle of its ${fmt(streams.long.streamLength)}-event stream, p99 one at a time`,
+      target: '≤ 50 ms',
+      measured: millis(streams.asOf.p99),
+      met: streams.asOf.p99 <= 50,
+      cause: HEADING.longStreams,
+    },
+    {
       measure: `PATCH on a ${fmt(streams.long.streamLength)}-event stream ÷ on a 1-event stream`,
       target: '≤ 1.5',
       measured: ratio(patch, 1),
@@ -192,7 +199,7 @@ export function targetsSection(run: TargetFigures): string[] {
   return [
     '## Targets',
     '',
-    'What this run measured against each target of the performance work (issue 47, the growth targets of issue 14, and issue 48’s history),',
+    'What this run measured against each target of the performance work (issue 47, the growth targets of issue 14, and issue 48’s history and as-of reads),',
     'each as the issue wrote it; the sections below say how each figure was taken and what it compares, and for a target',
     'this run missed, where its cause is measured.',
     '',

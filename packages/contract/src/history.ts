@@ -42,3 +42,19 @@ export const historyPage = z.strictObject({
   nextCursor: z.string().nullable(),
 });
 export type HistoryPage = z.infer<typeof historyPage>;
+
+/**
+ * `?at=` on a read of one entity: the entity as it was then, folded from its events up to that
+ * point. A position (Event-Position, Read-Position) or a time (ISO 8601 with its offset).
+ */
+export const asOf = z.union(
+  [
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,14}$/)
+      .transform(Number),
+    z.iso.datetime({ offset: true }).transform((time) => new Date(time)),
+  ],
+  { error: 'must be a position (a whole number, as Event-Position gives) or a time (ISO 8601, such as 2026-11-27T12:00:00Z)' },
+);
+export const asOfQuery = z.strictObject({ at: asOf.optional() });

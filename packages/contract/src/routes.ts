@@ -27,7 +27,7 @@ import { createOrderBody, orderChanges, orderListQuery, orderV1Body, orderV2Body
 import { personalDataExport } from './personal-data.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './products.ts';
 import { searchBody, searchQuery } from './search.ts';
-import { historyPage, historyQuery } from './history.ts';
+import { asOfQuery, historyPage, historyQuery } from './history.ts';
 import { profile, signUpBody, userChanges, userListQuery, userV1Body, userV2Body } from './users.ts';
 
 export interface Answer {
@@ -108,7 +108,12 @@ function versionedShapes<
   const { params, representations } = shapes;
   return {
     list: { query: shapes.list, answers: { 200: { description: `a page of ${noun}s, newest first`, body: page } }, representations },
-    get: { params, answers: { 200: { description: `the ${noun}; its version is the ETag`, body: one } }, representations },
+    get: {
+      params,
+      query: asOfQuery,
+      answers: { 200: { description: `the ${noun} (as it was at \`at\`, when given); its version is the ETag`, body: one } },
+      representations,
+    },
     create: {
       body: shapes.create,
       answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: one } },
@@ -199,7 +204,11 @@ export const SHAPES = {
     answers: { 200: { description: 'a page; nextCursor is null on the last', body: cursorPageOf(productBody) } },
   },
   productHistory: history(product, 'product'),
-  getProduct: { params: product, answers: { 200: { description: 'the product; its version is the ETag', body: productBody } } },
+  getProduct: {
+    params: product,
+    query: asOfQuery,
+    answers: { 200: { description: 'the product (as it was at `at`, when given); its version is the ETag', body: productBody } },
+  },
   createProduct: {
     body: createProductBody,
     answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: productBody } },

@@ -8,20 +8,12 @@ import type { HistoryEntry, HistoryPage } from '@eventide/contract/history.ts';
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { Actor, EventName, Model } from '@eventide/kernel/events/catalogue.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import type { DomainEvent, EntityModel } from '@eventide/kernel/models/model.ts';
-import { orderModel } from '@eventide/kernel/models/order/state.ts';
-import { productModel } from '@eventide/kernel/models/product/state.ts';
-import { userModel } from '@eventide/kernel/models/user/state.ts';
+import type { DomainEvent } from '@eventide/kernel/models/model.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
 import { readOwnership } from './orders.ts';
-
-const MODELS: Record<Model, EntityModel<{ status: string }, DomainEvent>> = {
-  product: productModel as never,
-  order: orderModel as never,
-  user: userModel as never,
-};
+import { MODELS } from './as-of.ts';
 
 /** What a state holds about its own bookkeeping, not the entity (and its id, which never changes): never shown as a change. */
 const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', 'userId', 'productId', 'orderId']);

@@ -6,7 +6,8 @@ import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mo
 import { maySee } from '@eventide/kernel/models/order/life-cycle.ts';
 import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
-import type { ReadDocument, ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ReadDocument, ReadFields, ReadStore } from '@eventide/stores/read-store/port.ts';
+import { stateAt } from './as-of.ts';
 import { answerOne, live, offsetPage, type QueryDeps } from './context.ts';
 
 /** An order is its customer's and the admins': to anyone else it does not exist, deleted or not. */
@@ -19,7 +20,7 @@ export function readOwnership(readStore: ReadStore): Ownership<ReadDocument<'ord
   };
 }
 
-export function orderReadHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'listOrders' | 'getOrder'> {
+export function orderReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Handlers<'query'>, 'listOrders' | 'getOrder'> {
   return {
     async listOrders({ ctx, query, principal, represent }) {
       const filter: Record<string, string> = {};
@@ -35,7 +36,14 @@ export function orderReadHandlers({ readStore }: QueryDeps): Pick<Handlers<'quer
       if (query.status) filter.status = query.status;
       ctx.body = await offsetPage(readStore, 'orders', query, represent, filter);
     },
-    getOrder: owned(readOwnership(readStore), ({ ctx, params, owned: doc, represent }) => {
+    // As of a moment too, under the same rule: an order's customer never changes.
+    getOrder: owned(readOwnership(readStore), async ({ ctx, params, query, owned: doc, represent }) => {
+      if (query.at !== undefined) {
+        const { state, revision } = await stateAt<ReadFields['orders']>(eventStore, 'order', params.id, query.at);
+        ctx.set('ETag', `"${revision}"`);
+        ctx.body = represent(state);
+        return;
+      }
       answerOne(ctx, live(doc, `order ${params.id}`), represent);
     }),
   };

@@ -8,12 +8,15 @@ import { problems } from '@eventide/contract/problems.ts';
 import { productView } from '@eventide/contract/representations/product.ts';
 import { renderedJson, withItems } from './rendered.ts';
 import { answerJson, findOne, offsetList, type QueryDeps } from './context.ts';
+import { stateAt } from './as-of.ts';
+import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 
 const LIST = 'products';
 
 export function productReadHandlers({
   readStore,
   cursors,
+  eventStore,
 }: QueryDeps): Pick<Handlers<'query'>, 'listProducts' | 'pageProducts' | 'getProduct'> {
   // Products hold no personal data, so their representations may be kept (rendered.ts).
   const productJson = renderedJson<'products'>(productView);
@@ -42,7 +45,13 @@ export function productReadHandlers({
     async pageProducts({ ctx, query }) {
       answerJson(ctx, await cursorPage(query.cursor ?? '', query.limit ?? DEFAULT_LIMIT, 'cursor'));
     },
-    async getProduct({ ctx, params }) {
+    async getProduct({ ctx, params, query }) {
+      if (query.at !== undefined) {
+        const { state, revision } = await stateAt<ProductState>(eventStore, 'product', params.id, query.at);
+        ctx.set('ETag', `"${revision}"`);
+        ctx.body = productView(state);
+        return;
+      }
       const doc = await findOne(readStore, 'products', params.id, 'product');
       ctx.set('ETag', `"${doc.version}"`);
       answerJson(ctx, productJson(doc));

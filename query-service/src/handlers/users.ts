@@ -2,13 +2,23 @@
 // admins (the list) and the user themselves or an admin (one profile), and spent the limit.
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { answerOne, findOne, offsetPage, type QueryDeps } from './context.ts';
+import { stateAt } from './as-of.ts';
+import type { ReadFields } from '@eventide/stores/read-store/port.ts';
 
-export function userReadHandlers({ readStore }: QueryDeps): Pick<Handlers<'query'>, 'listUsers' | 'getUser'> {
+type UserFields = ReadFields['users'];
+
+export function userReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Handlers<'query'>, 'listUsers' | 'getUser'> {
   return {
     async listUsers({ ctx, query, represent }) {
       ctx.body = await offsetPage(readStore, 'users', query, represent);
     },
-    async getUser({ ctx, params, represent }) {
+    async getUser({ ctx, params, query, represent }) {
+      if (query.at !== undefined) {
+        const { state, revision } = await stateAt<UserFields>(eventStore, 'user', params.id, query.at);
+        ctx.set('ETag', `"${revision}"`);
+        ctx.body = represent(state);
+        return;
+      }
       answerOne(ctx, await findOne(readStore, 'users', params.id, 'user'), represent);
     },
   };
