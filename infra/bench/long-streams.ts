@@ -105,7 +105,7 @@ export async function benchLongStreams(dataDir: string, longLength = 10_000, req
     const middle = (await (await fetch(`${service.url}/products/${long}`)).json()) as { version: number };
     const at = await positionOfRevision(dataDir, long, Math.floor(middle.version / 2));
     const reads: number[] = [];
-    for (let n = 0; n < Math.min(requests, 500); n++) {
+    for (let n = 0; n < Math.min(requests, 100); n++) {
       const started = performance.now();
       const response = await fetch(`${service.url}/products/${long}?at=${at}`);
       await response.arrayBuffer();
