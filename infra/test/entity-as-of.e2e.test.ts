@@ -2,8 +2,7 @@
 // position or a time, under the entity's own access rule; a moment the store has not reached, or
 // an `at` that is neither, is a 400 naming `at`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;
@@ -14,12 +13,8 @@ afterAll(() => app?.close());
 
 const positionOf = (reply: { headers: Headers }) => Number(reply.headers.get('event-position'));
 
-async function customer(): Promise<JsonClient & { userId: string }> {
-  const client = jsonClient(app.url);
-  const me = await signUp(client);
-  await signInWithPassword(client, me.email, me.password);
-  return Object.assign(client, { userId: me.userId });
-}
+/** Another customer, signed in on a client of their own. */
+const customer = () => signedInUser(app.url);
 
 describe('a product as it was', () => {
   it('answers each moment of its life by position and by time, and not before or after it', async () => {

@@ -2,8 +2,7 @@
 // which request and what each field was before and after; cursor pages; the entity's own access
 // rule; an erased person shown as erased, with nothing of them left.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;
@@ -15,12 +14,8 @@ afterAll(() => app?.close());
 /** A read once the read models hold the write at `position`. */
 const after = (position: number) => ({ 'Wait-For-Position': String(position) });
 
-async function customer(): Promise<JsonClient & { userId: string }> {
-  const client = jsonClient(app.url);
-  const me = await signUp(client);
-  await signInWithPassword(client, me.email, me.password);
-  return Object.assign(client, { userId: me.userId });
-}
+/** Another customer, signed in on a client of their own. */
+const customer = () => signedInUser(app.url);
 
 describe('a product’s history', () => {
   let productId: string;

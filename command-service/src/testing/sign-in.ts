@@ -1,7 +1,7 @@
 // Test helpers for signed-in clients: a user signed up with a password, and an admin.
 import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { roles } from '../identity/roles.ts';
 
 export interface SignedIn {
@@ -20,6 +20,14 @@ export async function signUp(client: JsonClient, who: { name?: string; email?: s
   const reply = await client.request('POST', '/users', { name: who.name ?? `User ${n}`, email, password });
   if (reply.status !== 201) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { userId: reply.body.userId, email, password };
+}
+
+/** A new user on a client of their own, signed in: a customer, for tests that need several. */
+export async function signedInUser(url: string): Promise<JsonClient & SignedIn> {
+  const client = jsonClient(url);
+  const me = await signUp(client);
+  await signInWithPassword(client, me.email, me.password);
+  return Object.assign(client, me);
 }
 
 export async function signInWithPassword(client: JsonClient, email: string, password: string): Promise<void> {
