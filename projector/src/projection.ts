@@ -8,7 +8,13 @@ import { type DomainEvent, type EntityModel, fold } from '@eventide/kernel/model
 import { orderModel } from '@eventide/kernel/models/order/state.ts';
 import { productModel } from '@eventide/kernel/models/product/state.ts';
 import { userModel } from '@eventide/kernel/models/user/state.ts';
-import type { Collection, DocumentWrite, ReadDocument, ReadFields } from '@eventide/stores/read-store/port.ts';
+import {
+  COLLECTION_OF,
+  type Collection,
+  type DocumentWrite,
+  type ReadDocument,
+  type ReadFields,
+} from '@eventide/stores/read-store/port.ts';
 
 type Absent = { status: 'absent' };
 
@@ -19,9 +25,9 @@ interface Projection<C extends Collection> {
 }
 
 const PROJECTIONS: { user: Projection<'users'>; product: Projection<'products'>; order: Projection<'orders'> } = {
-  user: { collection: 'users', model: userModel, idOf: (d) => String(d.userId) },
-  product: { collection: 'products', model: productModel, idOf: (d) => String(d.productId) },
-  order: { collection: 'orders', model: orderModel, idOf: (d) => String(d.orderId) },
+  user: { collection: COLLECTION_OF.user, model: userModel, idOf: (d) => String(d.userId) },
+  product: { collection: COLLECTION_OF.product, model: productModel, idOf: (d) => String(d.productId) },
+  order: { collection: COLLECTION_OF.order, model: orderModel, idOf: (d) => String(d.orderId) },
 };
 
 /** Which document an event belongs to, or undefined for events that have no read model. */

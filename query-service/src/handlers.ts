@@ -1,6 +1,7 @@
 // Every operation the route table gives the query service, by name, for its own main and for the
 // combined entry point.
 import type { Handlers } from '@eventide/platform/http/mount.ts';
+import { changeStreamHandlers } from './handlers/changes.ts';
 import { eventStreamHandlers } from './handlers/events.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { orderReadHandlers } from './handlers/orders.ts';
@@ -18,6 +19,7 @@ export function queryHandlers(deps: QueryDeps): Handlers<'query'> {
     ...orderReadHandlers(deps),
     ...searchHandlers(deps),
     ...eventStreamHandlers(deps),
+    ...changeStreamHandlers(deps),
     ...historyHandlers(deps),
   };
 }

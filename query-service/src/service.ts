@@ -7,15 +7,16 @@ import { queryHandlers } from './handlers.ts';
 import { queryDeps } from './wire.ts';
 
 export function queryService(): ServiceFactory<Service> {
-  return async ({ config, auth: openAuth, eventStore, readModels, projected, personalData }) => {
+  return async ({ config, log, auth: openAuth, eventStore, readModels, projected, personalData }) => {
     const read = await readModels();
     // Sessions come from the same store the command service signs users in to.
     const auth = await openAuth();
-    // The event store feeds GET /events (server-sent events) for subscribers without Kafka.
+    // The event store feeds GET /events (server-sent events) for subscribers without Kafka, and
+    // the live streams of GET /changes.
     const events = await eventStore();
     addQuerySections(personalData, read.store, events.store);
     const stopping = new AbortController();
-    const deps = queryDeps(config, read, { projected, eventStore: events.store, stopping: stopping.signal });
+    const deps = queryDeps(config, read, { projected, eventStore: events.store, stopping: stopping.signal, auth, log });
     return {
       api: { service: 'query' as const, handlers: queryHandlers(deps), readConsistency: readConsistency(deps.progress) },
       health: () => ({ readStore: read.description, auth: auth.description }),

@@ -1,25 +1,50 @@
-// Builds the query service's dependencies from the open read models: cursor secret, progress, limits.
+// Builds the query service's dependencies from the open read models: cursor secret, progress, limits,
+// and the live streams' follower.
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { ReadModels } from '@eventide/stores/read-models/open.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { loadOrCreateSecret } from '@eventide/kernel/secret.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
+import { UserConnections } from '@eventide/platform/user-connections.ts';
 import { cursors } from './cursor.ts';
+import { ChangeHub } from './live/hub.ts';
+import { liveResources } from './live/resources.ts';
 import { progressOf, type ProjectorSignal } from './consistency.ts';
 import type { QueryDeps } from './handlers.ts';
 
 export function queryDeps(
   config: Config,
   { store: readStore, search: productSearch }: Pick<ReadModels, 'store' | 'search'>,
-  options: { projected?: ProjectorSignal; eventStore: EventStore; stopping: AbortSignal },
+  options: {
+    projected?: ProjectorSignal;
+    eventStore: EventStore;
+    stopping: AbortSignal;
+    auth: Pick<OpenedAuth, 'sessions' | 'revocations'>;
+    log: Logger;
+  },
 ): QueryDeps {
+  const { eventStore, stopping, auth, log } = options;
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
+  const progress = progressOf(readStore, options.projected, stopping);
   return {
     readStore,
     productSearch,
     cursors: cursors(secret),
-    progress: progressOf(readStore, options.projected, options.stopping),
-    eventStore: options.eventStore,
-    stopping: options.stopping,
+    progress,
+    eventStore,
+    stopping,
+    live: {
+      hub: new ChangeHub({ eventStore, readStore, progress, stopping, log }),
+      resources: liveResources(readStore),
+      perUser: new UserConnections(config.LIVE_STREAMS_PER_USER),
+      maxPerUser: config.LIVE_STREAMS_PER_USER,
+      sessions: auth.sessions,
+      revocations: auth.revocations,
+      eventStore,
+      readStore,
+      stopping,
+    },
   };
 }

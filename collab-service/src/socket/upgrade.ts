@@ -17,7 +17,7 @@ import { CLOSE_FORBIDDEN, type ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
 import { CLOSE_RESTARTING } from './close-codes.ts';
-import { UserConnections } from './user-connections.ts';
+import { UserConnections } from '@eventide/platform/user-connections.ts';
 
 export const COLLAB_PATH = '/collab';
 /** Messages of one connection being handled at once before its reading pauses. */

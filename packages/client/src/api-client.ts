@@ -27,6 +27,8 @@ import type { personalDataExport } from '@eventide/contract/personal-data.ts';
 import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts';
 import type { SHAPES } from '@eventide/contract/routes.ts';
 import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
+import { followChanges, type FollowOptions, type LiveEvent } from './changes.ts';
+import type { ChangeResource } from '@eventide/contract/changes.ts';
 
 type In<S extends z.ZodType> = z.input<S>;
 type Out<S extends z.ZodType> = z.output<S>;
@@ -207,6 +209,24 @@ export function createApiClient(clientOptions: ClientOptions) {
       history: (id: string, query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
         data<HistoryPage>(call('orderHistory', { params: { id }, query, options })),
     },
+    /**
+     * The changes to the orders, products and users this session may read, as they reach the read
+     * models, until `signal` aborts (docs/api.md#live). Resumes by itself after a dropped connection.
+     */
+    changes: (query: { of?: readonly ChangeResource[]; after?: number } = {}, options: FollowOptions = {}) =>
+      followChanges<{ orders: Order; products: Product; users: User }>(
+        (lastEventId, signal) =>
+          send(urlOf('streamChanges', { query: { of: query.of?.join(','), after: query.after } }), {
+            headers: { accept: 'text/event-stream', ...clientOptions.headers, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+            credentials: 'same-origin',
+            ...(signal ? { signal } : {}),
+          }),
+        async (response) => {
+          const text = await response.text();
+          return problemOf(response, /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined, text);
+        },
+        options,
+      ),
     auth: {
       signIn: (body: In<typeof signInBody>, options?: WriteOptions) => data<Session>(call('signIn', { body, options })),
       signOut: async () => void (await call('signOut')),
@@ -243,6 +263,8 @@ export function createApiClient(clientOptions: ClientOptions) {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
+/** One message of api.changes(). */
+export type ChangeEvent = LiveEvent<{ orders: Order; products: Product; users: User }>;
 
 function problemOf(response: Response, parsed: unknown, text: string): ApiProblem {
   const retryAfter = retryAfterMs(response.headers.get('retry-after'));

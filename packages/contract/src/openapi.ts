@@ -111,6 +111,7 @@ export function openApiDocument(): Json {
       { name: 'orders', description: 'Orders and their life cycle' },
       { name: 'auth', description: 'Sessions: password and provider sign-in' },
       { name: 'events', description: 'The public events, for services without Kafka' },
+      { name: 'live', description: 'The read models as they change, as server-sent events, filtered by who may read what' },
       { name: 'documents', description: 'Collaborative documents (the editing itself is ShareDB over /collab, a WebSocket)' },
       { name: 'docs', description: 'This description' },
       { name: 'app', description: 'The web app served at /' },

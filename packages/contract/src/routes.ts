@@ -21,6 +21,7 @@ import {
   newDocumentBody,
   shareBody,
 } from './documents.ts';
+import { changesQuery } from './changes.ts';
 import { eventsQuery } from './events.ts';
 import { OPERATIONS, type Method, type Operation, type OperationName, type PathVersion } from './operations.ts';
 import { createOrderBody, orderChanges, orderListQuery, orderV1Body, orderV2Body, replaceOrderBody } from './orders.ts';
@@ -253,6 +254,17 @@ export const SHAPES = {
   streamEvents: {
     query: eventsQuery,
     answers: { 200: { description: 'a stream: id is the position, event the name, data the envelope', contentType: 'text/event-stream' } },
+  },
+
+  streamChanges: {
+    query: changesQuery,
+    answers: {
+      200: {
+        description:
+          'a stream: id is a position to resume after (Last-Event-ID), event is changed, deleted, reset or ended, data is JSON (docs/api.md#live)',
+        contentType: 'text/event-stream',
+      },
+    },
   },
 
   openEditor: { answers: { 200: html('the page') } },

@@ -124,6 +124,8 @@ const schema = z.object({
   COLLAB_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /** Collaborative editing: connections one user may hold at once (per process). */
   COLLAB_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).default(8),
+  /** Live change streams (GET /changes) one user may hold at once (per process): a tab holds one. */
+  LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).default(6),
   /** People a user may look up (by email or name) to share documents with, per hour. */
   COLLAB_SHARE_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** Collaborative editing: ops one connection may have handled per second, one at a time, and how many may wait beyond that. */

@@ -7,6 +7,7 @@ import type { ProductSearch } from '@eventide/stores/product-search/port.ts';
 import type { Collection, ReadDocument, ReadFields, ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { Cursors } from '../cursor.ts';
 import type { Progress } from '../consistency.ts';
+import type { LiveDeps } from '../live/stream.ts';
 
 export interface QueryDeps {
   readStore: ReadStore;
@@ -17,6 +18,8 @@ export interface QueryDeps {
   eventStore: EventStore;
   /** Aborted when the process begins to shut down: event streams end, waiting reads answer. */
   stopping: AbortSignal;
+  /** GET /changes: the live streams of the read models. */
+  live: LiveDeps;
 }
 
 /** How a collection's documents are shown: the representation of the entity's state. */

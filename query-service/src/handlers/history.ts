@@ -12,7 +12,7 @@ import type { DomainEvent } from '@eventide/kernel/models/model.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
-import { readOwnership } from './orders.ts';
+import { readOwnership } from '../ownership.ts';
 import { MODELS } from './as-of.ts';
 
 /** What a state holds about its own bookkeeping, not the entity (and its id, which never changes): never shown as a change. */

@@ -1,24 +1,13 @@
 // listOrders (offset pages, filtered by user and status) and getOrder, in every version the table
 // serves them. Who may see an order is its life cycle's rule (orderModel's maySee): the mount
-// applies it to one order through readOwnership; a list holds only what its reader may see.
+// applies it to one order through readOwnership (ownership.ts); a list holds only what its reader may see.
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
-import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
-import { maySee } from '@eventide/kernel/models/order/life-cycle.ts';
+import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
-import { refuse } from '@eventide/kernel/models/refusal.ts';
-import type { ReadDocument, ReadFields, ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ReadFields } from '@eventide/stores/read-store/port.ts';
+import { readOwnership } from '../ownership.ts';
 import { stateAt } from './as-of.ts';
 import { answerOne, live, offsetPage, type QueryDeps } from './context.ts';
-
-/** An order is its customer's and the admins': to anyone else it does not exist, deleted or not. */
-export function readOwnership(readStore: ReadStore): Ownership<ReadDocument<'orders'> | undefined, ReadDocument<'orders'>> {
-  return {
-    load: ({ id }) => readStore.get('orders', id),
-    check(who, doc, { id }): asserts doc is ReadDocument<'orders'> {
-      if (!doc || !maySee(doc.fields.userId, who)) throw refuse.notFound(`order ${id}`);
-    },
-  };
-}
 
 export function orderReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Handlers<'query'>, 'listOrders' | 'getOrder'> {
   return {

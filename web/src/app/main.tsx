@@ -11,6 +11,7 @@ import { AdminPage } from './pages/admin.tsx';
 import { OrderPage, OrdersPage } from './pages/orders.tsx';
 import { DocumentPage, DocumentsPage } from './pages/documents.tsx';
 import { isAdmin, SessionProvider, useSession } from './session.tsx';
+import { LiveProvider } from './live.tsx';
 
 function Navigation() {
   const { session } = useSession();
@@ -49,48 +50,50 @@ function SkipLink() {
 function App() {
   return (
     <SessionProvider>
-      <Router hook={useHashLocation}>
-        <SkipLink />
-        <header>
-          <Navigation />
-        </header>
-        <main id="main" tabIndex={-1}>
-          <Switch>
-            <Route path="/">
-              <ProductsPage />
-            </Route>
-            <Route path="/products/:id">{(params) => <ProductPage id={params.id} />}</Route>
-            <Route path="/search">
-              <SearchPage />
-            </Route>
-            <Route path="/sign-in">
-              <SignInPage />
-            </Route>
-            <Route path="/sign-up">
-              <SignUpPage />
-            </Route>
-            <Route path="/orders">
-              <OrdersPage />
-            </Route>
-            <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
-            <Route path="/documents">
-              <DocumentsPage />
-            </Route>
-            <Route path="/documents/:id">{(params) => <DocumentPage id={params.id} />}</Route>
-            <Route path="/admin">
-              <AdminPage />
-            </Route>
-            <Route path="/account">
-              <AccountPage />
-            </Route>
-            <Route>
-              <p>
-                There is no page here. <Link href="/">See the products</Link>.
-              </p>
-            </Route>
-          </Switch>
-        </main>
-      </Router>
+      <LiveProvider>
+        <Router hook={useHashLocation}>
+          <SkipLink />
+          <header>
+            <Navigation />
+          </header>
+          <main id="main" tabIndex={-1}>
+            <Switch>
+              <Route path="/">
+                <ProductsPage />
+              </Route>
+              <Route path="/products/:id">{(params) => <ProductPage id={params.id} />}</Route>
+              <Route path="/search">
+                <SearchPage />
+              </Route>
+              <Route path="/sign-in">
+                <SignInPage />
+              </Route>
+              <Route path="/sign-up">
+                <SignUpPage />
+              </Route>
+              <Route path="/orders">
+                <OrdersPage />
+              </Route>
+              <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
+              <Route path="/documents">
+                <DocumentsPage />
+              </Route>
+              <Route path="/documents/:id">{(params) => <DocumentPage id={params.id} />}</Route>
+              <Route path="/admin">
+                <AdminPage />
+              </Route>
+              <Route path="/account">
+                <AccountPage />
+              </Route>
+              <Route>
+                <p>
+                  There is no page here. <Link href="/">See the products</Link>.
+                </p>
+              </Route>
+            </Switch>
+          </main>
+        </Router>
+      </LiveProvider>
     </SessionProvider>
   );
 }

@@ -90,6 +90,17 @@ export const SITE_OPERATIONS = {
     headers: ['Last-Event-ID'],
   },
 
+  // The read models moving live, for pages that show them (docs/api.md#live).
+  streamChanges: {
+    service: 'query',
+    method: 'get',
+    path: '/changes',
+    access: 'signed-in',
+    tag: 'live',
+    summary: 'Changes to the orders, products and users you may read, as server-sent events, as they reach the read models',
+    headers: ['Last-Event-ID'],
+  },
+
   // Collaborative documents (the editing itself is the /collab WebSocket).
   openEditor: {
     service: 'collab',

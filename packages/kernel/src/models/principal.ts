@@ -7,3 +7,7 @@ export type UserPrincipal = { type: 'user'; userId: string; admin: boolean };
 
 /** Whether the principal acts with an admin's authority. */
 export const actsAsAdmin = (who: Principal): boolean => who.type === 'system' || who.admin;
+
+/** The `self` rule of the route table: the user named, or anyone with an admin's authority. */
+export const isSelfOrAdmin = (who: Principal, userId: string): boolean =>
+  actsAsAdmin(who) || (who.type === 'user' && who.userId === userId);

@@ -15,7 +15,7 @@ import { allowOf, bySpecificity, overlap, pathRegExp, templateMatcher } from '@e
 import { isAdmin, principalOf, sessionUser, type SessionUser } from '../auth/session.ts';
 import { addressKey } from '../auth/client-address.ts';
 import { clientKey, limiter, type LimiterFactory } from '../auth/rate-limit.ts';
-import type { Principal, UserPrincipal } from '@eventide/kernel/models/principal.ts';
+import { isSelfOrAdmin, type Principal, type UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import { readBody } from './body.ts';
 import { parseIdempotencyKey, parseIfMatch, parseLastEventId, type IfMatch } from './conditions.ts';
 import { problems } from '@eventide/contract/problems.ts';
@@ -249,7 +249,8 @@ function serve(
     const user = sessionUser(ctx);
     admit(route, user);
     const params = parseParams(shape, ctx.params as Record<string, string>);
-    if (spec.access === 'self' && !isAdmin(user) && params.id !== user!.id) throw problems.notFound(`user ${String(params.id)}`);
+    const principal = user ? principalOf(user) : undefined;
+    if (spec.access === 'self' && !isSelfOrAdmin(principal!, String(params.id))) throw problems.notFound(`user ${String(params.id)}`);
     if (spend) await spend(ctx, user);
     const input: Record<string, unknown> = {
       spend: (limit: LimitName) => deps.limiterOf(limit)(ctx, user),
@@ -257,7 +258,7 @@ function serve(
       params,
       query: shape.query ? parseQuery(ctx, shape.query) : {},
       user,
-      principal: user ? principalOf(user) : undefined,
+      principal,
       version: route.version,
       represent,
       prefix,

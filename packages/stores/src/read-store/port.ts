@@ -7,6 +7,7 @@
 //
 // A generation is one complete set of read models. A rebuild fills a fresh generation while
 // the active one goes on serving, then promotes it in one step.
+import type { Model } from '@eventide/kernel/events/catalogue.ts';
 import type { OrderState } from '@eventide/kernel/models/order/state.ts';
 import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 import type { UserState } from '@eventide/kernel/models/user/state.ts';
@@ -26,6 +27,8 @@ export interface ReadFields {
 
 export type Collection = keyof ReadFields;
 export const COLLECTIONS: readonly Collection[] = ['users', 'products', 'orders'];
+/** Which collection holds each model's entities: an event of `order:…` changes a document of `orders`. */
+export const COLLECTION_OF = { user: 'users', product: 'products', order: 'orders' } as const satisfies Record<Model, Collection>;
 
 /** Fields that lists can filter on by equality, per collection. */
 export const FILTERABLE: Readonly<Record<Collection, readonly string[]>> = {

@@ -9,6 +9,7 @@ import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
 import { ORDER_STEPS } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
+import { applyChange, LiveBadge, useLive } from '../live.tsx';
 import { OrdersTable } from './orders.tsx';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { fractionDigits, toMajorUnits } from '@eventide/kernel/money.ts';
@@ -98,12 +99,27 @@ const SHOPS_TURN: OrderStatus[] = ORDER_STEPS.filter((step) => !step.by.includes
 function OrdersToHandle() {
   const [orders, setOrders] = useState<Order[]>();
   const [problem, setProblem] = useState<ApiProblem>();
-  useEffect(() => {
-    Promise.all(SHOPS_TURN.map((status) => api.orders.list({ status, limit: 20 }))).then(
+  const load = () =>
+    void Promise.all(SHOPS_TURN.map((status) => api.orders.list({ status, limit: 20 }))).then(
       (pages) => setOrders(pages.flatMap((page) => page.items).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))),
       (error) => setProblem(asProblem(error)),
     );
-  }, []);
+  useEffect(load, []);
+  useLive(['orders'], {
+    reload: load,
+    change: (change) =>
+      change.resource === 'orders' &&
+      setOrders(
+        (shown) =>
+          shown &&
+          applyChange(
+            shown,
+            change,
+            (o) => o.orderId,
+            (o) => SHOPS_TURN.includes(o.status as OrderStatus),
+          ),
+      ),
+  });
   return (
     <>
       <h2>Orders waiting for the shop</h2>
@@ -122,7 +138,7 @@ export function AdminPage() {
   const [total, setTotal] = useState(0);
   const [page, setPage] = useState(1);
   const [problem, setProblem] = useState<ApiProblem>();
-  useEffect(() => {
+  const load = () => {
     if (!isAdmin(session)) return;
     api.users.list({ page, limit: 20 }).then(
       (answer) => {
@@ -131,7 +147,24 @@ export function AdminPage() {
       },
       (error) => setProblem(asProblem(error)),
     );
-  }, [session?.userId, page]);
+  };
+  useEffect(load, [session?.userId, page]);
+  // A new user comes first on the first page; the others only change in place.
+  const live = useLive(['users'], {
+    reload: load,
+    change: (change) =>
+      change.resource === 'users' &&
+      setUsers(
+        (shown) =>
+          shown &&
+          applyChange(
+            shown,
+            change,
+            (u) => u.userId,
+            (u) => page === 1 || shown.some((s) => s.userId === u.userId),
+          ),
+      ),
+  });
   if (session === undefined) return <Loading />;
   if (!isAdmin(session)) return <p>This page is for administrators.</p>;
   const pages = Math.max(1, Math.ceil(total / 20));
@@ -140,7 +173,9 @@ export function AdminPage() {
       <h1 id="admin-title">Administration</h1>
       <ProductForm onSaved={(product) => navigate(`/products/${product.productId}`)} />
       <OrdersToHandle />
-      <h2>Users</h2>
+      <h2>
+        Users <LiveBadge state={live} />
+      </h2>
       <ProblemMessage problem={problem} />
       {!users && !problem && <Loading>Loading users…</Loading>}
       {users && (

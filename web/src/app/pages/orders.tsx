@@ -21,6 +21,7 @@ import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
 import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
+import { applyChange, LiveBadge, useLive } from '../live.tsx';
 
 /** What each step of the life cycle is called on a button; which steps a person may take is the model's. */
 const STEP_LABELS: Record<OrderStepName, string> = {
@@ -89,18 +90,36 @@ export function OrdersPage() {
   const { session } = useSession();
   const [orders, setOrders] = useState<Order[]>();
   const [problem, setProblem] = useState<ApiProblem>();
-  useEffect(() => {
+  const load = () => {
     if (!session) return;
     api.orders.list({ userId: session.userId, limit: 100 }).then(
       (page) => setOrders(page.items),
       (error) => setProblem(asProblem(error)),
     );
-  }, [session?.userId]);
+  };
+  useEffect(load, [session?.userId]);
+  const live = useLive(['orders'], {
+    reload: load,
+    change: (change) =>
+      change.resource === 'orders' &&
+      setOrders(
+        (shown) =>
+          shown &&
+          applyChange(
+            shown,
+            change,
+            (o) => o.orderId,
+            (o) => o.userId === session?.userId,
+          ),
+      ),
+  });
   if (session === undefined) return <Loading />;
   if (session === null) return <SignInFirst what="your orders" />;
   return (
     <section aria-labelledby="orders-title">
-      <h1 id="orders-title">Your orders</h1>
+      <h1 id="orders-title">
+        Your orders <LiveBadge state={live} />
+      </h1>
       <ProblemMessage problem={problem} />
       {!orders && !problem && <Loading>Loading your orders…</Loading>}
       {orders?.length === 0 && (
@@ -158,18 +177,30 @@ export function OrderPage({ id }: { id: string }) {
   const [notice, setNotice] = useState<string>();
   const names = useProductNames(order?.lines.map((l) => l.productId) ?? []);
 
+  // What is shown is never taken back to an older version: a change that came live while a load
+  // was on its way is newer than that load's answer.
+  const show = (next: Order) =>
+    setOrder((shown) => (shown && shown.orderId === next.orderId && shown.version > next.version ? shown : next));
   const load = () =>
     api.orders.get(id).then(
-      (answer) => setOrder(answer.data),
+      (answer) => show(answer.data),
       (error) => setProblem(asProblem(error)),
     );
   useEffect(() => void load(), [id]);
+  const live = useLive(['orders'], {
+    reload: () => void load(),
+    change: (change) => {
+      if (change.resource !== 'orders' || change.id !== id) return;
+      if (change.type === 'changed') show(change.body);
+      else void load();
+    },
+  });
 
   const writing = useSubmit(async (action: (order: Order) => Promise<Order | undefined>, done: string) => {
     if (!order) return;
     setNotice(undefined);
     const changed = await action(order);
-    if (changed) setOrder(changed);
+    if (changed) show(changed);
     setNotice(done);
   });
   const write = (action: (order: Order) => Promise<Order | undefined>, done: string) => writing.submit(undefined, action, done);
@@ -193,7 +224,9 @@ export function OrderPage({ id }: { id: string }) {
       <p>
         <Link href="/orders">← Your orders</Link>
       </p>
-      <h1 id="order-title">Order of {new Date(order.createdAt).toLocaleDateString()}</h1>
+      <h1 id="order-title">
+        Order of {new Date(order.createdAt).toLocaleDateString()} <LiveBadge state={live} />
+      </h1>
       <ol class="steps" aria-label="Status">
         {order.status === 'cancelled' ? (
           <li aria-current="step" class="current">

@@ -11,8 +11,16 @@ import { isAdmin, useSession } from '../session.tsx';
 import { addToDraft } from './orders.tsx';
 import { ProductForm } from './admin.tsx';
 import { History } from '../history.tsx';
+import { applyChange, LiveBadge, useLive } from '../live.tsx';
 
 const PAGE = 20;
+
+/** The list with this product in it: in its place when shown, else first. */
+function merged(list: Product[], product: Product): Product[] {
+  const at = list.findIndex((p) => p.productId === product.productId);
+  if (at < 0) return [product, ...list];
+  return list[at]!.version >= product.version ? list : list.map((p, i) => (i === at ? product : p));
+}
 
 export function ProductsPage() {
   const [items, setItems] = useState<Product[]>([]);
@@ -27,7 +35,8 @@ export function ProductsPage() {
     setProblem(undefined);
     try {
       const page = await api.products.page({ cursor, limit: PAGE });
-      setItems((before) => [...before, ...page.items]);
+      // A product already shown (it came live, or with the stream's first load) is not shown twice.
+      setItems((before) => [...before, ...page.items.filter((p) => !before.some((b) => b.productId === p.productId))]);
       setCursor(page.nextCursor);
     } catch (error) {
       setProblem(asProblem(error));
@@ -37,6 +46,15 @@ export function ProductsPage() {
   }
 
   useEffect(() => void loadMore(), []);
+  const live = useLive(['products'], {
+    // The newest page again, merged in: what was added or changed since the list was loaded.
+    reload: () =>
+      void api.products.page({ limit: PAGE }).then(
+        (page) => setItems((shown) => page.items.reduceRight((list, product) => merged(list, product), shown)),
+        () => undefined,
+      ),
+    change: (change) => change.resource === 'products' && setItems((shown) => applyChange(shown, change, (p) => p.productId)),
+  });
   useEffect(() => {
     const sentinel = end.current;
     if (!sentinel || cursor === null || problem) return;
@@ -49,7 +67,9 @@ export function ProductsPage() {
 
   return (
     <section aria-labelledby="products-title">
-      <h1 id="products-title">Products</h1>
+      <h1 id="products-title">
+        Products <LiveBadge state={live} />
+      </h1>
       <ul class="cards" aria-busy={loading}>
         {items.map((product) => (
           <li key={product.productId} class="card">

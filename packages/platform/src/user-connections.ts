@@ -1,6 +1,7 @@
-// How many collab connections each user holds on this process, so that one account cannot open
-// connections without end (each holds buffers and a share of the server's attention). A place is
-// taken before the handshake completes, so concurrent upgrades cannot all slip under the limit.
+// How many long-lived connections of one kind (collab WebSockets, live change streams) each user
+// holds on this process, so that one account cannot open them without end: each holds buffers and
+// a share of the server's attention. A place is taken before the connection is accepted, in one
+// synchronous step, so concurrent requests cannot all slip under the limit.
 export class UserConnections {
   private readonly held = new Map<string, number>();
   private readonly max: number;
