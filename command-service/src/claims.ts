@@ -21,7 +21,7 @@ import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import type { Refusal } from '@eventide/kernel/models/refusal.ts';
 import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { derivedId } from '@eventide/kernel/ids.ts';
-import { loadState, type Foldable, type LoadedState } from './load.ts';
+import { loadState, type Foldable, type LoadedState } from '@eventide/stores/event-store/load-state.ts';
 
 /** Long enough for a request in flight to finish its second append. */
 export const CLAIM_GRACE_MS = 60_000;

@@ -7,7 +7,7 @@ import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { derivedId, newId } from '@eventide/kernel/ids.ts';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type StreamAppend } from '@eventide/stores/event-store/port.ts';
 import type { Aggregate, Decided } from './aggregate.ts';
-import { loadState, unwrittenState, type LoadedState } from './load.ts';
+import { loadState, unwrittenState, type LoadedState } from '@eventide/stores/event-store/load-state.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
 export type { IfMatch };

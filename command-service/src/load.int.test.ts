@@ -11,7 +11,16 @@ import { newId } from '@eventide/kernel/ids.ts';
 import { fold } from '@eventide/kernel/models/model.ts';
 import { accountAggregate } from './account/decide.ts';
 import { handle, type CommandOptions } from './handle.ts';
-import { SNAPSHOT_AFTER_EVENTS, loadState, snapshotVersionOf, type Foldable } from './load.ts';
+import {
+  SNAPSHOT_AFTER_EVENTS,
+  lastRevisionOf,
+  loadEventsFrom,
+  loadState,
+  loadStateAsOf,
+  snapshotVersionOf,
+  type Foldable,
+} from '@eventide/stores/event-store/load-state.ts';
+import { productModel } from '@eventide/kernel/models/product/state.ts';
 import { orderAggregate } from './order/decide.ts';
 import { productAggregate } from './product/decide.ts';
 import { userAggregate } from './user/decide.ts';
@@ -224,5 +233,50 @@ describe('a retried command on a long stream', () => {
       },
     ).catch((e: unknown) => e);
     expect((reused as Refusal).kind).toBe('key-reused');
+  });
+});
+
+describe('reading the past of a long stream (as-of reads, history pages)', () => {
+  /** The state after the events up to `revision`, folded from the first. */
+  async function foldedUpTo(streamId: string, revision: number) {
+    return fold(productModel, (await store.readStream(streamId)).slice(0, revision + 1));
+  }
+
+  it('reads an entity as of a position or a time from the snapshot before it, the same state as folding from the first', async () => {
+    const productId = await longProduct();
+    const streamId = `product-${productId}`;
+    await snapshotReaches(productAggregate, streamId, LONG - 1 - SNAPSHOT_AFTER_EVENTS);
+    const events = await store.readStream(streamId);
+    for (const revision of [0, SNAPSHOT_AFTER_EVENTS + 3, LONG / 2, LONG - 2]) {
+      const event = events[revision]!;
+      // Events of the same millisecond are all as of that time.
+      const lastAtTime = events.findLastIndex((e) => e.time <= event.time);
+      for (const [at, expected] of [
+        [{ position: event.position }, revision],
+        [{ time: event.time }, lastAtTime],
+      ] as const) {
+        const counted = counting(store);
+        const loaded = await loadStateAsOf(counted, productModel, streamId, at);
+        expect(loaded.state, JSON.stringify(at)).toEqual(await foldedUpTo(streamId, expected));
+        expect(loaded.revision).toBe(expected);
+        // The events after the snapshot, read a page (two snapshots' worth) at a time.
+        expect(counted.eventsRead, JSON.stringify(at)).toBeLessThanOrEqual(2 * SNAPSHOT_AFTER_EVENTS);
+      }
+    }
+    const beforeAll = await loadStateAsOf(store, productModel, streamId, { position: events[0]!.position - 1 });
+    expect(beforeAll.revision).toBe(-1);
+  });
+
+  it('reads a page of changes with the state before it, from the snapshot before it', async () => {
+    const productId = await longProduct();
+    const streamId = `product-${productId}`;
+    await snapshotReaches(productAggregate, streamId, LONG - 1 - SNAPSHOT_AFTER_EVENTS);
+    expect(await lastRevisionOf(store, productModel, streamId)).toBe(LONG - 1);
+    const from = LONG / 2;
+    const counted = counting(store);
+    const { before, events } = await loadEventsFrom(counted, productModel, streamId, { from, to: from + 19 });
+    expect(before).toEqual(await foldedUpTo(streamId, from - 1));
+    expect(events.map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => from + i));
+    expect(counted.eventsRead).toBeLessThanOrEqual(20 + SNAPSHOT_AFTER_EVENTS);
   });
 });

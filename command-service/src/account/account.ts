@@ -5,7 +5,7 @@
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { Role } from '@eventide/platform/auth/session.ts';
 import { streamIdOf } from '@eventide/kernel/events/catalogue.ts';
-import { loadState } from '../load.ts';
+import { loadState } from '@eventide/stores/event-store/load-state.ts';
 
 export type Identity = {
   provider: string;

@@ -10,7 +10,7 @@ import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { load } from '../handle.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
-import type { LoadedState } from '../load.ts';
+import type { LoadedState } from '@eventide/stores/event-store/load-state.ts';
 import { orderAggregate } from './decide.ts';
 import type { OrderCommands } from './orders.ts';
 

@@ -30,6 +30,8 @@ import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
 import { followChanges, type FollowOptions, type LiveEvent } from './changes.ts';
 import type { ChangeResource } from '@eventide/contract/changes.ts';
 
+export type { ChangeResource } from '@eventide/contract/changes.ts';
+
 type In<S extends z.ZodType> = z.input<S>;
 type Out<S extends z.ZodType> = z.output<S>;
 export type User = Out<typeof userV2Body>;

@@ -1,7 +1,8 @@
 // Reads of one entity as it was (`?at=` on GET /products/{id}, /orders/{id}, /users/{id}): its
 // stream read from the event store and folded by the model's own evolve up to a position or a
-// time, so that the answer is what a read at that moment answered. Also the models the history
-// folds with (history.ts).
+// time, from the newest snapshot before it (the write side leaves them on long streams), so that
+// the answer is what a read at that moment answered. Also the models the history folds with
+// (history.ts).
 import type { Model } from '@eventide/kernel/events/catalogue.ts';
 import type { DomainEvent, EntityModel } from '@eventide/kernel/models/model.ts';
 import { orderModel } from '@eventide/kernel/models/order/state.ts';
@@ -10,6 +11,7 @@ import { userModel } from '@eventide/kernel/models/user/state.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { loadStateAsOf } from '@eventide/stores/event-store/load-state.ts';
 
 export const MODELS: Record<Model, EntityModel<{ status: string }, DomainEvent>> = {
   product: productModel as never,
@@ -30,14 +32,8 @@ export async function stateAt<S>(
 ): Promise<{ state: S; revision: number }> {
   const reached = typeof at === 'number' ? at <= (await eventStore.head()) : at.getTime() <= Date.now();
   if (!reached) throw problems.invalidField('at', typeof at === 'number' ? 'is past the last event the store holds' : 'is in the future');
-  const { initialState, evolve } = MODELS[model];
-  let state = initialState;
-  let revision = -1;
-  for (const event of await eventStore.readStream(`${model}-${id}`)) {
-    if (typeof at === 'number' ? event.position > at : Date.parse(event.time) > at.getTime()) break;
-    state = evolve(state, event as never);
-    revision = event.revision;
-  }
+  const bound = typeof at === 'number' ? { position: at } : { time: at.toISOString() };
+  const { state, revision } = await loadStateAsOf(eventStore, MODELS[model], `${model}-${id}`, bound);
   const what = `${model} ${id} as of ${typeof at === 'number' ? `position ${at}` : at.toISOString()}`;
   if (revision < 0) throw refuse.notFound(what);
   if (state.status === 'deleted') throw refuse.gone(what);

@@ -1,6 +1,6 @@
 // productHistory, orderHistory and userHistory: an entity's changes, newest first, read from its
-// stream in the event store and folded by the same evolve the read models use, so that each
-// change is the fields it moved, before and after. Who made it comes from the event's metadata;
+// stream in the event store (from the newest snapshot before the page) and folded by the same
+// evolve the read models use, so that each change is the fields it moved, before and after. Who made it comes from the event's metadata;
 // a user deleted since is shown as erased (their key is gone, and so are their name and address
 // in every event: a user's own history after erasure shows nulls). Who may read which history is
 // the route table's rule, the same as for the entity itself.
@@ -14,6 +14,7 @@ import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
 import { readOwnership } from '../ownership.ts';
 import { MODELS } from './as-of.ts';
+import { lastRevisionOf, loadEventsFrom } from '@eventide/stores/event-store/load-state.ts';
 
 /** What a state holds about its own bookkeeping, not the entity (and its id, which never changes): never shown as a change. */
 const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', 'userId', 'productId', 'orderId']);
@@ -41,16 +42,18 @@ export function historyHandlers({
     const list = `history:${streamId}`;
     const before = query.cursor === undefined ? undefined : cursors.decode(list, query.cursor, 'cursor');
     const limit = query.limit ?? DEFAULT_LIMIT;
-    // Every change is folded from the first: its "before" is the state all earlier events made.
-    const events = await eventStore.readStream(streamId, before === undefined ? {} : { toRevision: before - 1 });
-    if (events.length === 0 && before === undefined) throw refuse.notFound(`${model} ${id}`);
-    const { initialState, evolve } = MODELS[model];
-    const first = Math.max(0, events.length - limit);
+    // A page's "before" states are folded from the newest snapshot before its oldest change, so
+    // that a page costs about as much on a long stream as on a short one.
+    const end = before === undefined ? await lastRevisionOf(eventStore, MODELS[model], streamId) : before - 1;
+    if (end < 0 && before === undefined) throw refuse.notFound(`${model} ${id}`);
+    const first = Math.max(0, end - limit + 1);
+    const { before: start, events } =
+      end < 0 ? { before: undefined, events: [] } : await loadEventsFrom(eventStore, MODELS[model], streamId, { from: first, to: end });
     const entries: Array<Omit<HistoryEntry, 'actor'> & { by: Actor }> = [];
-    let state = initialState;
-    for (const [i, event] of events.entries()) {
-      const next = evolve(state, event as RecordedEvent & DomainEvent);
-      if (i >= first) entries.push(entryOf(event, state as never, next as never));
+    let state = start;
+    for (const event of events) {
+      const next = MODELS[model].evolve(state as never, event as RecordedEvent & DomainEvent);
+      entries.push(entryOf(event, state as never, next as never));
       state = next;
     }
     const actors = await erasedAmong(entries.map((e) => e.by));
@@ -58,7 +61,7 @@ export function historyHandlers({
       ...entry,
       actor: by.type === 'user' ? { type: 'user' as const, userId: by.userId, erased: actors.has(by.userId) } : by,
     }));
-    const oldest = events[first];
+    const oldest = events[0];
     return { items, nextCursor: oldest && oldest.revision > 0 ? cursors.encode(list, oldest.revision) : null };
   }
 

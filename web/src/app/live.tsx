@@ -5,8 +5,7 @@
 // loads what it shows again, so that nothing changed between its first load and the stream is lost.
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import type { ChangeEvent } from '@eventide/client/api-client.ts';
-import type { ChangeResource } from '@eventide/contract/changes.ts';
+import type { ChangeEvent, ChangeResource } from '@eventide/client/api-client.ts';
 import { api } from './api.ts';
 import { useSession } from './session.tsx';
 

@@ -137,6 +137,12 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
         expect(await store.readSnapshot(s, { version: 'v1' })).toEqual(snapshotAt(4, 'v1'));
         expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: 3 })).toEqual(snapshotAt(1, 'v1'));
         expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: 0 })).toBeUndefined();
+        // By the position or the time of the snapshot's last event, as an as-of read asks.
+        expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: { position: events[3]!.position } })).toEqual(snapshotAt(1, 'v1'));
+        expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: { position: events[4]!.position } })).toEqual(snapshotAt(4, 'v1'));
+        expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: { position: events[0]!.position } })).toBeUndefined();
+        expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: { time: events[5]!.time } })).toEqual(snapshotAt(4, 'v1'));
+        expect(await store.readSnapshot(s, { version: 'v1', atOrBefore: { time: '2000-01-01T00:00:00.000Z' } })).toBeUndefined();
         expect(await store.readSnapshot(s, { version: 'v2' })).toBeUndefined();
         await store.saveSnapshot(s, snapshotAt(5, 'v2'));
         expect(await store.readSnapshot(s, { version: 'v2' })).toEqual(snapshotAt(5, 'v2'));

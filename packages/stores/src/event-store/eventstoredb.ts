@@ -19,7 +19,7 @@ import {
   type AppendExpectedRevision,
   type Position,
 } from '@eventstore/db-client';
-import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type Snapshot } from './port.ts';
+import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type Snapshot, type SnapshotBound } from './port.ts';
 import type { JsonValue, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
 
@@ -140,7 +140,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
       try {
         for await (const resolved of client.readStream(snapshotStreamOf(streamId), { direction: 'backwards', fromRevision: 'end' })) {
           const snapshot = resolved.event?.data as Snapshot | undefined;
-          if (snapshot?.version === version && snapshot.revision <= atOrBefore) return snapshot;
+          if (snapshot?.version === version && within(snapshot, atOrBefore)) return snapshot;
         }
       } catch (error) {
         if (error instanceof StreamNotFoundError) return undefined;
@@ -211,4 +211,10 @@ export function openEventStoreDb(connectionString: string): EventStore {
     },
   };
   return store;
+}
+
+/** Whether a snapshot is at or before the bound: a revision, a position or a time. */
+function within(snapshot: Snapshot, bound: SnapshotBound): boolean {
+  if (typeof bound === 'number') return snapshot.revision <= bound;
+  return 'position' in bound ? snapshot.position <= bound.position : snapshot.time <= bound.time;
 }

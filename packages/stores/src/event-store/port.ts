@@ -48,6 +48,13 @@ export interface Snapshot {
   state: JsonValue;
 }
 
+/**
+ * How late a snapshot may be: its last event at or before a revision of the stream, a global
+ * position, or a time (ISO 8601, as the store gives events' times): a read of the entity as of
+ * then starts from it.
+ */
+export type SnapshotBound = number | { position: number } | { time: string };
+
 export interface SubscribeOptions {
   /** Deliver events after this global position (exclusive); 0 or absent starts at the beginning. */
   after?: number;
@@ -78,8 +85,8 @@ export interface EventStore {
    * the only command ids a retry repeats; other ids may cost a read of the stream.
    */
   readCausedBy(streamId: string, causationId: string): Promise<RecordedEvent[]>;
-  /** The newest snapshot of this version at or before revision `atOrBefore` (the newest of all when absent). */
-  readSnapshot(streamId: string, options: { version: string; atOrBefore?: number }): Promise<Snapshot | undefined>;
+  /** The newest snapshot of this version at or before `atOrBefore` (the newest of all when absent). */
+  readSnapshot(streamId: string, options: { version: string; atOrBefore?: SnapshotBound }): Promise<Snapshot | undefined>;
   /**
    * Keeps a snapshot of events already in the stream. Snapshots of other versions of the stream
    * may be dropped. Rejects a snapshot whose last event is not in the stream as it claims.

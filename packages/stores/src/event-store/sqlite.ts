@@ -80,8 +80,15 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     // `+stream_id` keeps the planner on the cause index: the stream's own index would walk all its events.
     readCausedByRepeatable: db.prepare(`SELECT * FROM events WHERE ${CAUSE} = ? AND ${REPEATABLE} AND +stream_id = ? ORDER BY revision`),
     readCausedByScan: db.prepare(`SELECT * FROM events WHERE stream_id = ? AND ${CAUSE} = ? ORDER BY revision`),
+    // A stream's snapshots are its rows of the primary key: each bound reads them newest first.
     readSnapshot: db.prepare(
       'SELECT * FROM snapshots WHERE stream_id = ? AND revision <= ? AND version = ? ORDER BY revision DESC LIMIT 1',
+    ),
+    readSnapshotByPosition: db.prepare(
+      'SELECT * FROM snapshots WHERE stream_id = ? AND position <= ? AND version = ? ORDER BY revision DESC LIMIT 1',
+    ),
+    readSnapshotByTime: db.prepare(
+      'SELECT * FROM snapshots WHERE stream_id = ? AND time <= ? AND version = ? ORDER BY revision DESC LIMIT 1',
     ),
     eventAt: db.prepare('SELECT position, time FROM events WHERE stream_id = ? AND revision = ?'),
     dropOtherSnapshots: db.prepare('DELETE FROM snapshots WHERE stream_id = ? AND version <> ?'),
@@ -247,7 +254,13 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     },
 
     async readSnapshot(streamId, { version, atOrBefore = Number.MAX_SAFE_INTEGER }) {
-      const row = sql.readSnapshot.get(streamId, atOrBefore, version) as SnapshotRow | undefined;
+      const row = (
+        typeof atOrBefore === 'number'
+          ? sql.readSnapshot.get(streamId, atOrBefore, version)
+          : 'position' in atOrBefore
+            ? sql.readSnapshotByPosition.get(streamId, atOrBefore.position, version)
+            : sql.readSnapshotByTime.get(streamId, atOrBefore.time, version)
+      ) as SnapshotRow | undefined;
       if (!row) return undefined;
       return {
         version: row.version,

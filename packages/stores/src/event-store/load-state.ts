@@ -1,9 +1,11 @@
 // Loads a stream's state from its newest snapshot plus the events after it, so that a command
 // reads a bounded number of events however long its entity's history. A load that had to fold
-// SNAPSHOT_AFTER_EVENTS or more leaves a snapshot behind for the next one.
+// SNAPSHOT_AFTER_EVENTS or more leaves a snapshot behind for the next one. Reads of the past (an
+// entity as of a moment, a page of its history) start from the newest snapshot before what they
+// need, and leave the store as they found it.
 import { createHash } from 'node:crypto';
-import type { EventStore, Snapshot } from '@eventide/stores/event-store/port.ts';
-import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
+import type { EventStore, Snapshot, SnapshotBound } from './port.ts';
+import type { JsonValue, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { fold, type Recorded } from '@eventide/kernel/models/model.ts';
 import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
 import { currentVersion } from '@eventide/kernel/events/versions.ts';
@@ -89,4 +91,65 @@ export async function loadState<State>(
     void store.saveSnapshot(streamId, next).catch(() => undefined);
   }
   return loaded;
+}
+
+/** Events a read of the past reads at a time after its snapshot: about two snapshots' worth. */
+const PAGE = 2 * SNAPSHOT_AFTER_EVENTS;
+
+/**
+ * The state of `streamId` after its last event at or before a global position or a time (ISO
+ * 8601, as the store gives events' times), from the newest snapshot before then; revision -1 when
+ * the stream had no event by then. Reads the events after the snapshot a page at a time, so that
+ * a moment early in a long stream does not read the rest of it.
+ */
+export async function loadStateAsOf<State>(
+  store: EventStore,
+  foldable: Foldable<State>,
+  streamId: string,
+  at: Exclude<SnapshotBound, number>,
+): Promise<LoadedState<State>> {
+  const version = snapshotVersionOf(foldable as Foldable<unknown>);
+  const snapshot = await store.readSnapshot(streamId, { version, atOrBefore: at });
+  const reached =
+    'position' in at ? (event: RecordedEvent) => event.position <= at.position : (event: RecordedEvent) => event.time <= at.time;
+  let state = snapshot ? (snapshot.state as State) : foldable.initialState;
+  let last: Pick<LoadedState<State>, 'revision' | 'position' | 'time'> = snapshot ?? { revision: -1, position: 0, time: undefined };
+  for (let from = last.revision + 1; ; from += PAGE) {
+    const events = await store.readStream(streamId, { fromRevision: from, toRevision: from + PAGE - 1 });
+    for (const event of events) {
+      if (!reached(event)) return { streamId, state, ...last };
+      state = foldable.evolve(state, event as never);
+      last = event;
+    }
+    if (events.length < PAGE) return { streamId, state, ...last };
+  }
+}
+
+/**
+ * The stream's events of revisions `from` to `to` (its end when absent), and the state before the
+ * first of them, folded from the newest snapshot before `from`.
+ */
+export async function loadEventsFrom<State>(
+  store: EventStore,
+  foldable: Foldable<State>,
+  streamId: string,
+  { from, to }: { from: number; to?: number },
+): Promise<{ before: State; events: RecordedEvent[] }> {
+  const version = snapshotVersionOf(foldable as Foldable<unknown>);
+  const snapshot = from > 0 ? await store.readSnapshot(streamId, { version, atOrBefore: from - 1 }) : undefined;
+  const read = await store.readStream(streamId, {
+    fromRevision: snapshot ? snapshot.revision + 1 : 0,
+    ...(to === undefined ? {} : { toRevision: to }),
+  });
+  const cut = read.findIndex((event) => event.revision >= from);
+  const events = cut < 0 ? [] : read.slice(cut);
+  const before = fold(foldable, cut < 0 ? read : read.slice(0, cut), snapshot ? (snapshot.state as State) : foldable.initialState);
+  return { before, events };
+}
+
+/** The revision of the stream's last event, from its newest snapshot on; -1 when it has none. */
+export async function lastRevisionOf(store: EventStore, foldable: Foldable<unknown>, streamId: string): Promise<number> {
+  const snapshot = await store.readSnapshot(streamId, { version: snapshotVersionOf(foldable) });
+  const tail = await store.readStream(streamId, { fromRevision: snapshot ? snapshot.revision + 1 : 0 });
+  return tail.at(-1)?.revision ?? snapshot?.revision ?? -1;
 }
