@@ -1,5 +1,5 @@
 // PATCH /products/{id} on a product with a long history against the same PATCH on products that
-// have one event each: what loading from a snapshot (command-service/src/load.ts) buys. The same
+// have one event each: what loading from a snapshot (packages/stores/src/event-store/load-state.ts) buys. The same
 // number of requests on each side, one connection (two PATCHes to one product at once would
 // conflict), synchronous=NORMAL so that an fsync per request does not hide the cost of the read.
 // Then reads of the long product as of the middle of its stream (issue 48's as-of read).
@@ -21,7 +21,7 @@ export interface LongStreamResults {
   requests: number;
   short: PatchResult;
   long: PatchResult;
-  /** GET /products/{id}?at= the middle of the long stream, one at a time: its events folded up to there (issue 48). */
+  /** GET /products/{id}?at= the middle of the long stream, one at a time: from the snapshot before it (issue 48). */
   asOf: PatchResult;
 }
 
@@ -101,7 +101,7 @@ export async function benchLongStreams(dataDir: string, longLength = 10_000, req
       samples.short.push(...(await patches(service.url, cookie, half, (n) => fresh[round * half + n]!)));
       samples.long.push(...(await patches(service.url, cookie, half, () => long)));
     }
-    // As of the middle of the long stream: half of it read and folded per request.
+    // As of the middle of the long stream: from the snapshot before it.
     const middle = (await (await fetch(`${service.url}/products/${long}`)).json()) as { version: number };
     const at = await positionOfRevision(dataDir, long, Math.floor(middle.version / 2));
     const reads: number[] = [];

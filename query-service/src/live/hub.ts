@@ -102,6 +102,19 @@ export class ChangeHub {
     this.run = undefined;
   }
 
+  /** To every listener; one that fails loses its stream, and the others go on. */
+  private deliver(change: Change): void {
+    for (const listener of this.listeners) {
+      try {
+        listener.change(change);
+      } catch (error) {
+        this.deps.log.error({ err: error }, 'live changes: a stream failed on a change; it ends, and its client resumes');
+        this.listeners.delete(listener);
+        listener.fail();
+      }
+    }
+  }
+
   private async follow(from: number, controller: AbortController): Promise<void> {
     const { eventStore, readStore, progress, stopping, log } = this.deps;
     const signal = AbortSignal.any([controller.signal, stopping]);
@@ -124,7 +137,7 @@ export class ChangeHub {
             if (doc) {
               if (shown.size >= REMEMBERED) shown.clear();
               shown.set(key, doc.version);
-              for (const listener of this.listeners) listener.change({ position: event.position, resource: entity.resource, doc });
+              this.deliver({ position: event.position, resource: entity.resource, doc });
             }
           }
         }

@@ -37,6 +37,8 @@ export interface LiveDeps {
 }
 
 const HEARTBEAT_MS = 15_000;
+/** Each change the hub delivers is rendered once, for every stream that sends it. */
+const rendered = new WeakMap<Change, string>();
 /** Events a resuming stream reads to say what changed since; from further back it is told to reload. */
 export const MAX_CATCH_UP_EVENTS = 10_000;
 /** What may wait unread for one client before its stream is cut (it resumes from what it read). */
@@ -61,7 +63,6 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
     });
   const wanted = new Set<ChangeResource>(of ?? CHANGE_RESOURCES);
   const stream = new PassThrough();
-  const rendered = new WeakMap<Change, string>();
   let held: Change[] | undefined = [];
   let startAt = 0;
   let reset: { reason: string } | undefined;
@@ -109,7 +110,8 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
     release();
     end();
   };
-  ctx.req.once('close', cleanUp);
+  // The response closes when the stream ends or the client goes (the request's close can come earlier).
+  ctx.res.once('close', cleanUp);
   stream.once('close', cleanUp);
   deps.stopping.addEventListener('abort', onStopping, { once: true });
 
