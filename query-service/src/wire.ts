@@ -28,6 +28,7 @@ export function queryDeps(
   const { eventStore, stopping, auth, log } = options;
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
   const progress = progressOf(readStore, options.projected, stopping);
+  const session = { sessions: auth.sessions, revocations: auth.revocations };
   return {
     readStore,
     productSearch,
@@ -35,13 +36,13 @@ export function queryDeps(
     progress,
     eventStore,
     stopping,
+    session,
     live: {
       hub: new ChangeHub({ eventStore, readStore, progress, stopping, log }),
       resources: liveResources(readStore),
       perUser: new UserConnections(config.LIVE_STREAMS_PER_USER),
       maxPerUser: config.LIVE_STREAMS_PER_USER,
-      sessions: auth.sessions,
-      revocations: auth.revocations,
+      session,
       eventStore,
       readStore,
       stopping,

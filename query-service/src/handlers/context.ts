@@ -8,6 +8,7 @@ import type { Collection, ReadDocument, ReadFields, ReadStore } from '@eventide/
 import type { Cursors } from '../cursor.ts';
 import type { Progress } from '../consistency.ts';
 import type { LiveDeps } from '../live/stream.ts';
+import type { SessionWatch } from '../session-watch.ts';
 
 export interface QueryDeps {
   readStore: ReadStore;
@@ -18,6 +19,8 @@ export interface QueryDeps {
   eventStore: EventStore;
   /** Aborted when the process begins to shut down: event streams end, waiting reads answer. */
   stopping: AbortSignal;
+  /** Ends streams when their session ends (GET /events, GET /changes). */
+  session: SessionWatch;
   /** GET /changes: the live streams of the read models. */
   live: LiveDeps;
 }

@@ -1,7 +1,8 @@
 // streamEvents (GET /events): the public events as server-sent events, for subscribers without
 // Kafka (the SDK's HTTP transport). Each event's `id:` is its global position; a client that reconnects with
 // Last-Event-ID (or ?after=) resumes right after it, so nothing is missed. `types` narrows the
-// stream to some of the nine names. It is an admin's (api/operations.ts). Events are written as fast as the client reads them (the
+// stream to some of the nine names. It is an admin's (api/operations.ts), and ends with the
+// admin's session (session-watch.ts). Events are written as fast as the client reads them (the
 // stream waits for it), with a comment every 15 s to keep idle connections open.
 import { PassThrough } from 'node:stream';
 import { EVENT_NAMES, isEventName } from '@eventide/kernel/events/catalogue.ts';
@@ -10,13 +11,15 @@ import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { requestLogger } from '@eventide/platform/http/request-context.ts';
 import type { QueryDeps } from './context.ts';
+import { watchSession } from '../session-watch.ts';
 
 const HEARTBEAT_MS = 15_000;
 
-export function eventStreamHandlers({ eventStore, stopping }: QueryDeps): Pick<Handlers<'query'>, 'streamEvents'> {
+export function eventStreamHandlers({ eventStore, stopping, session }: QueryDeps): Pick<Handlers<'query'>, 'streamEvents'> {
   return {
-    // The stream holds every user's profile: for back-end services signed in as an admin.
-    async streamEvents({ ctx, query, lastEventId }) {
+    // The stream holds every user's profile: for back-end services signed in as an admin, and
+    // only while that session lasts (an admin signed out or no longer one stops getting it).
+    async streamEvents({ ctx, query, lastEventId, user }) {
       const types = query.types
         ?.split(',')
         .map((t) => t.trim())
@@ -29,7 +32,8 @@ export function eventStreamHandlers({ eventStore, stopping }: QueryDeps): Pick<H
       const stream = new PassThrough();
       const controller = new AbortController();
       const log = requestLogger(ctx);
-      ctx.req.once('close', () => controller.abort());
+      const stopWatching = await watchSession(session, ctx.req, user.id, () => controller.abort(), log);
+      ctx.res.once('close', () => controller.abort());
       ctx.status = 200;
       ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
       ctx.body = stream;
@@ -55,6 +59,7 @@ export function eventStreamHandlers({ eventStore, stopping }: QueryDeps): Pick<H
           if (!controller.signal.aborted && !stopping.aborted)
             log?.error({ err }, 'event stream failed; the client will reconnect with Last-Event-ID');
         } finally {
+          stopWatching();
           clearInterval(heartbeat);
           stream.end();
         }

@@ -8,29 +8,27 @@
 // Bounded: a user holds a few streams at once (LIVE_STREAMS_PER_USER, per process), and a client
 // that does not read what it is sent loses its stream once a megabyte waits for it (it resumes
 // from the last change it read). A stream ends when its session does: sign-out, a password or role
-// change, a deleted user (the revocation feed, from any process), or a timeout (checked with each
-// heartbeat).
+// change, a deleted user (the revocation feed, from any process), or a timeout (session-watch.ts).
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { CHANGE_EVENTS, CHANGE_RESOURCES, type ChangeMessage, type ChangeResource } from '@eventide/contract/changes.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
-import type { RevocationFeed } from '@eventide/platform/auth/revocations/port.ts';
-import { sessionOfUpgrade, type SessionOptions } from '@eventide/platform/auth/session.ts';
 import type { UserConnections } from '@eventide/platform/user-connections.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import { entityOf, type Change, type ChangeHub } from './hub.ts';
 import { mayRead, type LiveResources } from './resources.ts';
+import { watchSession, type SessionWatch } from '../session-watch.ts';
 
 export interface LiveDeps {
   hub: ChangeHub;
   resources: LiveResources;
   perUser: UserConnections;
   maxPerUser: number;
-  sessions: SessionOptions;
-  revocations: RevocationFeed;
+  /** Ends a stream when its session ends. */
+  session: SessionWatch;
   eventStore: EventStore;
   readStore: ReadStore;
   stopping: AbortSignal;
@@ -116,15 +114,7 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
   deps.stopping.addEventListener('abort', onStopping, { once: true });
 
   try {
-    const session = await sessionOfUpgrade(ctx.req, deps.sessions);
-    if (!session) throw problems.unauthenticated();
-    stopListening = deps.revocations.subscribe((revocation) => {
-      if (
-        (revocation.type === 'session' && revocation.session === session.key) ||
-        (revocation.type === 'user' && revocation.userId === who.userId)
-      )
-        end({ reason: 'the session ended: sign in again' });
-    });
+    stopListening = await watchSession(deps.session, ctx.req, who.userId, () => end({ reason: 'the session ended: sign in again' }), log);
     joined = await deps.hub.join({
       change(change) {
         if (change.position <= startAt || !visible(change)) return;
@@ -153,13 +143,7 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
   ctx.status = 200;
   ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
   ctx.body = stream;
-  heartbeat = setInterval(() => {
-    write(': keep-alive\n\n');
-    sessionOfUpgrade(ctx.req, deps.sessions).then(
-      (session) => session?.user.id !== who.userId && end({ reason: 'the session ended: sign in again' }),
-      (error: unknown) => log?.warn({ err: error }, 'live changes: the session check failed; the stream stays open'),
-    );
-  }, HEARTBEAT_MS);
+  heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
 
   void (async () => {
     try {
