@@ -28,9 +28,9 @@ import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts
 import type { SHAPES } from '@eventide/contract/routes.ts';
 import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
 import { followChanges, type FollowOptions, type LiveEvent } from './changes.ts';
-import type { ChangeResource } from '@eventide/contract/changes.ts';
+import type { ChangeResource } from '@eventide/contract/change-events.ts';
 
-export type { ChangeResource } from '@eventide/contract/changes.ts';
+export type { ChangeResource } from '@eventide/contract/change-events.ts';
 
 type In<S extends z.ZodType> = z.input<S>;
 type Out<S extends z.ZodType> = z.output<S>;

@@ -3,10 +3,10 @@
 // the entity's read route would show it now. docs/api.md#live describes the stream.
 import { z } from 'zod';
 import { eventPosition } from './events.ts';
+import { CHANGE_RESOURCES, type ChangeResource } from './change-events.ts';
 
-/** What may be followed: the three read models, by the names of their collections. */
-export const CHANGE_RESOURCES = ['orders', 'products', 'users'] as const;
-export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
+export { CHANGE_EVENTS, CHANGE_RESOURCES, type ChangeResource } from './change-events.ts';
+
 const isResource = (name: string): name is ChangeResource => (CHANGE_RESOURCES as readonly string[]).includes(name);
 
 export const changesQuery = z.strictObject({
@@ -30,27 +30,6 @@ export const changesQuery = z.strictObject({
   /** Start after this position (an Event-Position or Read-Position the caller holds); Last-Event-ID, when sent, wins. */
   after: eventPosition.optional(),
 });
-
-/** The SSE event names of the stream, each message's `event:` field. */
-export const CHANGE_EVENTS = {
-  /**
-   * The stream is open and has sent what changed since the position it resumed from: from here on
-   * each change follows as it happens. `data` is {position}; a page fetches what it shows after it.
-   */
-  ready: 'ready',
-  /** An entity was created or changed: `data` is a ChangeMessage with its representation. */
-  changed: 'changed',
-  /** An entity was deleted: `data` is a ChangeMessage without a body. */
-  deleted: 'deleted',
-  /**
-   * The stream cannot say what changed since the position asked for (too far behind, a client
-   * that read too slowly, or a position this store never gave): reload what is shown. It goes on
-   * from now.
-   */
-  reset: 'reset',
-  /** The server ends the stream and it should not be reopened as it was (the session ended): `data` says why. */
-  ended: 'ended',
-} as const;
 
 /** What `changed` and `deleted` carry. `body` is what GET of the entity answers (the current version's representation). */
 export const changeMessage = z.strictObject({
