@@ -4,6 +4,7 @@ import ShareDB from 'sharedb';
 
 const COLLAB_CODES = [
   'ERR_FORBIDDEN',
+  'ERR_READ_ONLY',
   'ERR_UNKNOWN_COLLECTION',
   'ERR_BAD_ID',
   'ERR_BAD_OP',
@@ -31,6 +32,8 @@ export class CollabError extends Error {
 
 export const collabErrors = {
   forbidden: (what: string) => new CollabError('ERR_FORBIDDEN', `not allowed: ${what}`),
+  readOnly: (id: string) =>
+    new CollabError('ERR_READ_ONLY', `you may read document ${id} but not change it: its owner shared it with you as a viewer`),
   unknownCollection: (collection: unknown) =>
     new CollabError('ERR_UNKNOWN_COLLECTION', `unknown collection ${JSON.stringify(collection)}: documents live in "documents"`),
   badId: (id: string) =>

@@ -2,14 +2,14 @@
 // caller's documents and new ones, a document's text now or as it was (at a version or a time),
 // and who may edit it. Who may open a document is its access record's rule (sharedb/access.ts),
 // given to the mount beside each handler: its members read, its owner shares.
-import type { AccessRecord } from '@eventide/contract/documents.ts';
+import type { AccessRecord, SharedRole } from '@eventide/contract/documents.ts';
 import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { serveStatic } from '@eventide/platform/http/static-file.ts';
 import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { DocumentLibrary } from './library.ts';
-import { isMember, type DocumentAccess } from './sharedb/access.ts';
+import { isMember, roleIn, type DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';
 import type { EditorAssets } from './web/assets.ts';
 
@@ -20,7 +20,7 @@ export interface CollabHandlerDeps {
   library: DocumentLibrary;
 }
 
-/** A document's members (its owner, its editors) and admins may open it; to anyone else it does not exist. */
+/** A document's members (its owner, editors and viewers) and admins may open it; to anyone else it does not exist. */
 function members(access: DocumentAccess): Ownership<AccessRecord | undefined, AccessRecord> {
   return {
     load: ({ id }) => access.record(id),
@@ -47,9 +47,11 @@ function owner(access: DocumentAccess): Ownership<AccessRecord | undefined, Acce
 export function collabHandlers({ access, reader, editor, library }: CollabHandlerDeps): Handlers<'collab'> {
   const member = members(access);
   const manager = owner(access);
-  const setEditor = <K extends 'addEditor' | 'removeEditor'>(editing: boolean) =>
-    owned<K, AccessRecord | undefined, AccessRecord>(manager, async ({ ctx, params }) => {
-      ctx.body = await access.setEditor(params.id, params.userId, editing);
+  /** Gives the user a part; takes it away only from someone who has that part (DELETE …/editors/{id} leaves a viewer one). */
+  const setRole = <K extends 'addEditor' | 'removeEditor' | 'addViewer' | 'removeViewer'>(role: SharedRole, giving: boolean) =>
+    owned<K, AccessRecord | undefined, AccessRecord>(manager, async ({ ctx, params, owned: record }) => {
+      if (giving) ctx.body = await access.setRole(params.id, params.userId, role);
+      else ctx.body = roleIn(record, params.userId) === role ? await access.setRole(params.id, params.userId, undefined) : record;
     });
   return {
     openEditor({ ctx }) {
@@ -103,11 +105,13 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
       if (target.email !== undefined) await spend('account-answer');
       const other = await library.findPerson(user, target);
       if (other === record.owner) throw problems.unprocessable(target.email ? 'email' : 'name', 'this is the owner of the document');
-      await access.setEditor(id, other, true);
+      await access.setRole(id, other, target.role);
       ctx.body = await library.people(id);
     }),
-    addEditor: setEditor(true),
-    removeEditor: setEditor(false),
+    addEditor: setRole('editor', true),
+    removeEditor: setRole('editor', false),
+    addViewer: setRole('viewer', true),
+    removeViewer: setRole('viewer', false),
   };
 }
 

@@ -1,4 +1,4 @@
-// A user's documents as the web app shows them: the ones they own or edit, new ones with a title,
+// A user's documents as the web app shows them: the ones they own, edit or view, new ones with a title,
 // the people on each (by the names they chose), and finding the person to share with. Emails are
 // never shown: sharing by email names someone the caller already knows the address of; sharing by
 // name looks only among the people the caller already shares a document with, so nobody can list
@@ -10,7 +10,7 @@ import type { DocumentPeople, DocumentSummary, Person, ShareWith } from '@eventi
 import type { SessionUser } from '@eventide/platform/auth/session.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { documentTimes, type SnapshotMeta } from './documents.ts';
-import { DOCUMENTS, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
+import { DOCUMENTS, roleIn, type AccessRecord, type DocumentAccess } from './sharedb/access.ts';
 import { CollabError } from './errors.ts';
 import type { MemberIndex } from './store/members.ts';
 
@@ -43,7 +43,8 @@ export function documentLibrary(deps: { backend: ShareDB; access: DocumentAccess
     return {
       id,
       title: record.title ?? id,
-      role: record.owner === caller ? 'owner' : 'editor',
+      // An admin opening someone's document has no part in it: they act as its owner may.
+      role: roleIn(record, caller) ?? 'owner',
       owner: await person(record.owner),
       version: snapshot?.v ?? 0,
       ...documentTimes(snapshot),
@@ -87,7 +88,11 @@ export function documentLibrary(deps: { backend: ShareDB; access: DocumentAccess
 
     async people(id: string): Promise<DocumentPeople> {
       const record = (await access.record(id))!;
-      return { owner: await person(record.owner), editors: await Promise.all(record.editors.map(person)) };
+      return {
+        owner: await person(record.owner),
+        editors: await Promise.all(record.editors.map(person)),
+        viewers: await Promise.all((record.viewers ?? []).map(person)),
+      };
     },
 
     /** The account to share with, or a refusal that names the field and says what to do instead. */
@@ -99,7 +104,8 @@ export function documentLibrary(deps: { backend: ShareDB; access: DocumentAccess
       }
       const name = target.name!;
       const known = new Set<string>();
-      for (const record of (await recordsOf(user.id)).values()) for (const id of [record.owner, ...record.editors]) known.add(id);
+      for (const record of (await recordsOf(user.id)).values())
+        for (const id of [record.owner, ...record.editors, ...(record.viewers ?? [])]) known.add(id);
       known.delete(user.id);
       const named = await Promise.all([...known].map(async (id) => ({ id, name: await users.nameOf(id) })));
       const matches = named.filter((p) => p.name && sameName(p.name, name));

@@ -1,6 +1,7 @@
-// Who may open a document. Each document has an access record, written only by the server in a
-// ShareDB collection of its own that clients cannot name: the owner (whoever created the
-// document) and the editors the owner shared it with. Admins may open every document.
+// Who may open a document, and do what in it. Each document has an access record, written only by
+// the server in a ShareDB collection of its own that clients cannot name: the owner (whoever
+// created the document), and the editors and viewers the owner shared it with. What each part
+// allows is ROLE_MAY (contract/documents.ts). Admins may do everything an owner may.
 // Records are cached briefly, because every op sent to every subscriber is checked; taking an
 // editor off a document is published as a revocation, which drops the record from every
 // process's cache and ends that editor's connections to it at once.
@@ -17,26 +18,39 @@ export { DOCUMENT_ID } from '@eventide/contract/documents.ts';
 /** Server-only: access records, one per document, under the document's id. */
 export const ACCESS = ACCESS_COLLECTION;
 
-import type { AccessRecord } from '@eventide/contract/documents.ts';
+import { ROLE_MAY, roleIn, type AccessRecord, type DocumentRole, type SharedRole } from '@eventide/contract/documents.ts';
+
+export { roleIn };
 export type { AccessRecord };
 
 export interface DocumentAccess {
   /** The record, or undefined for a document nobody has created yet. */
   record(id: string): Promise<AccessRecord | undefined>;
-  /** Read and edit: admins, the owner, editors; anyone for a document that does not exist yet. */
+  /** Read, subscribe, see and show presence: admins and every member; anyone for a document that does not exist yet. */
+  canRead(user: SessionUser, id: string): Promise<boolean>;
+  /** Change the text: admins, the owner, editors; anyone for a document that does not exist yet. */
   canEdit(user: SessionUser, id: string): Promise<boolean>;
   /** Delete the document, share it, unshare it: admins and the owner. */
   canManage(user: SessionUser, id: string): Promise<boolean>;
   /** Before a create: records the creator as owner (with the title, if given) unless the document already has one. */
   claim(user: SessionUser, id: string, title?: string): Promise<boolean>;
-  setEditor(id: string, userId: string, editor: boolean): Promise<AccessRecord>;
+  /** Gives `userId` a part (editor or viewer), moving them from the other, or none (undefined): they lose access. */
+  setRole(id: string, userId: string, role: SharedRole | undefined): Promise<AccessRecord>;
   close(): void;
 }
 
 const CACHE_MS = 2_000;
 
-/** The owner and the editors: who may open a document (admins too). */
-export const isMember = (record: AccessRecord, userId: string) => record.owner === userId || record.editors.includes(userId);
+/** Whoever has a part: who may open a document (admins too). */
+export const isMember = (record: AccessRecord, userId: string) => roleIn(record, userId) !== undefined;
+
+/** Whether the user may do `what` in the document: admins anything; nobody owns a document not created yet, so anyone may. */
+function may(record: AccessRecord | undefined, user: SessionUser, what: 'read' | 'edit' | 'manage'): boolean {
+  if (isAdmin(user)) return true;
+  if (!record) return what !== 'manage';
+  const role = roleIn(record, user.id);
+  return role !== undefined && ROLE_MAY[role][what];
+}
 
 export function documentAccess(
   backend: ShareDB,
@@ -46,7 +60,7 @@ export function documentAccess(
   const clock = options.clock ?? Date.now;
   const cache = new Map<string, { record: AccessRecord | undefined; until: number }>();
   const stopListening = revocations.subscribe((revocation) => {
-    if (revocation.type === 'document-access') cache.delete(revocation.document);
+    if (revocation.type === 'document-access' || revocation.type === 'document-role') cache.delete(revocation.document);
   });
   // A connection of the server's own: its agent is trusted by the guards (see guard.ts).
   const connection = backend.connect();
@@ -95,15 +109,9 @@ export function documentAccess(
 
   return {
     record,
-    async canEdit(user, id) {
-      if (isAdmin(user)) return true;
-      const found = await record(id);
-      return !found || isMember(found, user.id);
-    },
-    async canManage(user, id) {
-      if (isAdmin(user)) return true;
-      return (await record(id))?.owner === user.id;
-    },
+    canRead: async (user, id) => isAdmin(user) || may(await record(id), user, 'read'),
+    canEdit: async (user, id) => isAdmin(user) || may(await record(id), user, 'edit'),
+    canManage: async (user, id) => isAdmin(user) || may(await record(id), user, 'manage'),
     async claim(user, id, title) {
       const existing = await record(id);
       if (existing) return isAdmin(user) || isMember(existing, user.id);
@@ -123,15 +131,28 @@ export function documentAccess(
       });
       return isAdmin(user) || (after !== undefined && isMember(after, user.id));
     },
-    async setEditor(id, userId, editor) {
+    async setRole(id, userId, role) {
+      let before: DocumentRole | undefined;
       const after = await change(id, async (doc) => {
         if (!doc.type) throw new Error(`document ${id} has no access record`);
-        const editors = (doc.data as AccessRecord).editors;
-        const index = editors.indexOf(userId);
-        if (editor && index < 0) await submit(doc, [{ p: ['editors', editors.length], li: userId }]);
-        if (!editor && index >= 0) await submit(doc, [{ p: ['editors', index], ld: userId }]);
+        const current = doc.data as AccessRecord;
+        before = roleIn(current, userId);
+        if (before === 'owner' || before === role) return;
+        // Off the list they are on, then onto the other (a record made before viewers gets the list).
+        if (before === 'editor') await submit(doc, [{ p: ['editors', current.editors.indexOf(userId)], ld: userId }]);
+        if (before === 'viewer') await submit(doc, [{ p: ['viewers', current.viewers!.indexOf(userId)], ld: userId }]);
+        if (role === 'editor') await submit(doc, [{ p: ['editors', current.editors.length], li: userId }]);
+        if (role === 'viewer') {
+          if (current.viewers) await submit(doc, [{ p: ['viewers', current.viewers.length], li: userId }]);
+          else await submit(doc, [{ p: ['viewers'], oi: [userId] }]);
+        }
       });
-      if (!editor) await revocations.publish({ type: 'document-access', document: id, userId });
+      // Every process forgets what it knew: a viewer's next op is refused everywhere, and someone
+      // with no part left loses their open connections to the document at once.
+      if (before !== role && before !== 'owner') {
+        if (role === undefined) await revocations.publish({ type: 'document-access', document: id, userId });
+        else await revocations.publish({ type: 'document-role', document: id, userId });
+      }
       return after!;
     },
     close: stopListening,

@@ -26,11 +26,11 @@ export function checkDocumentId(id: string): void {
   if (!DOCUMENT_ID.test(id)) throw collabErrors.badId(id);
 }
 
-/** Reading, subscribing and editing all need edit access (access.ts). */
-export async function mayEdit(access: DocumentAccess, user: SessionUser, collection: string, id: unknown): Promise<void> {
+/** Reading, subscribing and presence need read access: a part in the document (access.ts). */
+export async function mayRead(access: DocumentAccess, user: SessionUser, collection: string, id: unknown): Promise<void> {
   if (collection !== DOCUMENTS || typeof id !== 'string') throw collabErrors.forbidden(`document ${String(id)}`);
   checkDocumentId(id);
-  if (!(await access.canEdit(user, id))) throw collabErrors.forbidden(`document ${id}`);
+  if (!(await access.canRead(user, id))) throw collabErrors.forbidden(`document ${id}`);
 }
 
 /** An op's `src` names the client that made it: this connection's own id or another issued to the same user. */
@@ -90,6 +90,8 @@ export async function checkSubmit(access: DocumentAccess, user: SessionUser, col
   } else if (op.del) {
     if (!(await access.canManage(user, id))) throw collabErrors.forbidden(`deleting ${id} (its owner and administrators only)`);
   } else if (!(await access.canEdit(user, id))) {
+    // A viewer may read it: they are told why, and the connection stays usable.
+    if (await access.canRead(user, id)) throw collabErrors.readOnly(id);
     throw collabErrors.forbidden(`document ${id}`);
   }
 }

@@ -15,7 +15,7 @@ import {
   checkSubmit,
   cursorOf,
   documentOfChannel,
-  mayEdit,
+  mayRead,
   milestoneDue,
 } from './checks.ts';
 import { clientIds } from './client-ids.ts';
@@ -27,12 +27,13 @@ const ann: SessionUser = { id: 'ann', roles: [] };
 const bob: SessionUser = { id: 'bob', roles: [] };
 const admin: SessionUser = { id: 'root', roles: ['admin'] };
 
-/** Ann owns "mine"; Bob may edit nothing of hers; "fresh" does not exist yet. */
+/** Ann owns "mine", which Cleo may read; Bob may do nothing with it; "fresh" does not exist yet. */
 function fakeAccess(): DocumentAccess {
   const owners = new Map([['mine', 'ann']]);
   const may = (user: SessionUser, id: string) => user.roles.includes('admin') || (owners.get(id) ?? user.id) === user.id;
   return {
     record: async (id) => (owners.has(id) ? ({ owner: owners.get(id) } as unknown as AccessRecord) : undefined),
+    canRead: async (user, id) => may(user, id) || (id === 'mine' && user.id === 'cleo'),
     canEdit: async (user, id) => may(user, id),
     canManage: async (user, id) => may(user, id),
     claim: async (user, id) => {
@@ -40,7 +41,7 @@ function fakeAccess(): DocumentAccess {
       owners.set(id, user.id);
       return true;
     },
-    setEditor: async () => ({}) as AccessRecord,
+    setRole: async () => ({}) as AccessRecord,
     close: () => undefined,
   };
 }
@@ -53,14 +54,14 @@ describe('collab checks', () => {
     expect(() => checkCollection('users')).toThrow(refusal('ERR_UNKNOWN_COLLECTION'));
   });
 
-  it('lets the owner and admins edit, and refuses others and malformed ids', async () => {
+  it('lets members and admins read, and refuses others and malformed ids', async () => {
     const access = fakeAccess();
-    await expect(mayEdit(access, ann, 'documents', 'mine')).resolves.toBeUndefined();
-    await expect(mayEdit(access, admin, 'documents', 'mine')).resolves.toBeUndefined();
-    await expect(mayEdit(access, bob, 'documents', 'mine')).rejects.toEqual(refusal('ERR_FORBIDDEN'));
-    await expect(mayEdit(access, ann, 'documents', '../etc')).rejects.toEqual(refusal('ERR_BAD_ID'));
-    await expect(mayEdit(access, ann, 'documents', 42)).rejects.toEqual(refusal('ERR_FORBIDDEN'));
-    await expect(mayEdit(access, ann, 'other', 'mine')).rejects.toEqual(refusal('ERR_FORBIDDEN'));
+    await expect(mayRead(access, ann, 'documents', 'mine')).resolves.toBeUndefined();
+    await expect(mayRead(access, admin, 'documents', 'mine')).resolves.toBeUndefined();
+    await expect(mayRead(access, bob, 'documents', 'mine')).rejects.toEqual(refusal('ERR_FORBIDDEN'));
+    await expect(mayRead(access, ann, 'documents', '../etc')).rejects.toEqual(refusal('ERR_BAD_ID'));
+    await expect(mayRead(access, ann, 'documents', 42)).rejects.toEqual(refusal('ERR_FORBIDDEN'));
+    await expect(mayRead(access, ann, 'other', 'mine')).rejects.toEqual(refusal('ERR_FORBIDDEN'));
   });
 
   it('accepts an op source issued to the same user only', () => {
@@ -120,6 +121,14 @@ describe('collab checks', () => {
     await expect(checkSubmit(access, ann, 'documents', 'mine', { op: [{ insert: 'hi' }] })).resolves.toBeUndefined();
     await expect(checkSubmit(access, ann, 'documents', 'mine', { op: [{ bogus: 1 }] })).rejects.toEqual(refusal('ERR_BAD_OP'));
     await expect(checkSubmit(access, ann, 'documents', 'mine', { create: { type: 'json0' } })).rejects.toEqual(refusal('ERR_BAD_OP'));
+  });
+
+  it('lets a viewer read and refuses their op, saying why; a stranger is told nothing', async () => {
+    const access = fakeAccess();
+    const cleo: SessionUser = { id: 'cleo', roles: [] };
+    await expect(mayRead(access, cleo, 'documents', 'mine')).resolves.toBeUndefined();
+    await expect(checkSubmit(access, cleo, 'documents', 'mine', { op: [{ insert: 'hi' }] })).rejects.toEqual(refusal('ERR_READ_ONLY'));
+    await expect(checkSubmit(access, bob, 'documents', 'mine', { op: [{ insert: 'hi' }] })).rejects.toEqual(refusal('ERR_FORBIDDEN'));
   });
 
   it('keeps only index and length in a cursor, labelled with the server’s user', () => {

@@ -13,7 +13,7 @@ import { charactersOf, inserts } from './text-ops.ts';
 import type { Quotas } from './quotas.ts';
 import { LRUCache } from 'lru-cache';
 import { installAnswerHooks } from './answered.ts';
-import { checkSubmit, cursorOf, mayEdit, milestoneDue, type TextOp } from './checks.ts';
+import { checkSubmit, cursorOf, mayRead, milestoneDue, type TextOp } from './checks.ts';
 import { messageChecks, type Connection, type Message } from './message-checks.ts';
 import { CatchUpBudget } from './catch-up-budget.ts';
 import { OpLine } from './op-line.ts';
@@ -207,7 +207,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const client = clientOf(context.agent as Agent);
     if (!client) return next();
     const snapshots = (context as unknown as { snapshots: { id: string }[] }).snapshots;
-    Promise.all(snapshots.map((snapshot) => mayEdit(access, client.user, context.collection, snapshot.id))).then(() => next(), next);
+    Promise.all(snapshots.map((snapshot) => mayRead(access, client.user, context.collection, snapshot.id))).then(() => next(), next);
   });
 
   // Ops on their way to a client, from a subscription or a fetch: access may have been withdrawn
@@ -216,7 +216,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const agent = context.agent as Agent;
     const client = clientOf(agent);
     if (!client) return next();
-    mayEdit(access, client.user, context.collection, context.id).then(
+    mayRead(access, client.user, context.collection, context.id).then(
       () => next(),
       (error: unknown) => {
         if (error instanceof CollabError && error.code === 'ERR_FORBIDDEN')
@@ -243,7 +243,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     if (!client) return next();
     const presence = context.presence as { c?: string; d?: string };
     if (!presence.d) return next();
-    mayEdit(access, client.user, presence.c ?? DOCUMENTS, presence.d).then(() => next(), next);
+    mayRead(access, client.user, presence.c ?? DOCUMENTS, presence.d).then(() => next(), next);
   });
 
   installAnswerHooks(backend);

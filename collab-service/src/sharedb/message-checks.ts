@@ -13,7 +13,7 @@ import {
   checkPresenceChannels,
   checkSource,
   documentOfChannel,
-  mayEdit,
+  mayRead,
 } from './checks.ts';
 import type { ClientIds } from './client-ids.ts';
 import { collabErrors } from '../errors.ts';
@@ -75,7 +75,7 @@ export function messageChecks(deps: MessageCheckDeps) {
   }
 
   async function document(connection: Connection, message: Message): Promise<void> {
-    await mayEdit(access, connection.user, checkCollection(message.c), message.d);
+    await mayRead(access, connection.user, checkCollection(message.c), message.d);
     if (message.a === ACTIONS.subscribe) checkOpenDocuments(connection.openDocuments(), [message.d as string]);
     if (message.a === ACTIONS.fetch || message.a === ACTIONS.subscribe) await chargeCatchUp(connection, [[message.d as string, message.v]]);
   }
@@ -83,7 +83,7 @@ export function messageChecks(deps: MessageCheckDeps) {
   async function bulk(connection: Connection, message: Message): Promise<void> {
     const collection = checkCollection(message.c);
     const requested = bulkRequested(message.b);
-    for (const [id] of requested) await mayEdit(access, connection.user, collection, id);
+    for (const [id] of requested) await mayRead(access, connection.user, collection, id);
     if (message.a === ACTIONS.bulkSubscribe)
       checkOpenDocuments(
         connection.openDocuments(),
@@ -110,13 +110,13 @@ export function messageChecks(deps: MessageCheckDeps) {
 
   /** A cursor made at an old version is transformed through every op since. */
   async function presence(connection: Connection, message: Message): Promise<void> {
-    await mayEdit(access, connection.user, checkCollection(message.c), message.d);
+    await mayRead(access, connection.user, checkCollection(message.c), message.d);
     connection.claimPresence(message);
     await chargeCatchUp(connection, [[message.d as string, message.v]]);
   }
 
   async function presenceChannel(connection: Connection, message: Message): Promise<void> {
-    await mayEdit(access, connection.user, DOCUMENTS, documentOfChannel(message.ch));
+    await mayRead(access, connection.user, DOCUMENTS, documentOfChannel(message.ch));
     if (message.a === ACTIONS.presenceSubscribe) checkPresenceChannels(connection.openPresenceChannels(), message.ch);
   }
 

@@ -1,6 +1,6 @@
-// "My documents": which documents a user owns or edits, read from the access records through an
+// "My documents": which documents a user owns, edits or views, read from the access records through an
 // index each store keeps (a table written with the record on SQLite, indexes on MongoDB).
-import type { AccessRecord } from '@eventide/contract/documents.ts';
+import type { AccessRecord, DocumentRole } from '@eventide/contract/documents.ts';
 
 /** The one collection clients edit (sharedb/access.ts). */
 export const DOCUMENTS_COLLECTION = 'documents';
@@ -9,11 +9,11 @@ export const ACCESS_COLLECTION = 'collab_access';
 
 export interface Membership {
   id: string;
-  role: 'owner' | 'editor';
+  role: DocumentRole;
 }
 
 export interface MemberIndex {
-  /** The documents a user owns or edits; at most `limit`, in no particular order. */
+  /** The documents a user has a part in; at most `limit`, in no particular order. */
   documentsOf(userId: string, limit: number): Promise<Membership[]>;
   /** How many documents the user owns and has not deleted, those claimed and not yet made included (sharedb/quotas.ts). */
   ownedCount(userId: string): Promise<number>;
@@ -28,8 +28,11 @@ export interface MemberIndex {
 export function membersOf(data: unknown): { userId: string; role: Membership['role'] }[] {
   const record = data as Partial<AccessRecord> | undefined;
   if (!record || typeof record.owner !== 'string') return [];
-  const editors = Array.isArray(record.editors)
-    ? record.editors.filter((e): e is string => typeof e === 'string' && e !== record.owner)
-    : [];
-  return [{ userId: record.owner, role: 'owner' }, ...editors.map((userId) => ({ userId, role: 'editor' as const }))];
+  const others = (list: unknown) =>
+    Array.isArray(list) ? list.filter((e): e is string => typeof e === 'string' && e !== record.owner) : [];
+  return [
+    { userId: record.owner, role: 'owner' },
+    ...others(record.editors).map((userId) => ({ userId, role: 'editor' as const })),
+    ...others(record.viewers).map((userId) => ({ userId, role: 'viewer' as const })),
+  ];
 }

@@ -34,6 +34,7 @@ export async function openCollabStore(config: Pick<Config, 'MONGO_URL' | 'dataDi
     // sharedb-mongo keeps a record's fields at the top level of its document, and _type null once deleted.
     await records.createIndex({ owner: 1 });
     await records.createIndex({ editors: 1 });
+    await records.createIndex({ viewers: 1 });
     const live = { _type: { $ne: null } };
     const members: MemberIndex = {
       async ownedCount(userId) {
@@ -54,10 +55,18 @@ export async function openCollabStore(config: Pick<Config, 'MONGO_URL' | 'dataDi
       },
       async documentsOf(userId, limit) {
         const found = await records
-          .find({ _type: { $ne: null }, $or: [{ owner: userId }, { editors: userId }] }, { projection: { _id: 1, owner: 1 } })
+          .find(
+            { _type: { $ne: null }, $or: [{ owner: userId }, { editors: userId }, { viewers: userId }] },
+            { projection: { _id: 1, owner: 1, editors: 1 } },
+          )
           .limit(limit)
           .toArray();
-        return found.map((doc): Membership => ({ id: String(doc._id), role: doc.owner === userId ? 'owner' : 'editor' }));
+        return found.map(
+          (doc): Membership => ({
+            id: String(doc._id),
+            role: doc.owner === userId ? 'owner' : (doc as { editors?: string[] }).editors?.includes(userId) ? 'editor' : 'viewer',
+          }),
+        );
       },
     };
     return { db, milestoneDb: new MongoMilestoneDb(config.MONGO_URL), members, history: mongoHistory(mongo), description: 'MongoDB' };

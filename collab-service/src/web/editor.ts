@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The editor page's script (bundled for the browser by assets.ts): a textarea bound to a ShareDB
-// rich-text document, with everyone's cursors drawn in a layer behind it. It reconnects after a
+// rich-text document, with everyone's cursors drawn in a layer behind it, each labelled with the
+// name its person chose. It reconnects after a
 // network failure (ShareDB resends unacknowledged ops, applied once), and reloads the document
 // cleanly when the server says this page is too far behind.
 import { Connection, types } from 'sharedb/lib/client/index.js';
@@ -10,6 +11,7 @@ import { CLOSE_RESTARTING } from '../socket/close-codes.ts';
 import { createApiClient } from '@eventide/client/api-client.ts';
 import { ApiProblem } from '@eventide/client/problem.ts';
 import { plainText } from '../text.ts';
+import { ROLE_MAY, roleIn } from '@eventide/contract/document-roles.ts';
 
 const richText = richTextModule.type;
 types.register(richText);
@@ -109,9 +111,22 @@ function connect(onClosedForGood: (reason: string) => void): Connection {
   return connection;
 }
 
-/** The title given at creation, from the access record (documents first opened here have only their id). */
-async function showTitle(id: string): Promise<void> {
-  const record = await api.documents.access(id).catch(() => undefined);
+/** A viewer reads, follows and points; the server refuses their edits (ERR_READ_ONLY), so the page offers none. */
+function showReadOnly(): void {
+  textarea.readOnly = true;
+  document.body.dataset.role = 'viewer';
+  $('read-only').hidden = false;
+}
+
+/**
+ * The title given at creation, from the access record (documents first opened here have only
+ * their id), and the caller's part in it (anyone on a document not created yet edits).
+ */
+async function showTitleAndPart(id: string): Promise<void> {
+  const [record, session] = await Promise.all([api.documents.access(id).catch(() => undefined), api.auth.session().catch(() => undefined)]);
+  // A part that may not edit (an administrator has none: they may).
+  const role = record && session ? roleIn(record, session.userId) : undefined;
+  if (role && !ROLE_MAY[role].edit) showReadOnly();
   if (!record?.title) return;
   $('doc-name').textContent = record.title;
   document.title = `${record.title} · Eventide editor`;
@@ -122,7 +137,7 @@ async function main(): Promise<void> {
   const id = documentId();
   if (!id) return;
   $('doc-name').textContent = id;
-  void showTitle(id);
+  void showTitleAndPart(id);
   $<HTMLElement>('editor').hidden = false;
 
   const connection = connect((reason) => {
@@ -132,6 +147,29 @@ async function main(): Promise<void> {
   connection.on('state', (state) => {
     if (state === 'connected') setStatus('connected');
   });
+
+  // Who is who: the document's people by the names they chose, asked again when someone new appears.
+  const names = new Map<string, string>();
+  const asked = new Set<string>();
+  async function learnNames(): Promise<void> {
+    const people = await api.documents.people(id!).catch(() => undefined);
+    if (!people) return;
+    // A name the read models do not hold (yet) stays unknown, and is asked for again when seen.
+    for (const person of [people.owner, ...people.editors, ...people.viewers]) if (person.name) names.set(person.userId, person.name);
+    drawCursors();
+  }
+  void learnNames();
+  const labelOf = (user: string | undefined): string => {
+    if (!user) return 'someone';
+    const name = names.get(user);
+    if (name) return name;
+    // Not among the people yet (shared with since, or an administrator): asked once.
+    if (!asked.has(user)) {
+      asked.add(user);
+      void learnNames();
+    }
+    return 'someone';
+  };
 
   const presence = connection.getDocPresence(COLLECTION, id);
   presence.subscribe();
@@ -161,6 +199,12 @@ async function main(): Promise<void> {
   function handleError(error: ShareError): void {
     // Someone else created the document first: theirs arrives through the subscription.
     if (error.code === 'ERR_DOC_ALREADY_CREATED') return;
+    if (error.code === 'ERR_READ_ONLY') {
+      // Made a viewer while typing: what was refused is rolled back by ShareDB; the page stops offering edits.
+      showReadOnly();
+      setStatus('you can view this document, not edit it', 'offline');
+      return;
+    }
     if (error.code === 'ERR_TOO_FAR_BEHIND' || error.code === 'ERR_DOC_IN_HARD_ROLLBACK') {
       // The server would rather send the document than thousands of ops: start over from it.
       setStatus('reloading the document…', 'busy');
@@ -242,7 +286,7 @@ async function main(): Promise<void> {
       caret.dataset.index = String(mark.index);
       caret.dataset.length = String(mark.length);
       caret.dataset.user = mark.user ?? '';
-      caret.dataset.label = `editor ${(mark.user ?? mark.presenceId).slice(0, 6)}`;
+      caret.dataset.label = labelOf(mark.user);
       caret.style.setProperty('--colour', colour);
       cursors.append(caret);
       if (selectionEnd > mark.index) {

@@ -293,3 +293,67 @@ describe('withdrawing access', () => {
     expect(client.closed!.code).toBe(4401);
   });
 });
+
+describe('a viewer', () => {
+  it('reads and follows the document and shows a cursor, but a forged op is refused and the socket stays usable', async () => {
+    const viewer = await app.newUser();
+    const shared = await owner.http.request('PUT', `/collab/documents/${DOC}/viewers/${viewer.userId}`);
+    expect(shared.status).toBe(200);
+    expect(shared.body.viewers).toEqual([viewer.userId]);
+    const client = await raw(viewer);
+    client.send({ a: 's', c: 'documents', d: DOC });
+    const fetched = await client.reply((m) => m.a === 's' && m.data, 'the subscription');
+    const version = fetched.data.v as number;
+    const refused = await errorOf(
+      client,
+      { a: 'op', c: 'documents', d: DOC, v: version, seq: 1, op: [{ insert: 'x' }] },
+      (m) => m.a === 'op',
+    );
+    expect(refused.code).toBe('ERR_READ_ONLY');
+    expect(refused.message).toContain('viewer');
+    // Deleting is the owner's, whoever else asks.
+    expect((await errorOf(client, { a: 'op', c: 'documents', d: DOC, v: version, seq: 2, del: true }, (m) => m.a === 'op')).code).toBe(
+      'ERR_FORBIDDEN',
+    );
+    // Still connected and subscribed: the owner's next edit reaches the viewer.
+    const doc = ownerEditor.doc(DOC);
+    const from = client.inbox.length;
+    await submit(doc, [{ insert: 'seen by the viewer ' }]);
+    const op = await client.reply((m) => m.a === 'op' && m.op, 'the owner’s op', from);
+    expect(JSON.stringify(op.op)).toContain('seen by the viewer');
+    expect(client.closed).toBeUndefined();
+    // Over HTTP the viewer reads the text and the people, and may share nothing.
+    expect((await viewer.http.request('GET', `/collab/documents/${DOC}`)).status).toBe(200);
+    expect((await viewer.http.request('GET', `/collab/documents/${DOC}/people`)).body.viewers).toEqual([
+      expect.objectContaining({ userId: viewer.userId }),
+    ]);
+    expect((await viewer.http.request('PUT', `/collab/documents/${DOC}/viewers/${stranger.userId}`)).status).toBe(403);
+    const listed = await viewer.http.request('GET', '/collab/documents');
+    expect(listed.body.items.find((d: { id: string }) => d.id === DOC)).toMatchObject({ role: 'viewer' });
+  });
+
+  it('becomes an editor and back, and every process forgets the old part at once', async () => {
+    const person = await app.newUser();
+    await owner.http.request('PUT', `/collab/documents/${DOC}/viewers/${person.userId}`);
+    const editor = await person.editor();
+    open.push(editor);
+    const doc = await openText(editor.doc(DOC));
+    await expect(submit(doc, [{ insert: 'x' }])).rejects.toMatchObject({ code: 'ERR_READ_ONLY' });
+    const promoted = await owner.http.request('PUT', `/collab/documents/${DOC}/editors/${person.userId}`);
+    expect(promoted.body).toMatchObject({
+      editors: expect.arrayContaining([person.userId]),
+      viewers: expect.not.arrayContaining([person.userId]),
+    });
+    const fresh = await openText((await person.editor()).doc(DOC));
+    await submit(fresh, [{ insert: 'an editor now ' }]);
+    const demoted = await owner.http.request('PUT', `/collab/documents/${DOC}/viewers/${person.userId}`);
+    expect(demoted.body.editors).not.toContain(person.userId);
+    await expect(submit(fresh, [{ insert: 'y' }])).rejects.toMatchObject({ code: 'ERR_READ_ONLY' });
+    // DELETE on the part they do not have changes nothing; on the one they have, ends their access.
+    expect((await owner.http.request('DELETE', `/collab/documents/${DOC}/editors/${person.userId}`)).body.viewers).toContain(person.userId);
+    expect((await owner.http.request('DELETE', `/collab/documents/${DOC}/viewers/${person.userId}`)).body.viewers).not.toContain(
+      person.userId,
+    );
+    expect((await person.http.request('GET', `/collab/documents/${DOC}`)).status).toBe(404);
+  });
+});

@@ -89,6 +89,7 @@ describe('sharing', () => {
     expect(shared.body).toEqual({
       owner: { userId: owner.userId, name: 'Sharing Owner' },
       editors: [{ userId: friend.userId, name: 'Frida Friend' }],
+      viewers: [],
     });
     const theirs = await friend.http.request('GET', '/collab/documents');
     expect(theirs.body.items).toMatchObject([{ id, title: 'Shared notes', role: 'editor', owner: { name: 'Sharing Owner' } }]);
@@ -101,6 +102,26 @@ describe('sharing', () => {
     const third = await person();
     const refused = await friend.http.request('POST', `/collab/documents/${id}/editors`, { email: third.email });
     expect(refused.status).toBe(403);
+  });
+
+  it('shares as a viewer when the owner asks, who then lists it as a viewer; no other part can be given', async () => {
+    const owner = await person('Viewing Owner');
+    const reader = await person('Rita Reader', `rita.${Date.now()}@example.test`);
+    const id = await newDocument(owner, 'Read me');
+    const shared = await owner.http.request('POST', `/collab/documents/${id}/editors`, { email: reader.email, role: 'viewer' });
+    expect(shared.status).toBe(200);
+    expect(shared.body).toEqual({
+      owner: { userId: owner.userId, name: 'Viewing Owner' },
+      editors: [],
+      viewers: [{ userId: reader.userId, name: 'Rita Reader' }],
+    });
+    expect((await reader.http.request('GET', '/collab/documents')).body.items).toMatchObject([{ id, role: 'viewer' }]);
+    // By name, among the people the owner shares with, and as an editor this time.
+    const promoted = await owner.http.request('POST', `/collab/documents/${id}/editors`, { name: 'rita reader', role: 'editor' });
+    expect(promoted.body).toMatchObject({ editors: [{ userId: reader.userId }], viewers: [] });
+    const bad = await owner.http.request('POST', `/collab/documents/${id}/editors`, { email: reader.email, role: 'owner' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('role');
   });
 
   it('says plainly when no account has the email, and a stranger cannot even see the document', async () => {

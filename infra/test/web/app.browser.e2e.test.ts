@@ -1,10 +1,7 @@
-// The web app in Chromium, against `npm start`'s real process and against the split processes
-// behind their front door (nginx, front-door.ts), the same journeys on each: a visitor browses products (the
-// next page loads as the list scrolls), opens one, searches as they type and sees the match
-// marked; signs up (after a refusal shown in words), edits their profile (and meets a change
-// made elsewhere), and signs out; orders; documents, shared and edited; at phone width, and with
-// the keyboard. Screenshots of each
-// page go to infra/test/artifacts/ (those through the front door prefixed `door-`).
+// The web app in Chromium, through `npm start`'s process and through the split processes' front
+// door (nginx), the same journeys on each: products (scrolled, opened, searched), sign-up, profile and
+// sign-out; orders, the shop's payment appearing live; documents shared as editor and viewer, and the
+// editor; phone width and keyboard. Screenshots go to infra/test/artifacts/ (`door-` through the door).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -270,21 +267,26 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await screenshot(page, 'document-share-refused');
     await shareWith.fill('CLEO@example.com');
     await page.getByRole('button', { name: 'Share', exact: true }).click();
-    await page.getByText('Shared with Cleo.').waitFor();
-    expect(await page.locator('.linked').textContent()).toMatch(/Cleo\s*\(editor\)/);
+    await page.getByText('Shared with Cleo: they can edit.').waitFor();
+    expect(await page.locator('.linked').textContent()).toMatch(/Cleo\s*\(can edit\)/);
     expect(await page.locator('main').textContent()).not.toContain('cleo@example.com');
     await screenshot(page, 'document');
 
-    // A second document: Cleo is now someone Eve shares with, so her name is enough.
+    // A second document: Cleo is now someone Eve shares with, so her name is enough; a viewer, then an editor, then neither.
     await page.getByRole('link', { name: '← Your documents' }).click();
     await page.getByLabel('Title of a new document').fill('Packing list');
     await page.getByRole('button', { name: 'Create document' }).click();
     await page.getByRole('heading', { name: 'Packing list' }).waitFor();
     await shareWith.fill('cleo');
+    await page.getByLabel('They').selectOption('viewer');
     await page.getByRole('button', { name: 'Share', exact: true }).click();
-    await page.getByText('Shared with Cleo.').waitFor();
+    await page.getByText('Shared with Cleo: they can view.').waitFor();
+    expect(await page.locator('.linked').textContent()).toMatch(/Cleo\s*\(can view\)/);
+    await screenshot(page, 'document-viewer');
+    await page.getByRole('button', { name: 'Let edit' }).click();
+    await page.getByText('Cleo can edit now.').waitFor();
     await page.getByRole('button', { name: 'Stop sharing with Cleo' }).click();
-    await page.getByText('Cleo can no longer edit it.').waitFor();
+    await page.getByText('Cleo can no longer open it.').waitFor();
     expect(await page.locator('.linked').textContent()).not.toContain('Cleo');
 
     // Into the editor and back: what was typed there is the document's text.

@@ -14,8 +14,11 @@ import type {
   documentSummary,
   documentText,
   newDocumentBody,
+  SharedRole,
   shareBody,
 } from '@eventide/contract/documents.ts';
+
+export type { DocumentRole, SharedRole } from '@eventide/contract/documents.ts';
 import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/orders.ts';
 import type { createProductBody, productBody, productChanges } from '@eventide/contract/products.ts';
 import type { HistoryPage } from '@eventide/contract/history.ts';
@@ -257,9 +260,12 @@ export function createApiClient(clientOptions: ClientOptions) {
       get: (id: string, at: { version?: number; at?: string } = {}) =>
         data<DocumentText>(call('getDocument', { params: { id }, query: at })),
       access: (id: string) => data<DocumentAccess>(call('getDocumentAccess', { params: { id } })),
-      /** Shares by user id; shareWith() takes an email or a name. */
-      share: (id: string, userId: string) => data<DocumentAccess>(call('addEditor', { params: { id, userId } })),
-      unshare: (id: string, userId: string) => data<DocumentAccess>(call('removeEditor', { params: { id, userId } })),
+      /** Shares by user id, as an editor or a viewer (moving them from the other part); shareWith() takes an email or a name. */
+      share: (id: string, userId: string, role: SharedRole = 'editor') =>
+        data<DocumentAccess>(call(role === 'editor' ? 'addEditor' : 'addViewer', { params: { id, userId } })),
+      /** Takes the part away from someone who has it: they can no longer open the document. */
+      unshare: (id: string, userId: string, role: SharedRole = 'editor') =>
+        data<DocumentAccess>(call(role === 'editor' ? 'removeEditor' : 'removeViewer', { params: { id, userId } })),
     },
   };
 }

@@ -49,6 +49,8 @@ describe('the typed client', () => {
       api.documents.access(id),
       api.documents.share(id, 'u'),
       api.documents.unshare(id, 'u'),
+      api.documents.share(id, 'u', 'viewer'),
+      api.documents.unshare(id, 'u', 'viewer'),
     ]);
     const routeOf = (method: string, url: string) => {
       const path = url.split('?')[0]!;

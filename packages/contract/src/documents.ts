@@ -1,6 +1,7 @@
 // The collaborative documents' HTTP shapes (the editing itself is ShareDB over the /collab
 // WebSocket, docs/collab.md).
 import { z } from 'zod';
+import { DOCUMENT_ROLES, SHARED_ROLES } from './document-roles.ts';
 import { text } from './text.ts';
 
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -28,9 +29,13 @@ export const documentText = z.strictObject({
 });
 export type DocumentText = z.infer<typeof documentText>;
 
+export { DOCUMENT_ROLES, ROLE_MAY, SHARED_ROLES, roleIn, type DocumentRole, type SharedRole } from './document-roles.ts';
+
 export const accessRecord = z.strictObject({
   owner: z.string(),
   editors: z.array(z.string()),
+  /** Absent on records made before viewers existed: none. */
+  viewers: z.array(z.string()).optional(),
   /** Given when created through POST /collab/documents; documents first opened in the editor have none. */
   title: z.string().optional(),
 });
@@ -48,15 +53,15 @@ export const person = z.strictObject({
 });
 export type Person = z.infer<typeof person>;
 
-export const documentPeople = z.strictObject({ owner: person, editors: z.array(person) });
+export const documentPeople = z.strictObject({ owner: person, editors: z.array(person), viewers: z.array(person) });
 export type DocumentPeople = z.infer<typeof documentPeople>;
 
 export const documentSummary = z.strictObject({
   id: z.string(),
   /** The id for documents created by opening the editor at a new id. */
   title: z.string(),
-  /** The caller's part: the owner shares and unshares; editors read and edit. */
-  role: z.enum(['owner', 'editor']),
+  /** The caller's part (ROLE_MAY): the owner shares and unshares; editors read and edit; viewers read. */
+  role: z.enum(DOCUMENT_ROLES),
   owner: person,
   version: z.number().int().min(0),
   createdAt: z.iso.datetime().optional(),
@@ -74,6 +79,8 @@ export const shareBody = z
   .strictObject({
     email: z.string().trim().pipe(z.email('must be an email address').max(254, 'must be at most 254 characters')).optional(),
     name: text({ min: 1, max: 200 }).optional(),
+    /** Their part: an editor unless said otherwise. */
+    role: z.enum(SHARED_ROLES).default('editor'),
   })
   .refine((body) => (body.email === undefined) !== (body.name === undefined), { message: 'send either email or name', path: ['email'] });
 export type ShareWith = z.infer<typeof shareBody>;

@@ -1,6 +1,7 @@
 // The shape of a person's data export (GET /users/{id}/export, docs/privacy.md#export): one JSON
 // document of everything the system holds about them, each section from the part that holds it.
 import { z } from 'zod';
+import { DOCUMENT_ROLES } from './documents.ts';
 import { orderV2Body } from './orders.ts';
 import { userV2Body } from './users.ts';
 
@@ -36,7 +37,7 @@ export const exportSections = {
     z.strictObject({
       id: z.string(),
       title: z.string(),
-      role: z.enum(['owner', 'editor']),
+      role: z.enum(DOCUMENT_ROLES),
       createdAt: z.iso.datetime().optional(),
       modifiedAt: z.iso.datetime().optional(),
       text: z.string().nullable().optional(),

@@ -292,6 +292,14 @@ export const SHAPES = {
     params: { id: document, userId: editor },
     answers: { 200: { description: 'the access record now', body: accessRecord } },
   },
+  addViewer: {
+    params: { id: document, userId: editor },
+    answers: { 200: { description: 'the access record now', body: accessRecord } },
+  },
+  removeViewer: {
+    params: { id: document, userId: editor },
+    answers: { 200: { description: 'the access record now', body: accessRecord } },
+  },
 
   openApi: { answers: { 200: file('the document', 'application/json'), 304: unchanged } },
   docsPage: { answers: { 200: html('the page') } },

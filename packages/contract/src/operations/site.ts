@@ -174,7 +174,7 @@ export const SITE_OPERATIONS = {
     access: 'owner',
     tag: 'documents',
     summary:
-      'Let someone edit a document, named by the email of their account or by name among the people the caller shares with: for its owner',
+      'Share a document with someone, as an editor or a viewer, named by the email of their account or by name among the people the caller shares with: for its owner',
     limit: 'person-lookup',
   },
   addEditor: {
@@ -192,6 +192,22 @@ export const SITE_OPERATIONS = {
     access: 'owner',
     tag: 'documents',
     summary: 'Withdraw a user’s right to edit a document: for its owner',
+  },
+  addViewer: {
+    service: 'collab',
+    method: 'put',
+    path: '/collab/documents/{id}/viewers/{userId}',
+    access: 'owner',
+    tag: 'documents',
+    summary: 'Let a user read a document without editing it (an editor becomes a viewer): for its owner',
+  },
+  removeViewer: {
+    service: 'collab',
+    method: 'delete',
+    path: '/collab/documents/{id}/viewers/{userId}',
+    access: 'owner',
+    tag: 'documents',
+    summary: 'Withdraw a viewer’s access to a document: for its owner',
   },
 
   // The API's description.

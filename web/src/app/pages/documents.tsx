@@ -4,7 +4,7 @@
 // or by name, and the link into the editor (a page of its own, /collab/editor).
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { DocumentPeople, DocumentSummary, DocumentText } from '@eventide/client/api-client.ts';
+import type { DocumentPeople, DocumentSummary, DocumentText, SharedRole } from '@eventide/client/api-client.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
 import { Field, Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
@@ -56,6 +56,7 @@ export function DocumentsPage() {
               <tr key={doc.id}>
                 <td>
                   <Link href={`/documents/${doc.id}`}>{doc.title}</Link>
+                  {doc.role === 'viewer' && <span class="tag"> view only</span>}
                 </td>
                 <td>{doc.role === 'owner' ? 'You' : (doc.owner.name ?? 'A deleted account')}</td>
                 <td>{when(doc.modifiedAt ?? doc.createdAt)}</td>
@@ -110,6 +111,9 @@ export function DocumentPage({ id }: { id: string }) {
   );
 }
 
+/** What each part is called where people are listed and chosen. */
+const PART_LABELS: Record<SharedRole, string> = { editor: 'can edit', viewer: 'can view' };
+
 function People({
   id,
   people,
@@ -122,23 +126,31 @@ function People({
   onChange: (p: DocumentPeople) => void;
 }) {
   const [who, setWho] = useState('');
+  const [part, setPart] = useState<SharedRole>('editor');
   const [notice, setNotice] = useState<string>();
+  const nameOf = (name: string | null) => name ?? 'A deleted account';
+  const shared: Array<{ person: DocumentPeople['owner']; role: SharedRole }> = [
+    ...people.editors.map((person) => ({ person, role: 'editor' as const })),
+    ...people.viewers.map((person) => ({ person, role: 'viewer' as const })),
+  ];
   const sharing = useSubmit(async () => {
     setNotice(undefined);
     const named = who.trim();
-    const after = await api.documents.shareWith(id, named.includes('@') ? { email: named } : { name: named });
+    const after = await api.documents.shareWith(id, { ...(named.includes('@') ? { email: named } : { name: named }), role: part });
+    const added = (part === 'editor' ? after.editors : after.viewers).at(-1);
     onChange(after);
     setWho('');
-    setNotice(`Shared with ${after.editors.at(-1)?.name ?? 'them'}.`);
+    setNotice(`Shared with ${added?.name ?? 'them'}: they ${PART_LABELS[part]}.`);
   });
-  const removing = useSubmit(async (userId: string, name: string) => {
+  /** A new part for someone, or none (undefined): they can no longer open it. */
+  const changing = useSubmit(async (userId: string, name: string, from: SharedRole, to: SharedRole | undefined) => {
     setNotice(undefined);
-    await api.documents.unshare(id, userId);
-    onChange({ ...people, editors: people.editors.filter((p) => p.userId !== userId) });
-    setNotice(`${name} can no longer edit it.`);
+    if (to === undefined) await api.documents.unshare(id, userId, from);
+    else await api.documents.share(id, userId, to);
+    onChange(await api.documents.people(id));
+    setNotice(to === undefined ? `${name} can no longer open it.` : `${name} ${PART_LABELS[to]} now.`);
   });
   const atField = sharing.problem?.fieldError('email') ?? sharing.problem?.fieldError('name');
-  const nameOf = (name: string | null) => name ?? 'A deleted account';
   return (
     <section aria-labelledby="people-title">
       <h2 id="people-title">People</h2>
@@ -146,26 +158,38 @@ function People({
         <li>
           {nameOf(people.owner.name)} <span class="muted">(owner)</span>
         </li>
-        {people.editors.map((editor) => (
-          <li key={editor.userId}>
+        {shared.map(({ person, role }) => (
+          <li key={person.userId}>
             <span>
-              {nameOf(editor.name)} <span class="muted">(editor)</span>
+              {nameOf(person.name)} <span class="muted">({PART_LABELS[role]})</span>
             </span>
             {mine && (
-              <button
-                type="button"
-                class="secondary"
-                disabled={removing.busy}
-                aria-label={`Stop sharing with ${nameOf(editor.name)}`}
-                onClick={(event) => removing.submit(event, editor.userId, nameOf(editor.name))}
-              >
-                Stop sharing
-              </button>
+              <span class="person-actions">
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={changing.busy}
+                  onClick={(event) =>
+                    changing.submit(event, person.userId, nameOf(person.name), role, role === 'editor' ? 'viewer' : 'editor')
+                  }
+                >
+                  {role === 'editor' ? 'Make viewer' : 'Let edit'}
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={changing.busy}
+                  aria-label={`Stop sharing with ${nameOf(person.name)}`}
+                  onClick={(event) => changing.submit(event, person.userId, nameOf(person.name), role, undefined)}
+                >
+                  Stop sharing
+                </button>
+              </span>
             )}
           </li>
         ))}
       </ul>
-      <ProblemMessage problem={removing.problem} />
+      <ProblemMessage problem={changing.problem} />
       {notice && (
         <p class="ok" role="status">
           {notice}
@@ -182,6 +206,13 @@ function People({
             autocomplete="off"
             required
           />
+          <label class="part">
+            They
+            <select value={part} onChange={(event) => setPart((event.target as HTMLSelectElement).value as SharedRole)}>
+              <option value="editor">{PART_LABELS.editor}</option>
+              <option value="viewer">{PART_LABELS.viewer}</option>
+            </select>
+          </label>
           <button type="submit" disabled={sharing.busy}>
             {sharing.busy ? 'Sharing…' : 'Share'}
           </button>

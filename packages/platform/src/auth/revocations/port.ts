@@ -9,7 +9,9 @@ export type Revocation =
   /** Every session of a user ended (password change, deleted user, role change). */
   | { type: 'user'; userId: string }
   /** A user may no longer open a collaborative document. */
-  | { type: 'document-access'; document: string; userId: string };
+  | { type: 'document-access'; document: string; userId: string }
+  /** A user's part in a document changed (an editor made a viewer): what was known of it is dropped. */
+  | { type: 'document-role'; document: string; userId: string };
 
 export interface RevocationFeed {
   /** Records the revocation for every process sharing the store, and tells this process's listeners before it returns. */
