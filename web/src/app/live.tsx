@@ -114,3 +114,28 @@ export function applyChange<T extends { version: number }>(
   const body = change.body as unknown as T;
   return at >= 0 ? items.map((item, i) => (i === at ? body : item)) : [body, ...items];
 }
+
+/**
+ * Keeps a shown list of `resource` moving: each change applied to it (applyChange, with `wanted`
+ * saying what belongs in it), and the list loaded again when the stream asks. `update` hands the
+ * list shown to a function that returns the next.
+ */
+export function useLiveList<T extends { version: number }>(
+  resource: ChangeResource,
+  {
+    reload,
+    update,
+    idOf,
+    wanted,
+  }: {
+    reload: () => void;
+    update: (next: (shown: T[]) => T[]) => void;
+    idOf: (item: T) => string;
+    wanted?: (item: T) => boolean;
+  },
+): LiveState {
+  return useLive([resource], {
+    reload,
+    change: (change) => update((shown) => applyChange(shown, change, idOf, wanted)),
+  });
+}

@@ -9,7 +9,7 @@ import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
 import { ORDER_STEPS } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
-import { applyChange, LiveBadge, useLive } from '../live.tsx';
+import { LiveBadge, useLiveList } from '../live.tsx';
 import { OrdersTable } from './orders.tsx';
 import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { fractionDigits, toMajorUnits } from '@eventide/kernel/money.ts';
@@ -105,20 +105,11 @@ function OrdersToHandle() {
       (error) => setProblem(asProblem(error)),
     );
   useEffect(load, []);
-  useLive(['orders'], {
+  useLiveList<Order>('orders', {
     reload: load,
-    change: (change) =>
-      change.resource === 'orders' &&
-      setOrders(
-        (shown) =>
-          shown &&
-          applyChange(
-            shown,
-            change,
-            (o) => o.orderId,
-            (o) => SHOPS_TURN.includes(o.status as OrderStatus),
-          ),
-      ),
+    update: (next) => setOrders((shown) => shown && next(shown)),
+    idOf: (o) => o.orderId,
+    wanted: (o) => SHOPS_TURN.includes(o.status as OrderStatus),
   });
   return (
     <>
@@ -150,20 +141,11 @@ export function AdminPage() {
   };
   useEffect(load, [session?.userId, page]);
   // A new user comes first on the first page; the others only change in place.
-  const live = useLive(['users'], {
+  const live = useLiveList<User>('users', {
     reload: load,
-    change: (change) =>
-      change.resource === 'users' &&
-      setUsers(
-        (shown) =>
-          shown &&
-          applyChange(
-            shown,
-            change,
-            (u) => u.userId,
-            (u) => page === 1 || shown.some((s) => s.userId === u.userId),
-          ),
-      ),
+    update: (next) => setUsers((shown) => shown && next(shown)),
+    idOf: (u) => u.userId,
+    wanted: (u) => page === 1 || (users ?? []).some((s) => s.userId === u.userId),
   });
   if (session === undefined) return <Loading />;
   if (!isAdmin(session)) return <p>This page is for administrators.</p>;

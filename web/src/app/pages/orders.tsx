@@ -21,7 +21,7 @@ import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
 import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
-import { applyChange, LiveBadge, useLive } from '../live.tsx';
+import { LiveBadge, useLive, useLiveList } from '../live.tsx';
 
 /** What each step of the life cycle is called on a button; which steps a person may take is the model's. */
 const STEP_LABELS: Record<OrderStepName, string> = {
@@ -98,20 +98,11 @@ export function OrdersPage() {
     );
   };
   useEffect(load, [session?.userId]);
-  const live = useLive(['orders'], {
+  const live = useLiveList<Order>('orders', {
     reload: load,
-    change: (change) =>
-      change.resource === 'orders' &&
-      setOrders(
-        (shown) =>
-          shown &&
-          applyChange(
-            shown,
-            change,
-            (o) => o.orderId,
-            (o) => o.userId === session?.userId,
-          ),
-      ),
+    update: (next) => setOrders((shown) => shown && next(shown)),
+    idOf: (o) => o.orderId,
+    wanted: (o) => o.userId === session?.userId,
   });
   if (session === undefined) return <Loading />;
   if (session === null) return <SignInFirst what="your orders" />;

@@ -11,7 +11,7 @@ import { isAdmin, useSession } from '../session.tsx';
 import { addToDraft } from './orders.tsx';
 import { ProductForm } from './admin.tsx';
 import { History } from '../history.tsx';
-import { applyChange, LiveBadge, useLive } from '../live.tsx';
+import { LiveBadge, useLiveList } from '../live.tsx';
 
 const PAGE = 20;
 
@@ -46,14 +46,15 @@ export function ProductsPage() {
   }
 
   useEffect(() => void loadMore(), []);
-  const live = useLive(['products'], {
+  const live = useLiveList<Product>('products', {
     // The newest page again, merged in: what was added or changed since the list was loaded.
     reload: () =>
       void api.products.page({ limit: PAGE }).then(
         (page) => setItems((shown) => page.items.reduceRight((list, product) => merged(list, product), shown)),
         () => undefined,
       ),
-    change: (change) => change.resource === 'products' && setItems((shown) => applyChange(shown, change, (p) => p.productId)),
+    update: setItems,
+    idOf: (p) => p.productId,
   });
   useEffect(() => {
     const sentinel = end.current;
