@@ -11,6 +11,8 @@ import { CLOSE_RESTARTING } from '../socket/close-codes.ts';
 import { createApiClient } from '@eventide/client/api-client.ts';
 import { ApiProblem } from '@eventide/client/problem.ts';
 import { plainText } from '../text.ts';
+import Delta from 'quill-delta';
+import { OwnUndo } from './own-undo.ts';
 import { ROLE_MAY, roleIn } from '@eventide/contract/document-roles.ts';
 
 const richText = richTextModule.type;
@@ -19,7 +21,7 @@ types.register(richText);
 type Doc = ReturnType<Connection['get']>;
 type Range = { index: number; length: number; user?: string };
 type ShareError = { code?: string; message: string };
-type Delta = ({ retain: number } | { insert: string } | { delete: number })[];
+type Edit = ({ retain: number } | { insert: string } | { delete: number })[];
 
 const COLLECTION = 'documents';
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -73,13 +75,13 @@ function documentId(): string | undefined {
 const textOf = (doc: Doc) => plainText(doc.data);
 
 /** The one edit that turns `before` into `after`: what a keystroke, paste or cut does. */
-function diff(before: string, after: string): Delta {
+function diff(before: string, after: string): Edit {
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let end = 0;
   while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end])
     end++;
-  const delta: Delta = [];
+  const delta: Edit = [];
   if (start > 0) delta.push({ retain: start });
   if (before.length - start - end > 0) delta.push({ delete: before.length - start - end });
   if (after.length - start - end > 0) delta.push({ insert: after.slice(start, after.length - end) });
@@ -175,6 +177,7 @@ async function main(): Promise<void> {
   presence.subscribe();
   const mine = presence.create();
   const remote = new Map<string, Range>();
+  let undo = new OwnUndo();
   let doc = openDocument();
   let shown = '';
   let lastActivity = 0;
@@ -187,7 +190,10 @@ async function main(): Promise<void> {
       show();
     });
     fresh.on('op', (_op, source) => {
+      // Someone else's edit: what this person may undo moves past it.
+      if (source !== 'editor' && source !== 'undo') undo.remote(new Delta(_op as never));
       if (source !== 'editor') show(_op);
+      showUndoState();
       markPending();
     });
     fresh.on('load', show);
@@ -209,6 +215,8 @@ async function main(): Promise<void> {
       // The server would rather send the document than thousands of ops: start over from it.
       setStatus('reloading the document…', 'busy');
       doc.destroy();
+      // What was kept to undo belonged to the text before the reload.
+      undo = new OwnUndo();
       doc = openDocument();
       return;
     }
@@ -243,12 +251,38 @@ async function main(): Promise<void> {
     if (!doc.type) return;
     const delta = diff(shown, textarea.value);
     shown = textarea.value;
-    if (delta.length > 0) doc.submitOp(delta, { source: 'editor' });
+    if (delta.length > 0) {
+      undo.local(new Delta(delta), new Delta(doc.data as never));
+      doc.submitOp(delta, { source: 'editor' });
+    }
     lastActivity = Date.now();
     sendSelection();
     drawCursors();
   });
   for (const event of ['select', 'keyup', 'mouseup', 'focus']) textarea.addEventListener(event, sendSelection);
+
+  /** Takes back (or puts back) this person's own last step, never anyone else's (own-undo.ts). */
+  function step(which: 'undo' | 'redo'): void {
+    if (!doc.type || textarea.readOnly) return;
+    const op = undo[which](new Delta(doc.data as never));
+    if (op) doc.submitOp(op.ops, { source: 'undo' });
+    showUndoState();
+  }
+  function showUndoState(): void {
+    $<HTMLButtonElement>('undo').disabled = !undo.canUndo || textarea.readOnly;
+    $<HTMLButtonElement>('redo').disabled = !undo.canRedo || textarea.readOnly;
+  }
+  // The browser's own undo would take back the others' edits too: these keys are this person's.
+  textarea.addEventListener('keydown', (event) => {
+    if (!(event.ctrlKey || event.metaKey)) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' || key === 'y') {
+      event.preventDefault();
+      step(key === 'y' || event.shiftKey ? 'redo' : 'undo');
+    }
+  });
+  $('undo').addEventListener('click', () => step('undo'));
+  $('redo').addEventListener('click', () => step('redo'));
   document.addEventListener('selectionchange', sendSelection);
   textarea.addEventListener('scroll', () => (cursors.scrollTop = textarea.scrollTop));
 

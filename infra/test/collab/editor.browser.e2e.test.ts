@@ -97,4 +97,33 @@ describe.skipIf(!available)('the editor page in Chromium', () => {
     await bobPage.close();
     await until(async () => (await cursorOf(alicePage, bob.userId)) === undefined, 'Bob’s cursor to leave Alice’s page');
   }, 120_000);
+
+  it('undoes only one’s own typing, where it is now, and leaves the other person’s', async () => {
+    const alice = await app.newUser();
+    const bob = await app.newUser();
+    const alicePage = await openEditor(alice, 'undo-pad');
+    expect((await alice.http.request('PUT', `/collab/documents/undo-pad/editors/${bob.userId}`)).status).toBe(200);
+    const bobPage = await openEditor(bob, 'undo-pad');
+    await alicePage.locator('#text').pressSequentially('Alice wrote this.');
+    await until(async () => (await state(bobPage)).text === 'Alice wrote this.', 'Alice’s text on Bob’s page');
+    // Bob types at the start, after Alice's step: her undo must take back hers, not his.
+    await bobPage.locator('#text').click();
+    await bobPage.keyboard.press('Control+Home');
+    await bobPage.locator('#text').pressSequentially('Bob: ');
+    await until(async () => (await state(alicePage)).text === 'Bob: Alice wrote this.', 'Bob’s text on Alice’s page');
+    // Keystrokes typed within a second are one step; under load her typing may be a few: she
+    // undoes until there is nothing of hers left to undo, and Bob's words must still be there.
+    const stepAll = async (page: Page, key: string, button: string) => {
+      while (await page.locator(button).isEnabled()) await page.locator('#text').press(key);
+    };
+    await stepAll(alicePage, 'Control+z', '#undo');
+    for (const page of [alicePage, bobPage])
+      await until(async () => (await state(page)).text === 'Bob: ', 'Alice’s words gone, Bob’s kept');
+    await stepAll(alicePage, 'Control+Shift+z', '#redo');
+    for (const page of [alicePage, bobPage])
+      await until(async () => (await state(page)).text === 'Bob: Alice wrote this.', 'Alice’s words back');
+    // Bob's own undo takes back his.
+    await stepAll(bobPage, 'Control+z', '#undo');
+    for (const page of [alicePage, bobPage]) await until(async () => (await state(page)).text === 'Alice wrote this.', 'Bob’s words gone');
+  }, 120_000);
 });
