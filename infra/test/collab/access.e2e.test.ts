@@ -294,13 +294,22 @@ describe('withdrawing access', () => {
   });
 });
 
+/** A step that must be done within `ms`: a failure names it, instead of the test's timeout naming nothing. */
+function bounded<T>(what: string, step: Promise<T>, ms = 10_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms);
+  });
+  return Promise.race([step, late]).finally(() => clearTimeout(timer));
+}
+
 describe('a viewer', () => {
   it('reads and follows the document and shows a cursor, but a forged op is refused and the socket stays usable', async () => {
-    const viewer = await app.newUser();
-    const shared = await owner.http.request('PUT', `/collab/documents/${DOC}/viewers/${viewer.userId}`);
+    const viewer = await bounded('signing the viewer up', app.newUser());
+    const shared = await bounded('sharing as a viewer', owner.http.request('PUT', `/collab/documents/${DOC}/viewers/${viewer.userId}`));
     expect(shared.status).toBe(200);
     expect(shared.body.viewers).toEqual([viewer.userId]);
-    const client = await raw(viewer);
+    const client = await bounded('the viewer’s connection', raw(viewer));
     client.send({ a: 's', c: 'documents', d: DOC });
     const fetched = await client.reply((m) => m.a === 's' && m.data, 'the subscription');
     const version = fetched.data.v as number;
@@ -318,7 +327,7 @@ describe('a viewer', () => {
     // Still connected and subscribed: the owner's next edit reaches the viewer.
     const doc = ownerEditor.doc(DOC);
     const from = client.inbox.length;
-    await submit(doc, [{ insert: 'seen by the viewer ' }]);
+    await bounded('the owner’s edit', submit(doc, [{ insert: 'seen by the viewer ' }]));
     const op = await client.reply((m) => m.a === 'op' && m.op, 'the owner’s op', from);
     expect(JSON.stringify(op.op)).toContain('seen by the viewer');
     expect(client.closed).toBeUndefined();
