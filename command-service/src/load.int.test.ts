@@ -13,8 +13,8 @@ import { accountAggregate } from './account/decide.ts';
 import { handle, type CommandOptions } from './handle.ts';
 import {
   SNAPSHOT_AFTER_EVENTS,
-  lastRevisionOf,
   loadEventsFrom,
+  loadLastEvents,
   loadState,
   loadStateAsOf,
   snapshotVersionOf,
@@ -271,7 +271,12 @@ describe('reading the past of a long stream (as-of reads, history pages)', () =>
     const productId = await longProduct();
     const streamId = `product-${productId}`;
     await snapshotReaches(productAggregate, streamId, LONG - 1 - SNAPSHOT_AFTER_EVENTS);
-    expect(await lastRevisionOf(store, productModel, streamId)).toBe(LONG - 1);
+    const newest = counting(store);
+    const last = await loadLastEvents(newest, productModel, streamId, 20);
+    expect(last.events.map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => LONG - 20 + i));
+    expect(last.before).toEqual(await foldedUpTo(streamId, LONG - 21));
+    // The newest snapshot and the events after it, read once.
+    expect(newest.eventsRead).toBeLessThanOrEqual(20 + SNAPSHOT_AFTER_EVENTS);
     const from = LONG / 2;
     const counted = counting(store);
     const { before, events } = await loadEventsFrom(counted, productModel, streamId, { from, to: from + 19 });

@@ -14,7 +14,7 @@ import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
 import { readOwnership } from '../ownership.ts';
 import { MODELS } from './as-of.ts';
-import { lastRevisionOf, loadEventsFrom } from '@eventide/stores/event-store/load-state.ts';
+import { loadEventsFrom, loadLastEvents } from '@eventide/stores/event-store/load-state.ts';
 
 /** What a state holds about its own bookkeeping, not the entity (and its id, which never changes): never shown as a change. */
 const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', 'userId', 'productId', 'orderId']);
@@ -44,11 +44,11 @@ export function historyHandlers({
     const limit = query.limit ?? DEFAULT_LIMIT;
     // A page's "before" states are folded from the newest snapshot before its oldest change, so
     // that a page costs about as much on a long stream as on a short one.
-    const end = before === undefined ? await lastRevisionOf(eventStore, MODELS[model], streamId) : before - 1;
-    if (end < 0 && before === undefined) throw refuse.notFound(`${model} ${id}`);
-    const first = Math.max(0, end - limit + 1);
     const { before: start, events } =
-      end < 0 ? { before: undefined, events: [] } : await loadEventsFrom(eventStore, MODELS[model], streamId, { from: first, to: end });
+      before === undefined
+        ? await loadLastEvents(eventStore, MODELS[model], streamId, limit)
+        : await loadEventsFrom(eventStore, MODELS[model], streamId, { from: Math.max(0, before - limit), to: before - 1 });
+    if (events.length === 0 && before === undefined) throw refuse.notFound(`${model} ${id}`);
     const entries: Array<Omit<HistoryEntry, 'actor'> & { by: Actor }> = [];
     let state = start;
     for (const event of events) {

@@ -147,9 +147,26 @@ export async function loadEventsFrom<State>(
   return { before, events };
 }
 
-/** The revision of the stream's last event, from its newest snapshot on; -1 when it has none. */
-export async function lastRevisionOf(store: EventStore, foldable: Foldable<unknown>, streamId: string): Promise<number> {
-  const snapshot = await store.readSnapshot(streamId, { version: snapshotVersionOf(foldable) });
+/**
+ * The stream's last `count` events (none when it has none), and the state before the first of
+ * them. The newest snapshot and the events after it are read once; only a page that reaches back
+ * before that snapshot reads again, from the snapshot before it.
+ */
+export async function loadLastEvents<State>(
+  store: EventStore,
+  foldable: Foldable<State>,
+  streamId: string,
+  count: number,
+): Promise<{ before: State; events: RecordedEvent[] }> {
+  const snapshot = await store.readSnapshot(streamId, { version: snapshotVersionOf(foldable as Foldable<unknown>) });
   const tail = await store.readStream(streamId, { fromRevision: snapshot ? snapshot.revision + 1 : 0 });
-  return tail.at(-1)?.revision ?? snapshot?.revision ?? -1;
+  const end = tail.at(-1)?.revision ?? snapshot?.revision ?? -1;
+  const from = Math.max(0, end - count + 1);
+  if (end < 0) return { before: foldable.initialState, events: [] };
+  if (snapshot && from <= snapshot.revision) return loadEventsFrom(store, foldable, streamId, { from, to: end });
+  const cut = tail.length - (end - from + 1);
+  return {
+    before: fold(foldable, tail.slice(0, cut), snapshot ? (snapshot.state as State) : foldable.initialState),
+    events: tail.slice(cut),
+  };
 }
