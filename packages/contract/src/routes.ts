@@ -72,6 +72,11 @@ const provider: PathParameter<string> = { schema: z.string().max(64), names: 'id
 const document: PathParameter<string> = { schema: documentId, names: 'document' };
 const editor: PathParameter<string> = { schema: editorId, names: 'user' };
 
+/** Giving someone a part in a document, or taking it: the access record after it. */
+const personAccess = {
+  params: { id: document, userId: editor },
+  answers: { 200: { description: 'the access record now', body: accessRecord } },
+} satisfies Shape;
 const html = (description: string): Answer => ({ description, contentType: 'text/html' });
 const file = (description: string, contentType: string): Answer => ({ description, contentType });
 const redirect = (description: string): Answer => ({ description });
@@ -284,22 +289,10 @@ export const SHAPES = {
     body: shareBody,
     answers: { 200: { description: 'the owner and the editors now', body: documentPeople } },
   },
-  addEditor: {
-    params: { id: document, userId: editor },
-    answers: { 200: { description: 'the access record now', body: accessRecord } },
-  },
-  removeEditor: {
-    params: { id: document, userId: editor },
-    answers: { 200: { description: 'the access record now', body: accessRecord } },
-  },
-  addViewer: {
-    params: { id: document, userId: editor },
-    answers: { 200: { description: 'the access record now', body: accessRecord } },
-  },
-  removeViewer: {
-    params: { id: document, userId: editor },
-    answers: { 200: { description: 'the access record now', body: accessRecord } },
-  },
+  addEditor: personAccess,
+  removeEditor: personAccess,
+  addViewer: personAccess,
+  removeViewer: personAccess,
 
   openApi: { answers: { 200: file('the document', 'application/json'), 304: unchanged } },
   docsPage: { answers: { 200: html('the page') } },
