@@ -3,7 +3,7 @@
 // ShareDB connection; callers check access first.
 import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './sharedb/access.ts';
-import { plainText } from './text.ts';
+import { plainText } from '@eventide/contract/collab-wire.ts';
 
 import type { DocumentText } from '@eventide/contract/documents.ts';
 export type { DocumentText };

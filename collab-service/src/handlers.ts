@@ -1,23 +1,26 @@
-// The collab service's operations (api/operations.ts): the editor page and its files, the
+// The collab service's operations (api/operations.ts): the old editor page's address, the
 // caller's documents and new ones, a document's text now or as it was (at a version or a time),
 // and who may edit it. Who may open a document is its access record's rule (sharedb/access.ts),
 // given to the mount beside each handler: its members read, its owner shares.
 import type { AccessRecord, SharedRole } from '@eventide/contract/documents.ts';
 import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
-import { serveStatic } from '@eventide/platform/http/static-file.ts';
 import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { DocumentLibrary } from './library.ts';
 import { isMember, roleIn, type DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';
-import type { EditorAssets } from './web/assets.ts';
+import { forClient } from './errors.ts';
+import type { NamedVersions } from './sharedb/named-versions.ts';
+import type { HistoryStore } from './store/history.ts';
+import { versionHandlers } from './versions.ts';
 
 export interface CollabHandlerDeps {
   access: DocumentAccess;
   reader: ReturnType<typeof documentReader>;
-  editor: EditorAssets;
   library: DocumentLibrary;
+  named: NamedVersions;
+  history: HistoryStore;
 }
 
 /** A document's members (its owner, editors and viewers) and admins may open it; to anyone else it does not exist. */
@@ -44,7 +47,7 @@ function owner(access: DocumentAccess): Ownership<AccessRecord | undefined, Acce
   };
 }
 
-export function collabHandlers({ access, reader, editor, library }: CollabHandlerDeps): Handlers<'collab'> {
+export function collabHandlers({ access, reader, library, named, history }: CollabHandlerDeps): Handlers<'collab'> {
   const member = members(access);
   const manager = owner(access);
   /** Gives the user a part; takes it away only from someone who has that part (DELETE …/editors/{id} leaves a viewer one). */
@@ -54,21 +57,11 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
       else ctx.body = roleIn(record, params.userId) === role ? await access.setRole(params.id, params.userId, undefined) : record;
     });
   return {
-    openEditor({ ctx }) {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Cache-Control', 'no-store');
-      // The page runs only its own script, talks only to its own origin, and no other site may frame it.
-      ctx.set(
-        'Content-Security-Policy',
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-      );
-      ctx.body = editor.html;
-    },
-    async editorScript({ ctx }) {
-      serveStatic(ctx, await editor.script());
-    },
-    async editorStyle({ ctx }) {
-      serveStatic(ctx, await editor.css);
+    openEditor({ ctx, query }) {
+      // The editor is a page of the web app now (docs/collab.md#the-editor): old links still arrive.
+      ctx.redirect(query.doc === undefined ? '/#/documents' : `/#/documents/${query.doc}`);
+      // No "Redirecting to" page, which no one sees: what the OpenAPI document describes.
+      ctx.body = '';
     },
 
     async listDocuments({ ctx, user }) {
@@ -112,6 +105,7 @@ export function collabHandlers({ access, reader, editor, library }: CollabHandle
     removeEditor: setRole('editor', false),
     addViewer: setRole('viewer', true),
     removeViewer: setRole('viewer', false),
+    ...versionHandlers({ member, reader, named, history, library }),
   };
 }
 
@@ -123,7 +117,8 @@ async function beforeHistory<T>(field: 'version' | 'at', read: Promise<T>): Prom
   try {
     return await read;
   } catch (error) {
-    const { code, message } = error as { code?: unknown; message?: unknown };
+    // The store's own "those ops were let go" (a code of its own on MongoDB) is told as ShareDB's.
+    const { code, message } = forClient(error as { code?: unknown; message?: unknown }).told;
     if (code === 'ERR_TOO_FAR_BEHIND') {
       throw problems.invalidField(field, `${String(message).split(':')[0]}; ask for a later one`);
     }

@@ -59,6 +59,8 @@ export function documentLibrary(deps: { backend: ShareDB; access: DocumentAccess
   }
 
   return {
+    /** Someone by the name they chose (null once their account is deleted). */
+    person,
     /** What the user owns or edits, the most recently changed first. */
     async list(user: SessionUser): Promise<DocumentSummary[]> {
       const records = await recordsOf(user.id);

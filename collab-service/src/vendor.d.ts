@@ -1,20 +1,5 @@
-// Types for the ShareDB packages that ship none: only what this service uses.
-declare module 'rich-text' {
-  // CommonJS: Node's ESM loader sees only a default export.
-  const richText: { type: RichText };
-  export default richText;
-  interface RichText {
-    name: string;
-    uri: string;
-    create(data?: unknown): { ops: unknown[] };
-    apply(snapshot: unknown, op: unknown): { ops: unknown[] };
-    transform(op: unknown, other: unknown, side: 'left' | 'right'): unknown;
-    transformCursor(cursor: number, op: unknown, isOwnOp: boolean): number;
-    transformPresence<T>(presence: T, op: unknown, isOwnOp: boolean): T;
-    compose(op: unknown, other: unknown): unknown;
-  }
-}
-
+// Types for the ShareDB packages that ship none: only what this service uses (rich-text's are
+// the client's: packages/client/src/collab/rich-text.d.ts).
 declare module 'sharedb-mongo' {
   import type ShareDB from 'sharedb';
   import type { Db } from 'mongodb';

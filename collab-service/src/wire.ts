@@ -20,7 +20,6 @@ import { documentQuotas } from './sharedb/quotas.ts';
 import { limitPolicies } from '@eventide/contract/limits.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
-import { editorAssets } from './web/assets.ts';
 
 export interface Collab {
   /** The collab operations of the route table (http/mount.ts). */
@@ -29,7 +28,7 @@ export interface Collab {
   description: string;
   /** Opens /collab on the server; call once it listens. */
   attach(server: Server): CollabSocket;
-  /** Closes the WebSockets (1012, reconnect: socket/close-codes.ts), so that an HTTP drain need not wait for them. */
+  /** Closes the WebSockets (1012, reconnect: contract/collab-wire.ts), so that an HTTP drain need not wait for them. */
   disconnect(): Promise<void>;
   /** Reads from the document store (GET /health/ready): rejects when it does not answer. */
   probe(): Promise<void>;
@@ -96,7 +95,7 @@ export async function openCollab(
   const library = documentLibrary({ backend: collab.backend, access: collab.access, members: store.members, users });
   const reader = documentReader(collab.backend);
   if (personalData) addCollabSections(personalData, { members: store.members, access: collab.access, reader });
-  const handlers = collabHandlers({ access: collab.access, reader, editor: editorAssets(), library });
+  const handlers = collabHandlers({ access: collab.access, reader, library, named: collab.named, history: store.history });
   let socket: CollabSocket | undefined;
   if (metrics) {
     metrics.gaugeOnScrape(

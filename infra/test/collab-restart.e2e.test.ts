@@ -9,7 +9,7 @@ import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { CLOSE_RESTARTING } from '@eventide/collab-service/src/socket/close-codes.ts';
+import { CLOSE_RESTARTING } from '@eventide/contract/collab-wire.ts';
 import { startService } from './process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-collab-restart-'));

@@ -23,6 +23,8 @@ import { queryService } from '@eventide/query-service/src/service.ts';
 import type { Projector } from '@eventide/projector/src/projector.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
+import type { Collab } from '@eventide/collab-service/src/wire.ts';
+import type { CollabBackend } from '@eventide/collab-service/src/sharedb/backend.ts';
 import { apiDocsService } from '@eventide/runtime/docs-service.ts';
 import { personalDataExportService } from '@eventide/runtime/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
@@ -49,6 +51,8 @@ export interface FullApp extends JsonClient {
   /** The in-process bus the projector publishes on (Kafka when KAFKA_BROKERS is in `env`). */
   eventBus: EventBus;
   projector: Projector;
+  /** The collab service's ShareDB backend and its history, when started with `collab`. */
+  collab?: CollabBackend;
   /** Writes, and gives the reply's Event-Position as `position`, for a read to wait on (Wait-For-Position). */
   write(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; position: number }>;
   /** Cuts every open connection, as a network failure would. */
@@ -84,6 +88,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   );
   const { store: eventStore, auth } = composition.services.command;
   const { projector } = composition.services.projector;
+  const collab = options.collab ? (composition.services as { collab?: { collab: Collab } }).collab?.collab.collab : undefined;
   const readStore = (await composition.platform.readModels()).store;
   const { keys } = await composition.platform.eventStore();
   const eventBus = (await composition.platform.eventBus()).store;
@@ -113,6 +118,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
     readStore,
     eventBus,
     projector,
+    ...(collab ? { collab } : {}),
     ...client,
     async write(method, path, body) {
       const reply = await client.request(method, path, body);

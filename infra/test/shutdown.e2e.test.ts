@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { connectEditor } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { CLOSE_RESTARTING } from '@eventide/collab-service/src/socket/close-codes.ts';
+import { CLOSE_RESTARTING } from '@eventide/contract/collab-wire.ts';
 import { grantAdmin, startService, type RunningService } from './process.ts';
 
 let service: RunningService | undefined;

@@ -6,6 +6,7 @@ import richTextModule from 'rich-text';
 import type { CollabStore } from '../store/open.ts';
 import { DOCUMENTS, documentAccess, type DocumentAccess } from './access.ts';
 import { historyKeeper, type HistoryKeeper } from './history.ts';
+import { namedVersions, type NamedVersions } from './named-versions.ts';
 import { roughSizeOf } from './text-ops.ts';
 import type { HistoryLimits } from '../store/history.ts';
 import { clientIds } from './client-ids.ts';
@@ -33,6 +34,7 @@ export interface CollabBackend {
   access: DocumentAccess;
   claims: PresenceClaims;
   history: HistoryKeeper;
+  named: NamedVersions;
   close(): Promise<void>;
 }
 
@@ -59,7 +61,22 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
     mayOwnAnother: options.quotas.mayOwnAnother,
   });
   const { claims } = installGuards(backend, { ...options, access, ids: clientIds(options.secret) });
-  const history = historyKeeper({ backend, milestones: store.milestoneDb, store: store.history, limits: options.history, log });
+  let named: NamedVersions | undefined;
+  const history = historyKeeper({
+    backend,
+    milestones: store.milestoneDb,
+    store: store.history,
+    limits: options.history,
+    named: () => named,
+    log,
+  });
+  named = namedVersions({
+    backend,
+    milestones: store.milestoneDb,
+    store: store.history,
+    keeper: history,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   backend.use('commit', (context, next) => {
     if (context.collection !== DOCUMENTS) return next();
     history.caughtUp(context.id).then(() => next(), next);
@@ -84,6 +101,7 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
     access,
     claims,
     history,
+    named,
     close: async () => {
       await history.idle();
       access.close();

@@ -99,6 +99,8 @@ export async function checkSubmit(access: DocumentAccess, user: SessionUser, col
 export interface Cursor {
   index: number;
   length: number;
+  /** The person has not typed or moved for a while, or their tab is hidden (the "here now" list). */
+  idle?: true;
   user: string;
 }
 
@@ -108,11 +110,14 @@ export interface Cursor {
  */
 export function cursorOf(presence: unknown, user: SessionUser): Cursor | null {
   if (presence === null) return null;
-  const { index, length } = (presence ?? {}) as { index?: unknown; length?: unknown };
+  const { index, length, idle } = (presence ?? {}) as { index?: unknown; length?: unknown; idle?: unknown };
   if (!Number.isSafeInteger(index) || (index as number) < 0 || !Number.isSafeInteger(length) || (length as number) < 0) {
-    throw new CollabError('ERR_BAD_PRESENCE', 'presence is { index, length }: two integers of 0 or more');
+    throw new CollabError('ERR_BAD_PRESENCE', 'presence is { index, length, idle? }: two integers of 0 or more, and true or false');
   }
-  return { index: index as number, length: length as number, user: user.id };
+  if (idle !== undefined && typeof idle !== 'boolean') {
+    throw new CollabError('ERR_BAD_PRESENCE', 'presence is { index, length, idle? }: idle is true or false');
+  }
+  return { index: index as number, length: length as number, ...(idle ? { idle: true } : {}), user: user.id };
 }
 
 /** Whether a commit saves a milestone snapshot: every `everyOps` versions, or `everySeconds` after the last. */

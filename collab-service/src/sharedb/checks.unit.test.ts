@@ -133,6 +133,9 @@ describe('collab checks', () => {
 
   it('keeps only index and length in a cursor, labelled with the server’s user', () => {
     expect(cursorOf({ index: 2, length: 0, user: 'someone-else', colour: 'red' }, ann)).toEqual({ index: 2, length: 0, user: 'ann' });
+    expect(cursorOf({ index: 2, length: 1, idle: true }, ann)).toEqual({ index: 2, length: 1, idle: true, user: 'ann' });
+    expect(cursorOf({ index: 2, length: 1, idle: false }, ann)).toEqual({ index: 2, length: 1, user: 'ann' });
+    expect(() => cursorOf({ index: 2, length: 1, idle: 'yes' }, ann)).toThrow(refusal('ERR_BAD_PRESENCE'));
     expect(cursorOf(null, ann)).toBeNull();
     expect(() => cursorOf({ index: -1, length: 0 }, ann)).toThrow(refusal('ERR_BAD_PRESENCE'));
     expect(() => cursorOf({ index: 1.5, length: 0 }, ann)).toThrow(refusal('ERR_BAD_PRESENCE'));

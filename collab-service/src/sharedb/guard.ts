@@ -13,6 +13,7 @@ import { charactersOf, inserts } from './text-ops.ts';
 import type { Quotas } from './quotas.ts';
 import { LRUCache } from 'lru-cache';
 import { installAnswerHooks } from './answered.ts';
+import { CLOSE_FORBIDDEN } from '@eventide/contract/collab-wire.ts';
 import { checkSubmit, cursorOf, mayRead, milestoneDue, type TextOp } from './checks.ts';
 import { messageChecks, type Connection, type Message } from './message-checks.ts';
 import { CatchUpBudget } from './catch-up-budget.ts';
@@ -62,7 +63,7 @@ type Agent = {
   subscribedPresences?: Record<string, unknown>;
 };
 
-export const CLOSE_FORBIDDEN = 4403;
+export { CLOSE_FORBIDDEN };
 export { MAX_OPEN_DOCUMENTS } from './checks.ts';
 const RECENT_DOCUMENTS = 10_000;
 

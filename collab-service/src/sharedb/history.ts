@@ -33,8 +33,21 @@ export interface HistoryKeeper {
    * any trim of it has ended; a typeless milestone at `version` is what it is made again from.
    */
   deleted(id: string, version: number): void;
+  /**
+   * Runs `work` while no trim of `id` runs in this process, and starts none until it has ended:
+   * naming a version (named-versions.ts) records it and saves its milestone, which a trim reading
+   * the names in between would let go.
+   */
+  holding<T>(id: string, work: () => Promise<T>): Promise<T>;
   /** Resolves once no trim is running (tests, shutdown). */
   idle(): Promise<void>;
+}
+
+/** The versions of a document someone named: their milestones are kept through every trim. */
+export interface KeptVersions {
+  versionsOf(id: string): Promise<number[]>;
+  /** The document was deleted: its names go with its history. */
+  forgetAll(id: string): Promise<void>;
 }
 
 export interface HistoryKeeperOptions {
@@ -42,10 +55,12 @@ export interface HistoryKeeperOptions {
   milestones: ShareDB.MilestoneDB;
   store: HistoryStore;
   limits: HistoryLimits;
+  /** Named versions, set once they exist (backend.ts): none are kept before. */
+  named?: () => KeptVersions | undefined;
   log: Logger;
 }
 
-export function historyKeeper({ backend, milestones, store, limits, log }: HistoryKeeperOptions): HistoryKeeper {
+export function historyKeeper({ backend, milestones, store, limits, named, log }: HistoryKeeperOptions): HistoryKeeper {
   // A connection of the server's own: its agent passes the guards.
   const connection = backend.connect();
   const running = new Map<string, Promise<void>>();
@@ -63,6 +78,9 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
       milestones.saveMilestoneSnapshot(DOCUMENTS, snapshot as never, (error?: Error) => (error ? reject(error) : resolve())),
     );
 
+  /** Lets go of what is older than `from`, but for the named versions' milestones. */
+  const letGo = async (id: string, from: number) => store.letGo(DOCUMENTS, id, from, (await named?.()?.versionsOf(id)) ?? []);
+
   async function trimNow(id: string, version: number): Promise<void> {
     const from = await store.keepFrom(DOCUMENTS, id, version, limits);
     const known = keptFrom.get(id);
@@ -71,7 +89,7 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
     if (from > 0) {
       const [at, mtime] = await Promise.all([snapshotAt(id, from), store.reachedAt(DOCUMENTS, id, from)]);
       await saveMilestone({ id, v: from, type: at.type, data: at.data, m: mtime === undefined ? null : { mtime } });
-      await store.letGo(DOCUMENTS, id, from);
+      await letGo(id, from);
     }
     // Only once its milestone is saved: the milestones between are let go from it on.
     remember(id, from);
@@ -108,7 +126,7 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
         since.delete(id);
         work = () => trimNow(id, version);
       } else if (milestone && known !== undefined) {
-        work = () => store.letGo(DOCUMENTS, id, known);
+        work = () => letGo(id, known);
       } else {
         return;
       }
@@ -122,6 +140,7 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
     deleted(id, version) {
       const forgetting = (running.get(id) ?? Promise.resolve())
         .then(() => store.forget(DOCUMENTS, id))
+        .then(() => named?.()?.forgetAll(id))
         .then(() => saveMilestone({ id, v: version, type: null, data: undefined, m: null }))
         .then(() => {
           since.delete(id);
@@ -134,6 +153,16 @@ export function historyKeeper({ backend, milestones, store, limits, log }: Histo
     async caughtUp(id) {
       const trimming = running.get(id);
       if (trimming && (since.get(id) ?? 0) >= limits.bytes) await trimming;
+    },
+    holding(id, work) {
+      const held = (running.get(id) ?? Promise.resolve()).then(work);
+      const settled = held.then(
+        () => undefined,
+        () => undefined,
+      );
+      running.set(id, settled);
+      void settled.finally(() => running.get(id) === settled && running.delete(id));
+      return held;
     },
     async idle() {
       while (running.size > 0) await Promise.all(running.values());

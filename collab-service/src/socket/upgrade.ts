@@ -16,14 +16,14 @@ import { endWithProblem } from '@eventide/platform/http/client-errors.ts';
 import { CLOSE_FORBIDDEN, type ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
-import { CLOSE_RESTARTING } from './close-codes.ts';
+import { CLOSE_RESTARTING, CLOSE_SESSION_ENDED } from '@eventide/contract/collab-wire.ts';
 import { UserConnections } from '@eventide/platform/user-connections.ts';
 
 export const COLLAB_PATH = '/collab';
 /** Messages of one connection being handled at once before its reading pauses. */
 const MAX_IN_FLIGHT = 16;
 /** Close codes of ours (4000-4999 are the application's). */
-export const CLOSE_SESSION_ENDED = 4401;
+export { CLOSE_SESSION_ENDED };
 
 export interface CollabSocketOptions {
   backend: ShareDB;

@@ -16,9 +16,14 @@ export interface HistoryStore {
   reachedAt(collection: string, id: string, version: number): Promise<number | undefined>;
   /**
    * Lets go of the ops before version `from` and of the milestones other than the one at `from`
-   * (which the caller saved) and the newest: every kept version is then rebuilt from one of the two.
+   * (which the caller saved), the newest and those at `keep` (named versions): every kept version
+   * is then rebuilt from one of the first two, and each of `keep` is read as it is.
    */
-  letGo(collection: string, id: string, from: number): Promise<void>;
+  letGo(collection: string, id: string, from: number, keep: readonly number[]): Promise<void>;
+  /** The milestones kept, newest first, with when the document reached each (ms), when known. */
+  milestones(collection: string, id: string): Promise<Array<{ v: number; mtime?: number }>>;
+  /** The version of the oldest op kept, if any: versions from there on can be rebuilt. */
+  oldestOp(collection: string, id: string): Promise<number | undefined>;
   /** Lets go of all of a deleted document's ops and milestones: its snapshot (typeless) keeps its version. */
   forget(collection: string, id: string): Promise<void>;
 }

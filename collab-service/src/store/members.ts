@@ -3,7 +3,7 @@
 import type { AccessRecord, DocumentRole } from '@eventide/contract/documents.ts';
 
 /** The one collection clients edit (sharedb/access.ts). */
-export const DOCUMENTS_COLLECTION = 'documents';
+export { DOCUMENTS_COLLECTION } from '@eventide/contract/collab-wire.ts';
 /** The server-only collection of access records (sharedb/access.ts). */
 export const ACCESS_COLLECTION = 'collab_access';
 

@@ -23,10 +23,22 @@ export function mongoHistory(mongo: Db): HistoryStore {
       const op = await ops(collection).findOne({ d: id, v: version - 1 }, { projection: { 'm.ts': 1 } });
       return (op?.m as { ts?: number } | undefined)?.ts;
     },
-    async letGo(collection, id, from) {
+    async letGo(collection, id, from, keep) {
       await ops(collection).deleteMany({ d: id, v: { $lt: from } });
       const [newest] = await milestones(collection).find({ d: id }).sort({ v: -1 }).limit(1).project({ v: 1 }).toArray();
-      await milestones(collection).deleteMany({ d: id, v: { $nin: [from, newest?.v ?? from] } });
+      await milestones(collection).deleteMany({ d: id, v: { $nin: [from, newest?.v ?? from, ...keep] } });
+    },
+    async milestones(collection, id) {
+      const found = await milestones(collection)
+        .find({ d: id })
+        .sort({ v: -1 })
+        .project<{ v: number; m?: { mtime?: number } }>({ v: 1, 'm.mtime': 1 })
+        .toArray();
+      return found.map(({ v, m }) => (m?.mtime === undefined ? { v } : { v, mtime: m.mtime }));
+    },
+    async oldestOp(collection, id) {
+      const [oldest] = await ops(collection).find({ d: id }).sort({ v: 1 }).limit(1).project<{ v: number }>({ v: 1 }).toArray();
+      return oldest?.v;
     },
     async forget(collection, id) {
       await ops(collection).deleteMany({ d: id });

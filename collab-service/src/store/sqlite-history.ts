@@ -13,7 +13,10 @@ export function sqliteHistory(db: DatabaseSync): HistoryStore {
     allMilestones: db.prepare('DELETE FROM sharedb_milestones WHERE collection = ? AND id = ?'),
     milestonesBetween: db.prepare(`
       DELETE FROM sharedb_milestones WHERE collection = ? AND id = ? AND v <> ?
-        AND v <> (SELECT MAX(v) FROM sharedb_milestones WHERE collection = ? AND id = ?)`),
+        AND v <> (SELECT MAX(v) FROM sharedb_milestones WHERE collection = ? AND id = ?)
+        AND v NOT IN (SELECT value FROM json_each(?))`),
+    milestones: db.prepare('SELECT v, mtime FROM sharedb_milestones WHERE collection = ? AND id = ? ORDER BY v DESC'),
+    oldestOp: db.prepare('SELECT MIN(v) AS v FROM sharedb_ops WHERE collection = ? AND id = ?'),
   };
   const inTransaction = (work: () => void) => {
     db.exec('BEGIN IMMEDIATE');
@@ -34,11 +37,18 @@ export function sqliteHistory(db: DatabaseSync): HistoryStore {
       const row = statements.op.get(collection, id, version - 1) as { op: string } | undefined;
       return row ? (JSON.parse(row.op) as { m?: { ts?: number } }).m?.ts : undefined;
     },
-    async letGo(collection, id, from) {
+    async letGo(collection, id, from, keep) {
       inTransaction(() => {
         statements.opsBefore.run(collection, id, from);
-        statements.milestonesBetween.run(collection, id, from, collection, id);
+        statements.milestonesBetween.run(collection, id, from, collection, id, JSON.stringify(keep));
       });
+    },
+    async milestones(collection, id) {
+      const rows = statements.milestones.all(collection, id) as Array<{ v: number; mtime: number | null }>;
+      return rows.map(({ v, mtime }) => (mtime === null ? { v } : { v, mtime }));
+    },
+    async oldestOp(collection, id) {
+      return (statements.oldestOp.get(collection, id) as { v: number | null }).v ?? undefined;
     },
     async forget(collection, id) {
       inTransaction(() => {

@@ -5,7 +5,7 @@ import ShareDB from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 import { WebSocket } from 'ws';
 import { until } from '@eventide/testing/wait.ts';
-import { plainText } from '../text.ts';
+import { plainText } from '@eventide/contract/collab-wire.ts';
 
 const richText = richTextModule.type;
 

@@ -1,4 +1,4 @@
-// The editor page in Chromium through the front door, with two collab processes behind it: the
+// The editor in the web app, in Chromium through the front door, with two collab processes behind it: the
 // page signs in through the door (the command process), edits over the WebSocket the door
 // upgrades, and keeps editing while either collab process is killed — the page reconnects through
 // the door to the one still alive, and nothing it typed is lost (docs/operations.md).
@@ -26,24 +26,25 @@ describe.skipIf(!chromiumAvailable || !nginxAvailable)('the editor through the f
   });
 
   const textOf = (page: Page) => page.evaluate(() => (document.getElementById('text') as HTMLTextAreaElement).value);
-  const pending = (page: Page) => page.evaluate(() => document.body.dataset.pending);
+  const pending = (page: Page) => page.evaluate(() => document.querySelector<HTMLElement>('.editor')?.dataset.pending);
 
   it('keeps every keystroke while either collab process dies', async () => {
     const credentials = { email: 'typist@example.com', password: 'a long passphrase' };
     const typist = jsonClient(split.url);
     expect((await typist.request('POST', '/users', { name: 'Typist', ...credentials })).status).toBe(201);
 
-    const page = await (await browser.newContext()).newPage();
+    expect((await typist.request('POST', '/auth/sign-in', credentials)).status).toBe(200);
+    const id = (await typist.request('POST', '/collab/documents', { title: 'Pad' })).body.id as string;
+
+    const context = await browser.newContext();
+    expect((await context.request.post(`${split.url}/auth/sign-in`, { data: credentials })).status()).toBe(200);
+    const page = await context.newPage();
     reportAnswers(page, split.url);
     page.on('pageerror', (error) => console.error('page error:', error));
-    await page.goto(`${split.url}/collab/editor?doc=pad`);
-    await page.locator('#sign-in input[name=email]').fill(credentials.email);
-    await page.locator('#sign-in input[name=password]').fill(credentials.password);
-    await page.locator('#sign-in button').click();
-    await page.locator('#text').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => Number(document.body.dataset.version) > 0);
+    await page.goto(`${split.url}/#/documents/${id}`);
+    await page.locator('.editor[data-state="connected"]').waitFor();
 
-    const server = async () => (await typist.request('GET', '/collab/documents/pad')).body as { text?: string };
+    const server = async () => (await typist.request('GET', `/collab/documents/${id}`)).body as { text?: string };
     /** The page has nothing unsent, and the server holds what the page shows. */
     const saved = async (expected: string) =>
       until(

@@ -40,8 +40,8 @@ describe('small holes, closed', { timeout: 60_000 }, () => {
     expect(listed.body.items.map((p: { name: string }) => p.name)).not.toContain('Refused twice');
   });
 
-  it('cannot be framed: /docs and /collab/editor forbid every frame ancestor', async () => {
-    for (const path of ['/docs', '/collab/editor']) {
+  it('cannot be framed: /docs and the web app (with its editor) forbid every frame ancestor', async () => {
+    for (const path of ['/docs', '/']) {
       const reply = await fetch(`${target.url}${path}`);
       expect(reply.status, path).toBe(200);
       expect(reply.headers.get('content-security-policy'), path).toMatch(/frame-ancestors 'none'/);

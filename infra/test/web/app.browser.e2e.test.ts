@@ -235,7 +235,7 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await screenshot(page, 'orders');
   });
 
-  it('documents: creates one, shares it by email and then by name, refusals in words, stops sharing, and opens the editor', async () => {
+  it('documents: creates one, shares it by email and then by name, refusals in words, stops sharing, and edits it on its page', async () => {
     for (const [name, email] of [
       ['Cleo', 'cleo@example.com'],
       ['Dev', 'dev@example.com'],
@@ -289,16 +289,14 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await page.getByText('Cleo can no longer open it.').waitFor();
     expect(await page.locator('.linked').textContent()).not.toContain('Cleo');
 
-    // Into the editor and back: what was typed there is the document's text.
+    // The editor is on the page: what is typed there is the document's text, at phone width too.
     const documentPath = page.url().split('#')[1]!;
     const id = documentPath.split('/documents/')[1]!;
-    await page.getByRole('link', { name: 'Open in the editor' }).click();
-    await page.getByText('connected', { exact: true }).waitFor();
-    await page.locator('#doc-name', { hasText: 'Packing list' }).waitFor();
+    await page.locator('.editor[data-state="connected"]').waitFor();
     await page.setViewportSize({ width: 375, height: 740 });
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-      'the editor fits a phone',
+      'the document page fits a phone',
     ).toBeLessThanOrEqual(0);
     expect(await page.locator('#text').evaluate((box) => box.getBoundingClientRect().width)).toBeGreaterThan(300);
     await screenshot(page, 'editor-phone');
@@ -308,9 +306,14 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
       async () => (await (await page.request.get(`${service.url}/collab/documents/${id}`)).json()).text === 'Socks, boots',
       'the typed text to be saved',
     );
-    await page.getByRole('link', { name: 'Your documents' }).click();
+    await page.getByText('All changes saved').waitFor();
+    await page.getByRole('link', { name: '← Your documents' }).click();
     await page.getByRole('link', { name: 'Packing list' }).click();
-    await page.locator('.preview', { hasText: 'Socks, boots' }).waitFor();
+    await until(async () => (await page.locator('#text').inputValue()) === 'Socks, boots', 'the text in the editor again');
+    // The editor's old address leads here.
+    await page.goto(`${service.url}/collab/editor?doc=${id}`);
+    await page.getByRole('heading', { name: 'Packing list' }).waitFor();
+    expect(page.url()).toBe(`${service.url}/#/documents/${id}`);
     await page.getByRole('link', { name: '← Your documents' }).click();
     await page.getByRole('cell', { name: 'Trip plans' }).waitFor();
     await screenshot(page, 'documents');

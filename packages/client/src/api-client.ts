@@ -22,6 +22,9 @@ export type { DocumentRole, SharedRole } from '@eventide/contract/documents.ts';
 import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/orders.ts';
 import type { createProductBody, productBody, productChanges } from '@eventide/contract/products.ts';
 import type { HistoryPage } from '@eventide/contract/history.ts';
+import type { DocumentTimeline, NamedVersion, nameVersionBody } from '@eventide/contract/document-versions.ts';
+
+export type { DocumentTimeline, Milestone, NamedVersion } from '@eventide/contract/document-versions.ts';
 
 export type { HistoryEntry, HistoryPage } from '@eventide/contract/history.ts';
 import type { searchBody } from '@eventide/contract/search.ts';
@@ -251,8 +254,6 @@ export function createApiClient(clientOptions: ClientOptions) {
       /** The caller's documents (owned and shared with them), the most recently changed first. */
       list: async () => (await data<Out<typeof documentList>>(call('listDocuments'))).items,
       create: (body: In<typeof newDocumentBody>) => data<DocumentSummary>(call('createDocument', { body })),
-      /** The collaborative editor's page for a document (a full-page navigation). */
-      editorUrl: (id: string) => `${urlOf('openEditor')}?doc=${encodeURIComponent(id)}`,
       people: (id: string) => data<DocumentPeople>(call('getDocumentPeople', { params: { id } })),
       /** Shares with the account of an email, or by name with someone the caller already shares a document with. */
       shareWith: (id: string, person: In<typeof shareBody>) =>
@@ -266,6 +267,12 @@ export function createApiClient(clientOptions: ClientOptions) {
       /** Takes the part away from someone who has it: they can no longer open the document. */
       unshare: (id: string, userId: string, role: SharedRole = 'editor') =>
         data<DocumentAccess>(call(role === 'editor' ? 'removeEditor' : 'removeViewer', { params: { id, userId } })),
+      /** The timeline: named versions, the milestones kept, and where the history starts. */
+      versions: (id: string) => data<DocumentTimeline>(call('listVersions', { params: { id } })),
+      /** Names a version (the current one unless `version` says), so that it is kept. */
+      nameVersion: (id: string, body: In<typeof nameVersionBody>) => data<NamedVersion>(call('nameVersion', { params: { id }, body })),
+      forgetVersion: async (id: string, version: number) =>
+        void (await call('forgetVersion', { params: { id, version: String(version) } })),
     },
   };
 }

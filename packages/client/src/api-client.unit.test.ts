@@ -8,7 +8,7 @@ import { ApiProblem } from './problem.ts';
 describe('the typed client', () => {
   it('goes where the route table says, and has a shorthand for every current JSON operation', async () => {
     const { requests, fetch } = fakeFetch(
-      Array.from({ length: 40 }, () => ({ status: 200, body: { items: [], nextCursor: null, providers: [], location: 'http://x.test/' } })),
+      Array.from({ length: 44 }, () => ({ status: 200, body: { items: [], nextCursor: null, providers: [], location: 'http://x.test/' } })),
     );
     const api = createApiClient({ baseUrl: '', fetch });
     const id = 'i';
@@ -51,6 +51,9 @@ describe('the typed client', () => {
       api.documents.unshare(id, 'u'),
       api.documents.share(id, 'u', 'viewer'),
       api.documents.unshare(id, 'u', 'viewer'),
+      api.documents.versions(id),
+      api.documents.nameVersion(id, { name: 'Draft' }),
+      api.documents.forgetVersion(id, 3),
     ]);
     const routeOf = (method: string, url: string) => {
       const path = url.split('?')[0]!;

@@ -12,6 +12,8 @@ const EXCEPTIONS: Record<string, string> = {
     '/auth/{provider} is the path the specification gives the provider sign-in; a provider may not be named after a literal path under /auth (AUTH_PROVIDERS refuses "identities", from the route table), so /auth/identities/x and /auth/x/link never meet',
   'operation-2xx-response #/paths/~1auth~1callback/get/responses':
     'the end of a provider sign-in is a 303 back to the page that began it: a browser navigation, which has no 2xx',
+  'operation-2xx-response #/paths/~1collab~1editor/get/responses':
+    'where the editor page was, kept so that links to it still arrive: a 302 into the web app, a browser navigation with no 2xx',
   'operation-2xx-response #/paths/~1auth~1{provider}/get/responses':
     'the start of a provider sign-in is a 303 to the provider: a browser navigation, which has no 2xx (the specification names it GET /auth/{provider})',
 };

@@ -22,6 +22,7 @@ import {
   shareBody,
 } from './documents.ts';
 import { changesQuery } from './changes.ts';
+import { documentTimeline, namedVersion, nameVersionBody, versionParam } from './document-versions.ts';
 import { eventsQuery } from './events.ts';
 import { OPERATIONS, type Method, type Operation, type OperationName, type PathVersion } from './operations.ts';
 import { createOrderBody, orderChanges, orderListQuery, orderV1Body, orderV2Body, replaceOrderBody } from './orders.ts';
@@ -272,9 +273,10 @@ export const SHAPES = {
     },
   },
 
-  openEditor: { answers: { 200: html('the page') } },
-  editorScript: { answers: { 200: file('the script', 'text/javascript'), 304: unchanged } },
-  editorStyle: { answers: { 200: file('the style sheet', 'text/css'), 304: unchanged } },
+  openEditor: {
+    query: z.strictObject({ doc: documentId.optional() }),
+    answers: { 302: redirect('to the document in the web app; Location names it') },
+  },
   listDocuments: { answers: { 200: { description: 'the documents', body: documentList } } },
   createDocument: { body: newDocumentBody, answers: { 201: { description: 'the document; Location names it', body: documentSummary } } },
   getDocument: {
@@ -293,6 +295,13 @@ export const SHAPES = {
   removeEditor: personAccess,
   addViewer: personAccess,
   removeViewer: personAccess,
+  listVersions: { params: { id: document }, answers: { 200: { description: 'the timeline', body: documentTimeline } } },
+  nameVersion: {
+    params: { id: document },
+    body: nameVersionBody,
+    answers: { 201: { description: 'the named version; Location is its text', body: namedVersion } },
+  },
+  forgetVersion: { params: { id: document, version: { schema: versionParam, names: 'named version' } }, answers: { 204: noContent } },
 
   openApi: { answers: { 200: file('the document', 'application/json'), 304: unchanged } },
   docsPage: { answers: { 200: html('the page') } },

@@ -108,23 +108,7 @@ export const SITE_OPERATIONS = {
     path: '/collab/editor',
     access: 'public',
     tag: 'documents',
-    summary: 'The collaborative editor page (?doc=)',
-  },
-  editorScript: {
-    service: 'collab',
-    method: 'get',
-    path: '/collab/editor.js',
-    access: 'public',
-    tag: 'documents',
-    summary: "The editor page's script",
-  },
-  editorStyle: {
-    service: 'collab',
-    method: 'get',
-    path: '/collab/editor.css',
-    access: 'public',
-    tag: 'documents',
-    summary: "The editor page's style sheet",
+    summary: 'Where the editor page was: redirects to the document in the web app (/#/documents/{doc})',
   },
   listDocuments: {
     service: 'collab',
@@ -208,6 +192,31 @@ export const SITE_OPERATIONS = {
     access: 'owner',
     tag: 'documents',
     summary: 'Withdraw a viewer’s access to a document: for its owner',
+  },
+
+  listVersions: {
+    service: 'collab',
+    method: 'get',
+    path: '/collab/documents/{id}/versions',
+    access: 'owner',
+    tag: 'documents',
+    summary: 'A document’s timeline: its named versions and the milestones the server kept, and where its history starts',
+  },
+  nameVersion: {
+    service: 'collab',
+    method: 'post',
+    path: '/collab/documents/{id}/versions',
+    access: 'owner',
+    tag: 'documents',
+    summary: 'Name a version of a document (the current one unless said), so that it is kept: for its owner and editors',
+  },
+  forgetVersion: {
+    service: 'collab',
+    method: 'delete',
+    path: '/collab/documents/{id}/versions/{version}',
+    access: 'owner',
+    tag: 'documents',
+    summary: 'Take the name off a version: it is then kept only as long as the history: for its owner and editors',
   },
 
   // The API's description.

@@ -1,14 +1,18 @@
 /// <reference lib="dom" />
 // A signed-in user's collaborative documents: the list (their own and those shared with them), a
-// new one with a title, and one document's page with its text, the people on it, sharing by email
-// or by name, and the link into the editor (a page of its own, /collab/editor).
+// new one with a title, and one document's page: its editor (document-editor.tsx), the people on
+// it with sharing by email or by name, and its versions (document-versions.tsx).
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { DocumentPeople, DocumentSummary, DocumentText, SharedRole } from '@eventide/client/api-client.ts';
+import type { DocumentAccess, DocumentPeople, DocumentSummary, SharedRole } from '@eventide/client/api-client.ts';
+import { ROLE_MAY, roleIn } from '@eventide/client/collab/roles.ts';
+import { TextSession } from '@eventide/client/collab/text-session.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
 import { Field, Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
-import { useSession } from '../session.tsx';
+import { isAdmin, useSession } from '../session.tsx';
+import { DocumentEditor } from './document-editor.tsx';
+import { DocumentVersions } from './document-versions.tsx';
 
 const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -71,43 +75,104 @@ export function DocumentsPage() {
 
 export function DocumentPage({ id }: { id: string }) {
   const { session } = useSession();
-  const [title, setTitle] = useState<string>();
-  const [text, setText] = useState<DocumentText>();
+  const [record, setRecord] = useState<DocumentAccess>();
   const [people, setPeople] = useState<DocumentPeople>();
   const [problem, setProblem] = useState<ApiProblem>();
-  useEffect(() => {
-    if (!session) return;
-    // The access record carries the title; the text and the people (by name) come separately.
-    Promise.all([api.documents.access(id), api.documents.get(id), api.documents.people(id)]).then(
-      ([record, current, on]) => {
-        setTitle(record.title);
-        setText(current);
+  const [editing, setEditing] = useState<TextSession>();
+  const learnPeople = () => api.documents.people(id).then(setPeople, (error) => setProblem(asProblem(error)));
+  const load = () =>
+    // The access record carries the title and the parts; the people come by name.
+    Promise.all([api.documents.access(id), api.documents.people(id)]).then(
+      ([access, on]) => {
+        setProblem(undefined);
+        setRecord(access);
         setPeople(on);
       },
       (error) => setProblem(asProblem(error)),
     );
+  useEffect(() => {
+    if (session) void load();
   }, [id, session?.userId]);
 
   if (session === null) return <SignInFirst what="this document" />;
-  if (!people || !text) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the document…</Loading>;
-  const mine = people.owner.userId === session?.userId;
+  if (problem?.status === 404) return <NotStarted id={id} onStarted={load} />;
+  if (!session || !people || !record) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the document…</Loading>;
+  const role = roleIn(record, session.userId);
+  // An administrator has no part in it, and may do what its owner may.
+  const may = role ? ROLE_MAY[role] : isAdmin(session) ? ROLE_MAY.owner : ROLE_MAY.viewer;
   return (
-    <article aria-labelledby="document-title">
+    <article class="document" aria-labelledby="document-title">
       <p>
         <Link href="/documents">← Your documents</Link>
       </p>
-      <h1 id="document-title">{title ?? id}</h1>
-      <p>
-        <a class="button" href={api.documents.editorUrl(id)}>
-          Open in the editor
-        </a>
-      </p>
-      <p class="muted">
-        Version {text.version}, last changed {when(text.modifiedAt ?? text.createdAt)}.
-      </p>
-      {text.text ? <pre class="preview">{text.text}</pre> : <p class="muted">Nothing written yet.</p>}
-      <People id={id} people={people} mine={mine} onChange={setPeople} />
+      <h1 id="document-title">
+        {record.title ?? id} {!may.edit && <span class="tag">view only</span>}
+      </h1>
+      <div class="document-layout">
+        <DocumentEditor
+          id={id}
+          userId={session.userId}
+          mayEdit={may.edit}
+          people={people}
+          onStranger={() => void learnPeople()}
+          onSession={setEditing}
+        />
+        <aside class="document-side">
+          <People id={id} people={people} mine={may.manage} onChange={setPeople} />
+          <DocumentVersions id={id} mayEdit={may.edit} session={editing} />
+        </aside>
+      </div>
     </article>
+  );
+}
+
+/**
+ * An id no document has that the caller may open: one nobody has started (whoever starts it owns
+ * it, as over the WebSocket), or one not shared with them (starting it is refused).
+ */
+function NotStarted({ id, onStarted }: { id: string; onStarted: () => void }) {
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const start = () => {
+    setBusy(true);
+    setProblem(undefined);
+    // The editor's own session makes it: it creates a document that has no type yet.
+    const starting: TextSession = new TextSession(id, {
+      text: () => {},
+      state: () => {},
+      cursors: () => {},
+      readOnly: () => {},
+      reloaded: () => {},
+      progress: ({ version, pending }) => {
+        if (version === 0 || pending) return;
+        starting.close();
+        onStarted();
+      },
+      problem: (message) => {
+        starting.close();
+        setBusy(false);
+        setProblem(message);
+      },
+    });
+  };
+  return (
+    <section aria-labelledby="not-started-title">
+      <h1 id="not-started-title">No document “{id}” for you</h1>
+      <p>Nobody has started a document here, or its owner has not shared it with you.</p>
+      {problem && (
+        <p class="problem" role="alert">
+          It cannot be started: {problem}
+        </p>
+      )}
+      <div class="actions">
+        <button type="button" onClick={start} disabled={busy}>
+          {busy ? 'Starting…' : 'Start it, as its owner'}
+        </button>
+        <Link href="/documents" class="button secondary">
+          Your documents
+        </Link>
+      </div>
+    </section>
   );
 }
 

@@ -35,10 +35,13 @@ export class OwnUndo {
     return this.redos.length > 0;
   }
 
-  /** An edit of one's own, applied to `before` (the document as it was just before it). */
-  local(op: Delta, before: Delta): void {
+  /**
+   * An edit of one's own, applied to `before` (the document as it was just before it); `alone`:
+   * a step of its own whatever came just before (a version restored is not part of the typing).
+   */
+  local(op: Delta, before: Delta, { alone = false }: { alone?: boolean } = {}): void {
     const inverse = op.invert(before);
-    const now = this.clock();
+    const now = alone ? Number.NEGATIVE_INFINITY : this.clock();
     const last = this.undos.at(-1);
     // Undoing the group undoes the newest edit first, then the ones before it.
     if (last && now - this.lastLocalAt < this.groupMs) this.undos[this.undos.length - 1] = inverse.compose(last);

@@ -1,0 +1,95 @@
+// A document's versions over HTTP (docs/collab.md#versions): its timeline (the named versions and
+// the milestones the server keeps), naming a version and taking a name off. Reading a version's
+// text is GET /collab/documents/{id}?version=N; restoring one is an op like any other edit.
+import type { AccessRecord } from '@eventide/contract/documents.ts';
+import type { DocumentTimeline, NamedVersion } from '@eventide/contract/document-versions.ts';
+import { ROLE_MAY } from '@eventide/contract/document-roles.ts';
+import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
+import { problems } from '@eventide/contract/problems.ts';
+import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
+import type { DocumentLibrary } from './library.ts';
+import type { DocumentReader } from './documents.ts';
+import { roleIn } from './sharedb/access.ts';
+import { DOCUMENTS } from './sharedb/access.ts';
+import { NamingRefused, type NamedEntry, type NamedVersions } from './sharedb/named-versions.ts';
+import type { HistoryStore } from './store/history.ts';
+
+type DocumentRule = Ownership<AccessRecord | undefined, AccessRecord>;
+
+/** Of its members, those who may edit it (and admins) name versions and take names off. */
+function editing(member: DocumentRule): DocumentRule {
+  return {
+    load: member.load,
+    check(who, record, params): asserts record is AccessRecord {
+      member.check(who, record, params);
+      const role = who.type === 'user' ? roleIn(record, who.userId) : undefined;
+      if (!actsAsAdmin(who) && !(role && ROLE_MAY[role].edit)) {
+        throw refuse.forbidden(`only those who may edit ${params.id} name its versions`);
+      }
+    },
+  };
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? {} : { madeAt: new Date(ms).toISOString() });
+
+export function versionHandlers(deps: {
+  member: DocumentRule;
+  reader: DocumentReader;
+  named: NamedVersions;
+  history: HistoryStore;
+  library: DocumentLibrary;
+}): Pick<Handlers<'collab'>, 'listVersions' | 'nameVersion' | 'forgetVersion'> {
+  const { member, reader, named, history, library } = deps;
+  const editor = editing(member);
+
+  const describe = async (version: number, entry: NamedEntry): Promise<NamedVersion> => ({
+    version,
+    name: entry.name,
+    by: await library.person(entry.by),
+    namedAt: new Date(entry.namedAt).toISOString(),
+    ...iso(entry.madeAt),
+  });
+
+  return {
+    listVersions: owned(member, async ({ ctx, params: { id } }) => {
+      const [now, names, milestones, oldestOp] = await Promise.all([
+        reader.current(id),
+        named.list(id),
+        history.milestones(DOCUMENTS, id),
+        history.oldestOp(DOCUMENTS, id),
+      ]);
+      const oldest = oldestOp ?? now.version;
+      const timeline: DocumentTimeline = {
+        id,
+        current: now.version,
+        oldest,
+        named: await Promise.all([...names].sort(([a], [b]) => b - a).map(([version, entry]) => describe(version, entry))),
+        // A milestone before the kept history that is not named is on its way out: not offered.
+        milestones: milestones.filter(({ v }) => v >= oldest && !names.has(v)).map(({ v, mtime }) => ({ version: v, ...iso(mtime) })),
+      };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = timeline;
+    }),
+
+    nameVersion: owned(editor, async ({ ctx, params: { id }, body, user }) => {
+      const version = body.version ?? (await reader.current(id)).version;
+      let entry: NamedEntry;
+      try {
+        entry = await named.name(id, version, body.name, user.id);
+      } catch (error) {
+        if (!(error instanceof NamingRefused)) throw error;
+        if (error.reason === 'too-many') throw problems.quotaReached(error.message);
+        throw problems.invalidField('version', error.message);
+      }
+      ctx.status = 201;
+      ctx.set('Location', `/collab/documents/${id}?version=${version}`);
+      ctx.body = await describe(version, entry);
+    }),
+
+    forgetVersion: owned(editor, async ({ ctx, params: { id, version } }) => {
+      if (!(await named.forget(id, version))) throw refuse.notFound(`a version ${version} of ${id} with a name`);
+      ctx.status = 204;
+    }),
+  };
+}
