@@ -36,6 +36,7 @@ beforeAll(async () => {
     document: document.body.id,
     'identity provider': 'github',
     editor: other.userId,
+    'named version': '1',
   };
 });
 afterAll(() => app?.close());

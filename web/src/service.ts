@@ -1,9 +1,10 @@
-// The web app as a part of the process: GET / serves its page, and /app.js and /app.css its
-// files, built from app/ when the service starts (esbuild; nothing comes from a CDN). The app
+// The web app as a part of the process: GET / serves its page, and /app.js, /app/{chunk}.js and
+// /app.css its files, built from app/ when the service starts (esbuild; nothing comes from a CDN). The app
 // routes in the URL's fragment (/#/products/…), so the server needs no route per page and the
 // API's own paths stay JSON.
 import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { serveStatic } from '@eventide/platform/http/static-file.ts';
+import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { buildApp, type AppFiles } from './build.ts';
 
 /** The page runs only its own script and talks only to its own origin. */
@@ -41,6 +42,12 @@ export function webAppService(): ServiceFactory<Service> {
           },
           appScript: async ({ ctx }) => serveStatic(ctx, (await app()).script),
           appStyle: async ({ ctx }) => serveStatic(ctx, (await app()).style),
+          async appChunk({ ctx, params }) {
+            const chunk = (await app()).chunks.get(params.file);
+            // A chunk of an older build, asked by a page loaded before a restart: the page asks to be reloaded.
+            if (!chunk) throw refuse.notFound(`part ${params.file} of the web app`);
+            serveStatic(ctx, chunk);
+          },
         },
       },
       health: () => ({ webApp: files ? `${files.script.gzip.length} bytes of compressed script` : 'being built' }),

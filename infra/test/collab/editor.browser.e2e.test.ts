@@ -218,6 +218,7 @@ describe.skipIf(!available)('the editor in the web app, in Chromium', { timeout:
     await context.request.post(`${app.url}/auth/sign-in`, { data: { email: owner.email, password: 'a long passphrase' } });
     const page = await context.newPage();
     reportAnswers(page, app.url);
+    page.on('console', (m) => console.log('PAGE', m.text()));
     let online = true;
     let current: WebSocketRoute | undefined;
     await page.routeWebSocket(/\/collab$/, (socket) => {

@@ -294,19 +294,14 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     const id = documentPath.split('/documents/')[1]!;
     await page.locator('.editor[data-state="connected"]').waitFor();
     await page.setViewportSize({ width: 375, height: 740 });
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-      'the document page fits a phone',
-    ).toBeLessThanOrEqual(0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'the document page fits a phone').toBeLessThanOrEqual(0);
     expect(await page.locator('#text').evaluate((box) => box.getBoundingClientRect().width)).toBeGreaterThan(300);
     await screenshot(page, 'editor-phone');
     await page.setViewportSize({ width: 1100, height: 800 });
     await page.getByLabel('Document text').pressSequentially('Socks, boots');
-    await until(
-      async () => (await (await page.request.get(`${service.url}/collab/documents/${id}`)).json()).text === 'Socks, boots',
-      'the typed text to be saved',
-    );
-    await page.getByText('All changes saved').waitFor();
+    const saved = async () => (await (await page.request.get(`${service.url}/collab/documents/${id}`)).json()).text;
+    await until(async () => (await saved()) === 'Socks, boots', 'the typed text to be saved');
     await page.getByRole('link', { name: '← Your documents' }).click();
     await page.getByRole('link', { name: 'Packing list' }).click();
     await until(async () => (await page.locator('#text').inputValue()) === 'Socks, boots', 'the text in the editor again');

@@ -315,6 +315,10 @@ export const SHAPES = {
   appPage: { answers: { 200: html('the page') } },
   appScript: { answers: { 200: file('the script', 'text/javascript'), 304: unchanged } },
   appStyle: { answers: { 200: file('the style sheet', 'text/css'), 304: unchanged } },
+  appChunk: {
+    params: { file: { schema: z.string().regex(/^[A-Za-z0-9_-]{1,100}\.js$/), names: 'part of the web app' } },
+    answers: { 200: file('the script', 'text/javascript'), 304: unchanged },
+  },
 
   health: { answers: { 200: { description: 'it answers', body: z.strictObject({ status: z.literal('ok') }) } } },
   healthLive: { answers: { 200: healthJson('pass') } },

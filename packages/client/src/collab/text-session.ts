@@ -59,9 +59,11 @@ export class TextSession {
   private doc: Doc;
   private undoable = new OwnUndo();
   private shown = '';
-  /** Edits of this page the server has not acknowledged yet. */
-  private unsaved = false;
+  /** The text as this page made it, while some edit of its own awaits the server's acknowledgement. */
+  private unsent: string | undefined;
   private closed = false;
+  /** Between dropping a document too far behind and opening it afresh: its failures are no longer news. */
+  private reloading = false;
   private readonly id: string;
   private readonly on: TextSessionEvents;
 
@@ -93,7 +95,7 @@ export class TextSession {
 
   /** The text is now `after` (what a keystroke, paste or cut made of it): sends the one edit between. */
   edit(after: string): void {
-    if (!this.doc.type) return;
+    if (!this.doc.type || this.reloading) return;
     const edit = textEdit(this.shown, after);
     this.shown = after;
     if (edit.length === 0) return;
@@ -107,7 +109,7 @@ export class TextSession {
    * editors follow and which this person may undo like any other of theirs.
    */
   restore(text: string): void {
-    if (!this.doc.type) return;
+    if (!this.doc.type || this.reloading) return;
     // By characters, not one replacement: what others type meanwhile outside the changed parts stays.
     const edit = new Delta().insert(this.shown).diff(new Delta().insert(text)).ops as TextEdit;
     if (edit.length === 0) return;
@@ -118,7 +120,7 @@ export class TextSession {
 
   /** Takes back (or puts back) this person's own last step, never anyone else's. */
   step(which: 'undo' | 'redo'): void {
-    if (!this.doc.type) return;
+    if (!this.doc.type || this.reloading) return;
     const op = this.undoable[which](new Delta(this.doc.data as never));
     if (op) {
       this.submit(op.ops as TextEdit, 'undo');
@@ -134,8 +136,13 @@ export class TextSession {
   }
 
   private submit(edit: TextEdit, source: 'editor' | 'undo'): void {
-    this.unsaved = true;
-    this.doc.submitOp(edit, { source });
+    const doc = this.doc;
+    doc.submitOp(edit, { source }, (error) => {
+      if (error) return this.failed(error as unknown as ShareError, doc);
+      if (doc === this.doc && !doc.hasWritePending()) this.unsent = undefined;
+    });
+    // Kept apart from what is shown: a reload replaces that before it reports the failure.
+    this.unsent = plainText(doc.data);
   }
 
   close(): void {
@@ -191,17 +198,14 @@ export class TextSession {
     });
     doc.on('load', () => this.show());
     doc.on('error', (error) => this.failed(error as unknown as ShareError, doc));
-    doc.on('nothing pending', () => {
-      if (doc === this.doc) this.unsaved = false;
-      this.progress();
-    });
+    doc.on('nothing pending', () => this.progress());
     return doc;
   }
 
   private failed(error: ShareError, doc: Doc): void {
     // Someone else created the document first: theirs arrives through the subscription. A
     // document dropped for a fresh one may still report its failures (each unsent op's): not ours.
-    if (error.code === 'ERR_DOC_ALREADY_CREATED' || doc !== this.doc) return;
+    if (error.code === 'ERR_DOC_ALREADY_CREATED' || doc !== this.doc || this.reloading || this.closed) return;
     if (error.code === 'ERR_READ_ONLY') {
       // Made a viewer while typing: ShareDB takes back what was refused; the page stops offering edits.
       this.on.readOnly();
@@ -210,12 +214,18 @@ export class TextSession {
     if (error.code === 'ERR_TOO_FAR_BEHIND' || error.code === 'ERR_DOC_IN_HARD_ROLLBACK') {
       // The server would rather send the document than the ops since: start over from it, and
       // hand back what was typed here and never saved, so that nothing is silently lost.
-      const unsent = this.unsaved ? this.shown : undefined;
-      this.unsaved = false;
-      this.doc.destroy();
+      const unsent = this.unsent;
+      this.unsent = undefined;
+      this.reloading = true;
       this.undoable = new OwnUndo();
-      this.doc = this.open();
-      this.doc.once('load', () => this.on.reloaded(unsent !== undefined && unsent !== this.shown ? unsent : undefined));
+      // The connection hands out the same Doc until the old one is destroyed: a fresh one after.
+      doc.removeAllListeners();
+      doc.destroy(() => {
+        this.reloading = false;
+        if (this.closed) return;
+        this.doc = this.open();
+        this.doc.once('load', () => this.on.reloaded(unsent !== undefined && unsent !== this.shown ? unsent : undefined));
+      });
       return;
     }
     this.on.problem(error.message);

@@ -282,6 +282,14 @@ export const SITE_OPERATIONS = {
   appPage: { service: 'web', method: 'get', path: '/', access: 'public', tag: 'app', summary: 'The web app' },
   appScript: { service: 'web', method: 'get', path: '/app.js', access: 'public', tag: 'app', summary: "The web app's script" },
   appStyle: { service: 'web', method: 'get', path: '/app.css', access: 'public', tag: 'app', summary: "The web app's style sheet" },
+  appChunk: {
+    service: 'web',
+    method: 'get',
+    path: '/app/{file}',
+    access: 'public',
+    tag: 'app',
+    summary: "A part of the web app's script that only some pages load (the editor's), named by its content",
+  },
 
   // Every process: health and the probes.
   health: {
