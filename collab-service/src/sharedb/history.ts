@@ -1,6 +1,6 @@
 // Each document keeps a bounded history (docs/collab.md#history): its newest COLLAB_HISTORY_OPS
 // ops, no more than COLLAB_HISTORY_BYTES of them, and two milestone snapshots, the one the kept
-// ops start from and the newest. Without a bound, typing and deleting the same text again and
+// ops start from and the newest, besides those of its named versions (named-versions.ts). Without a bound, typing and deleting the same text again and
 // again grew the store by megabytes a second, for ever.
 //
 // A trim rebuilds the version the kept ops are to start from, saves it as a milestone and lets

@@ -17,7 +17,12 @@ describe('named versions', () => {
   let stranger: User;
   beforeAll(async () => {
     app = await startCollabApp({
-      env: { COLLAB_SNAPSHOT_EVERY_OPS: '5', COLLAB_SNAPSHOT_EVERY_SECONDS: '3600', COLLAB_HISTORY_OPS: String(HISTORY_OPS) },
+      env: {
+        COLLAB_SNAPSHOT_EVERY_OPS: '5',
+        COLLAB_SNAPSHOT_EVERY_SECONDS: '3600',
+        COLLAB_HISTORY_OPS: String(HISTORY_OPS),
+        COLLAB_VERSION_NAMES_PER_HOUR: '1000',
+      },
     });
     [owner, editor, viewer, stranger] = await Promise.all([app.newUser(), app.newUser(), app.newUser(), app.newUser()]);
   });
@@ -137,5 +142,29 @@ describe('named versions', () => {
     client.close();
     await app.collab.collab.history.idle();
     expect((await owner.http.request('GET', `/collab/documents/${id}/versions`)).body.named).toEqual([]);
+  });
+});
+
+describe('names given in an hour', () => {
+  let app: CollabApp;
+  beforeAll(async () => {
+    app = await startCollabApp({ env: { COLLAB_VERSION_NAMES_PER_HOUR: '3' } });
+  });
+  afterAll(() => app?.close());
+
+  it('counts names given and taken off per user, also when asked for at once', async () => {
+    const owner = await app.newUser();
+    const id = (await owner.http.request('POST', '/collab/documents', { title: 'Busy' })).body.id as string;
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => owner.http.request('POST', `/collab/documents/${id}/versions`, { name: `v${n}`, version: 1 })),
+    );
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(3);
+    const refused = replies.find((r) => r.status === 429)!;
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await owner.http.request('DELETE', `/collab/documents/${id}/versions/1`)).status).toBe(429);
+    // Someone else's budget is their own.
+    const other = await app.newUser();
+    const theirs = (await other.http.request('POST', '/collab/documents', { title: 'Theirs' })).body.id as string;
+    expect((await other.http.request('POST', `/collab/documents/${theirs}/versions`, { name: 'Mine' })).status).toBe(201);
   });
 });

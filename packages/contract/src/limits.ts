@@ -51,5 +51,7 @@ export function limitPolicies(config: Config): Record<LimitName, LimitPolicy> {
       what: 'documents made',
       sparesAdmins: true,
     },
+    // Each name given or taken off writes the names' record and may keep a milestone: counted.
+    'version-naming': { points: config.COLLAB_VERSION_NAMES_PER_HOUR, duration: 3600, what: 'versions named or unnamed' },
   };
 }

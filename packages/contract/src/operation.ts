@@ -31,7 +31,8 @@ export type LimitName =
   | 'account-answer'
   | 'personal-data-export'
   | 'person-lookup'
-  | 'document-creation';
+  | 'document-creation'
+  | 'version-naming';
 
 /**
  * Where a versioned operation is served: `unversioned` (/users) serves the current version, v2;

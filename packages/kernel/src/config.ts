@@ -128,6 +128,8 @@ const schema = z.object({
   LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).default(6),
   /** People a user may look up (by email or name) to share documents with, per hour. */
   COLLAB_SHARE_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  /** Versions of documents a user may name, or take the name off, per hour. */
+  COLLAB_VERSION_NAMES_PER_HOUR: z.coerce.number().int().min(1).default(120),
   /** Collaborative editing: ops one connection may have handled per second, one at a time, and how many may wait beyond that. */
   COLLAB_OPS_PER_SECOND: z.coerce.number().int().min(1).default(50),
   COLLAB_OPS_BURST: z.coerce.number().int().min(1).default(200),

@@ -209,6 +209,7 @@ export const SITE_OPERATIONS = {
     access: 'owner',
     tag: 'documents',
     summary: 'Name a version of a document (the current one unless said), so that it is kept: for its owner and editors',
+    limit: 'version-naming',
   },
   forgetVersion: {
     service: 'collab',
@@ -217,6 +218,7 @@ export const SITE_OPERATIONS = {
     access: 'owner',
     tag: 'documents',
     summary: 'Take the name off a version: it is then kept only as long as the history: for its owner and editors',
+    limit: 'version-naming',
   },
 
   // The API's description.

@@ -9,6 +9,8 @@ import type { DocumentPeople } from '@eventide/client/api-client.ts';
 import { moveRange, TextSession, type Cursor, type SessionState } from '@eventide/client/collab/text-session.ts';
 import type { TextEdit } from '@eventide/client/collab/text-edit.ts';
 
+const STEP_HINTS = { undo: 'Undo your last change (Ctrl+Z); others’ changes stay', redo: 'Redo (Ctrl+Shift+Z)' };
+
 /** No keystroke, click or caret move for this long, or a hidden tab: shown to the others as idle. */
 const IDLE_AFTER_MS = 60_000;
 
@@ -97,26 +99,19 @@ export function DocumentEditor({ id, userId, mayEdit, people, onStranger, onSess
         <StateBadge state={state.state} why={state.why} pending={progress.pending} />
         {!readOnly && (
           <span class="undo-redo">
-            <button
-              type="button"
-              id="undo"
-              class="secondary"
-              disabled={!progress.canUndo}
-              onClick={() => step('undo')}
-              title="Undo your last change (Ctrl+Z); others’ changes stay"
-            >
-              Undo
-            </button>
-            <button
-              type="button"
-              id="redo"
-              class="secondary"
-              disabled={!progress.canRedo}
-              onClick={() => step('redo')}
-              title="Redo (Ctrl+Shift+Z)"
-            >
-              Redo
-            </button>
+            {(['undo', 'redo'] as const).map((which) => (
+              <button
+                key={which}
+                type="button"
+                id={which}
+                class="secondary"
+                disabled={!(which === 'undo' ? progress.canUndo : progress.canRedo)}
+                onClick={() => step(which)}
+                title={STEP_HINTS[which]}
+              >
+                {which === 'undo' ? 'Undo' : 'Redo'}
+              </button>
+            ))}
           </span>
         )}
       </div>
