@@ -3,7 +3,7 @@
 // converge, see each other's names and colours, the viewer cannot type (and a forged op from the
 // viewer's socket is refused, the socket still usable), each undoes only their own edit, a version
 // is named, kept through the history's trims, compared and restored, and the restore arrives in
-// everyone's editor. Then a page that was away longer than the history kept comes back to the
+// everyone's editor; someone away shows as idle. Then a page that was away longer than the history kept comes back to the
 // document as it is, told so, with what it typed meanwhile handed back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
@@ -143,8 +143,8 @@ describe.skipIf(!available)('the editor in the web app, in Chromium', { timeout:
     await v.page.getByText('You can read this document').waitFor();
     await v.page.locator('#text').press('X');
     expect((await state(v.page)).text).toBe('Edda starts. Middle. Olive ends.');
-    const cookie = (await v.context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join('; ');
-    const forger = await connectEditor(app.url, cookie);
+    const cookieOf = async (context: BrowserContext) => (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join('; ');
+    const forger = await connectEditor(app.url, await cookieOf(v.context));
     try {
       const doc = await openText(forger.doc(id));
       const refused = await call((done) => doc.submitOp([{ insert: 'forged ' }], {}, done)).then(
@@ -207,6 +207,22 @@ describe.skipIf(!available)('the editor in the web app, in Chromium', { timeout:
     await o.page.locator('#undo').click();
     await converged(pages, owner, id, 'the restore undone everywhere');
     expect((await server(owner, id)).text).toBe('Middle. Olive ends. Then more.');
+
+    // Idle: Vic leaves his tab and keeps an editor open elsewhere that says he is away.
+    const cookieOfVic = await cookieOf(v.context);
+    await v.context.close();
+    await until(async () => (await listed(o.page, viewer.userId)) === undefined, 'Vic gone from who is here');
+    const away = await connectEditor(app.url, cookieOfVic);
+    try {
+      // Presence moves with the text: ShareDB sends it only for a document it has.
+      await openText(away.doc(id));
+      const presence = away.connection.getDocPresence('documents', id);
+      await call((done) => presence.subscribe(done));
+      await call((done) => presence.create().submit({ index: 0, length: 0, idle: true }, done));
+      await until(async () => /Vic\s*idle/.test((await listed(o.page, viewer.userId))?.text ?? ''), 'Vic idle on Olive’s page');
+    } finally {
+      away.close();
+    }
   });
 
   it('brings a page that was away longer than the history kept back to the document as it is, and says so', async () => {
