@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DocumentPeople } from '@eventide/client/api-client.ts';
 import { moveRange, TextSession, type Cursor, type SessionState } from '@eventide/client/collab/text-session.ts';
 import type { TextEdit } from '@eventide/client/collab/text-edit.ts';
+import { api } from '../api.ts';
 
 const STEP_HINTS = { undo: 'Undo your last change (Ctrl+Z); others’ changes stay', redo: 'Redo (Ctrl+Shift+Z)' };
 
@@ -215,7 +216,7 @@ function useIdlePointer(session: TextSession | undefined, textarea: RefObject<HT
     // Typing here does not reach the HTTP API, whose session would time out while the person
     // works: while they are active, touch it every few minutes.
     const keepSignedIn = setInterval(() => {
-      if (Date.now() - lastActivity < 5 * 60_000) void fetch('/auth/session', { credentials: 'same-origin' });
+      if (Date.now() - lastActivity < 5 * 60_000) api.auth.session().catch(() => undefined);
     }, 4 * 60_000);
     return () => {
       clearInterval(check);
