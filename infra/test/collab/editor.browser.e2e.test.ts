@@ -267,4 +267,27 @@ describe.skipIf(!available)('the editor in the web app, in Chromium', { timeout:
     await until(async () => (await state(page)).text === now.text, 'the page to show the document as it is');
     await screenshot(page, 'editor-back-after-window');
   });
+  it('starts a document at an id nobody has used, as its owner, and refuses someone else’s', async () => {
+    const [ann, bob] = await Promise.all([person('Ann'), person('Bob')]);
+    const open = async (who: Person, id: string) => {
+      const context = await browser.newContext();
+      await context.request.post(`${app.url}/auth/sign-in`, { data: { email: who.email, password: 'a long passphrase' } });
+      const page = await context.newPage();
+      reportAnswers(page, app.url);
+      await page.goto(`${app.url}/#/documents/${id}`);
+      return page;
+    };
+    const id = `meeting-notes-${Math.random().toString(36).slice(2, 8)}`;
+    const page = await open(ann, id);
+    await page.getByRole('heading', { name: `No document “${id}” for you` }).waitFor();
+    await page.getByRole('button', { name: 'Start it, as its owner' }).click();
+    await page.locator('.editor[data-state="connected"]').waitFor();
+    expect((await ann.http.request('GET', `/collab/documents/${id}/access`)).body).toMatchObject({ owner: ann.userId });
+    // Bob is not shared with: he is told so, and starting it is refused.
+    const refused = await open(bob, id);
+    await refused.getByRole('button', { name: 'Start it, as its owner' }).click();
+    await refused.getByText('It cannot be started: someone else has started it and has not shared it with you').waitFor();
+    await screenshot(refused, 'editor-start-refused');
+    expect((await ann.http.request('GET', `/collab/documents/${id}/access`)).body.editors).toEqual([]);
+  });
 });

@@ -45,7 +45,8 @@ export interface TextSessionEvents {
   reloaded(unsent: string | undefined): void;
   /** Whether there is something to undo and redo, whether edits await the server, and the version. */
   progress(progress: { canUndo: boolean; canRedo: boolean; pending: boolean; version: number }): void;
-  problem(message: string): void;
+  /** Anything else the server refused or failed at (`code`: ShareDB's or the service's, docs/collab.md#error-codes). */
+  problem(message: string, code?: string): void;
 }
 
 /** Moves a place in the text past an edit made elsewhere. */
@@ -228,7 +229,7 @@ export class TextSession {
       });
       return;
     }
-    this.on.problem(error.message);
+    this.on.problem(error.message, error.code);
   }
 
   /** Tells the page the server's text (and the edit that made it, when someone else's). */

@@ -89,10 +89,10 @@ function NotStarted({ id, onStarted }: { id: string; onStarted: () => void }) {
         starting.close();
         onStarted();
       },
-      problem: (message) => {
+      problem: (message, code) => {
         starting.close();
         setBusy(false);
-        setProblem(message);
+        setProblem(code === 'ERR_FORBIDDEN' ? 'someone else has started it and has not shared it with you; ask them to' : message);
       },
     });
   };
