@@ -10,13 +10,15 @@ describe('the web app build', () => {
     expect(files.script.gzip.length).toBeLessThan(150_000);
     expect(files.script.brotli.length).toBeLessThan(files.script.gzip.length);
     // zod's own error text: the client imports schemas as types only.
-    for (const file of [files.script, ...files.chunks.values()]) expect(file.body.toString()).not.toContain('Invalid input');
+    const chunks = await Promise.all([...files.chunks.values()].map((chunk) => chunk()));
+    for (const file of [files.script, ...chunks]) expect(file.body.toString()).not.toContain('Invalid input');
     expect(files.page).toContain('/app.js');
   });
 
   it('leaves the editor out of the first load, in a chunk /app.js fetches when a document opens', async () => {
     const files = await buildApp();
-    const editor = [...files.chunks].filter(([, file]) => file.body.toString().includes('getDocPresence'));
+    const chunks = await Promise.all([...files.chunks].map(async ([name, chunk]) => [name, await chunk()] as const));
+    const editor = chunks.filter(([, file]) => file.body.toString().includes('getDocPresence'));
     expect(editor).toHaveLength(1);
     expect(files.script.body.toString()).not.toContain('getDocPresence');
     expect(files.script.body.toString()).toContain(`./app/${editor[0]![0]}`);

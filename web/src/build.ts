@@ -12,8 +12,8 @@ import { staticFile, type StaticFile } from '@eventide/platform/http/static-file
 export interface AppFiles {
   page: string;
   script: StaticFile;
-  /** The chunks the script imports, by file name (served at /app/{file}). */
-  chunks: ReadonlyMap<string, StaticFile>;
+  /** The chunks the script imports, by file name (served at /app/{file}), each compressed when first asked for. */
+  chunks: ReadonlyMap<string, () => Promise<StaticFile>>;
   style: StaticFile;
 }
 
@@ -21,6 +21,16 @@ const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
 /** A chunk's name changes with its content: a browser may keep it as long as it likes. */
 const FOR_GOOD = 'public, max-age=31536000, immutable';
+
+/** `make`'s result, made on the first call; a failure is tried again on the next. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    made.catch(() => (made = undefined));
+    return made;
+  };
+}
 
 export async function buildApp(): Promise<AppFiles> {
   const esbuild = await import('esbuild');
@@ -51,9 +61,8 @@ export async function buildApp(): Promise<AppFiles> {
   return {
     page: await readFile(here('app/index.html'), 'utf8'),
     script: await staticFile(javascript, main.text),
-    chunks: new Map(
-      await Promise.all(chunks.map(async (file) => [basename(file.path), await staticFile(javascript, file.text, FOR_GOOD)] as const)),
-    ),
+    // Compressed on first use, not at start: a visitor who never opens a document never needs it.
+    chunks: new Map(chunks.map((file) => [basename(file.path), once(() => staticFile(javascript, file.text, FOR_GOOD))] as const)),
     style: await staticFile('text/css; charset=utf-8', await readFile(here('app/app.css'), 'utf8')),
   };
 }

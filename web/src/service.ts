@@ -46,7 +46,7 @@ export function webAppService(): ServiceFactory<Service> {
             const chunk = (await app()).chunks.get(params.file);
             // A chunk of an older build, asked by a page loaded before a restart: the page asks to be reloaded.
             if (!chunk) throw refuse.notFound(`part ${params.file} of the web app`);
-            serveStatic(ctx, chunk);
+            serveStatic(ctx, await chunk());
           },
         },
       },
