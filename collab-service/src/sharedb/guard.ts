@@ -63,7 +63,6 @@ type Agent = {
   subscribedPresences?: Record<string, unknown>;
 };
 
-export { CLOSE_FORBIDDEN };
 export { MAX_OPEN_DOCUMENTS } from './checks.ts';
 const RECENT_DOCUMENTS = 10_000;
 

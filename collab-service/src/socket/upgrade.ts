@@ -13,17 +13,15 @@ import type { Revocation, RevocationFeed } from '@eventide/platform/auth/revocat
 import { sessionOfUpgrade, type SessionOptions, type SessionUser } from '@eventide/platform/auth/session.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { endWithProblem } from '@eventide/platform/http/client-errors.ts';
-import { CLOSE_FORBIDDEN, type ConnectionInfo } from '../sharedb/guard.ts';
+import type { ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
-import { CLOSE_RESTARTING, CLOSE_SESSION_ENDED } from '@eventide/contract/collab-wire.ts';
+import { CLOSE_FORBIDDEN, CLOSE_RESTARTING, CLOSE_SESSION_ENDED } from '@eventide/contract/collab-wire.ts';
 import { UserConnections } from '@eventide/platform/user-connections.ts';
 
 export const COLLAB_PATH = '/collab';
 /** Messages of one connection being handled at once before its reading pauses. */
 const MAX_IN_FLIGHT = 16;
-/** Close codes of ours (4000-4999 are the application's). */
-export { CLOSE_SESSION_ENDED };
 
 export interface CollabSocketOptions {
   backend: ShareDB;

@@ -7,6 +7,7 @@ export const DOCUMENTS_COLLECTION = 'documents';
 
 /** The process is shutting down (RFC 6455's "Service Restart"): reconnect at once, the door sends it elsewhere. */
 export const CLOSE_RESTARTING = 1012;
+// Close codes of ours are in 4000-4999, the application's range (RFC 6455).
 /** The session ended (sign-out, a password change, a changed role, a timeout): sign in again. */
 export const CLOSE_SESSION_ENDED = 4401;
 /** Access to a document open on this connection was withdrawn. */
