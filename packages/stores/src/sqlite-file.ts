@@ -33,9 +33,33 @@ export function openSqliteFile(path: string, synchronous: 'FULL' | 'NORMAL'): Da
   // The busy timeout is set as the file opens: the first statement (the switch to WAL) already
   // meets the others' locks when several processes open a new file at once.
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  toWal(db);
   db.exec(`
-    PRAGMA journal_mode = WAL;
     PRAGMA synchronous = ${synchronous};
     PRAGMA temp_store = MEMORY;`);
   return db;
+}
+
+const SQLITE_BUSY = 5;
+/** Something to wait on that nobody wakes: Atomics.wait is a synchronous sleep. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Switches the file to WAL. Two processes switching a new file at once can each hold the lock
+ * the other waits for; SQLite then answers one of them "database is locked" at once rather than
+ * calling the busy handler (which would wait for ever). That one tries again after a short,
+ * jittered pause, within the busy timeout: by then the other has switched it, or given way.
+ */
+function toWal(db: DatabaseSync): void {
+  const until = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode !== SQLITE_BUSY || Date.now() >= until) throw error;
+      // A synchronous pause: opening a file is synchronous, and happens once per process.
+      Atomics.wait(PAUSE, 0, 0, 5 + Math.random() * 20);
+    }
+  }
 }
