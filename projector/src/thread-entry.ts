@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { compose } from '@eventide/runtime/compose.ts';
+import { startHeapReducer } from '@eventide/runtime/heap-reducer.ts';
 import { startTracing, tracingConfigured } from '@eventide/platform/tracing/setup.ts';
 import { projectorService } from './service.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
@@ -42,8 +43,11 @@ const stopWatching = [
 ];
 if (composition.platform.projected.notifications() > 0) moved(true);
 
+// A thread's heap is its own: it gives back what it grew on its own too.
+const heap = startHeapReducer(log);
 port.on('message', async (message: ToThread) => {
   if (message.type !== 'close') return;
+  heap.stop();
   for (const stop of stopWatching) stop();
   await composition.close();
   await tracing?.shutdown().catch((error: unknown) => log.warn({ err: error }, 'tracing: the last spans could not be exported'));

@@ -12,7 +12,6 @@ import { Readable } from 'node:stream';
 import { spend } from '@eventide/platform/auth/rate-limit.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { Service, ServiceFactory } from './compose.ts';
-import { collectWhenQuiet } from './collect-garbage.ts';
 
 /** How long one export may take to send; a lease not given back (a process that died) lapses then too. */
 export const EXPORT_DEADLINE_SECONDS = 600;
@@ -38,8 +37,6 @@ export function personalDataExportService(): ServiceFactory<Service> {
               if (counted) running--;
               clearTimeout(deadline);
               if (leased) void leases.delete(key).catch(() => undefined);
-              // What it read and wrote is garbage of the documents' size: collected once the exports stop.
-              if (counted) collectWhenQuiet();
             };
             try {
               // Each is taken before it is decided on, so that concurrent requests cannot all pass:

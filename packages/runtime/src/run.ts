@@ -5,6 +5,7 @@ import { type Config, ConfigError, loadConfig } from '@eventide/kernel/config.ts
 import { serve } from '@eventide/platform/http/serve.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { compose, type ServiceFactory } from './compose.ts';
+import { startHeapReducer } from './heap-reducer.ts';
 import { httpAppOf } from './http.ts';
 import { serveMetrics } from '@eventide/platform/metrics/serve-metrics.ts';
 import { startTracing, tracingConfigured } from '@eventide/platform/tracing/setup.ts';
@@ -37,7 +38,9 @@ export async function runServices(name: string, factories: Record<string, Servic
           log,
           health: composition.health,
         });
+  const heap = startHeapReducer(log);
   const close = async () => {
+    heap.stop();
     await metrics?.close();
     await composition.close();
     // Last: the spans of the shutdown's own work are exported too.
