@@ -1,11 +1,13 @@
 // Two collab processes on one data directory and one Redis (REDIS_URL): an editor connected to
 // one sees the ops and the cursor of an editor connected to the other, live, and a rate limit is
-// one budget across both, so that a client cannot multiply it by spreading its requests. When
+// one budget across both, so that a client cannot multiply it by spreading its requests, as the
+// bound on a document's named versions is one bound across both. When
 // Redis goes away, each process goes on serving its own editors and says it is not ready.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_NAMED_VERSIONS } from '@eventide/contract/document-versions.ts';
 import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { redisUnavailable, startRedis, type TestRedis } from '@eventide/testing/redis-server.ts';
 import { until } from '@eventide/testing/wait.ts';
@@ -89,6 +91,27 @@ if (unavailable) {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Retry-After')).toBeTruthy();
     expect((await lookUp(first)).status).toBe(429);
+  });
+
+  it('keeps at most so many names a document when they are asked of both processes at once', async () => {
+    const editor = await connectEditor(first.url, cookie);
+    try {
+      const doc = await openText(editor.doc('names'));
+      for (let n = 0; n < MAX_NAMED_VERSIONS + 5; n++) await submit(doc, [{ insert: `${n} ` }]);
+    } finally {
+      editor.close();
+    }
+    const name = (service: RunningService, version: number) => {
+      const client = jsonClient(service.url);
+      client.setCookies(cookie);
+      return client.request('POST', '/collab/documents/names/versions', { name: `v${version}`, version });
+    };
+    for (let version = 1; version <= MAX_NAMED_VERSIONS - 3; version++) expect((await name(first, version)).status).toBe(201);
+    // Three left, eight asked for at once, half of them of each process: each sees only its own.
+    const asked = await Promise.all(Array.from({ length: 8 }, (_, n) => name(n % 2 ? second : first, MAX_NAMED_VERSIONS - 2 + n)));
+    expect(asked.map((reply) => reply.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
+    const timeline = await jsonClient(second.url).request('GET', '/collab/documents/names/versions', undefined, { cookie });
+    expect(timeline.body.named).toHaveLength(MAX_NAMED_VERSIONS);
   });
 
   it('goes on saving the edits of open documents without Redis, and says it is not ready', async () => {

@@ -23,6 +23,8 @@ export interface NamedEntry {
 type NamedRecord = { versions: Record<string, NamedEntry> };
 
 export type NamingRefusal = 'too-many' | 'not-kept' | 'beyond-current';
+const TOO_MANY = `a document keeps at most ${MAX_NAMED_VERSIONS} named versions; take the name off one first`;
+const TOO_MANY_CODE = 'ERR_TOO_MANY_NAMED_VERSIONS';
 
 /** Why a name was not given: the handler says which field, and what to do instead. */
 export class NamingRefused extends Error {
@@ -53,6 +55,15 @@ export function namedVersions(deps: {
   const clock = deps.clock ?? Date.now;
   // A connection of the server's own: its agent passes the guards.
   const connection = backend.connect();
+  // The bound is checked again where the record is committed. A commit is atomic on the store's
+  // version, and ShareDB retries one that lost against the newer record, running this again: the
+  // bound then holds across processes, where the check in name() sees only this one's names.
+  backend.use('commit', (context, next) => {
+    if (context.collection !== NAMED_VERSIONS) return next();
+    const record = (context as unknown as { snapshot: { data?: NamedRecord } }).snapshot.data;
+    if (Object.keys(record?.versions ?? {}).length <= MAX_NAMED_VERSIONS) return next();
+    next(Object.assign(new Error(TOO_MANY), { code: TOO_MANY_CODE }));
+  });
 
   const read = (id: string) =>
     new Promise<NamedRecord | undefined>((resolve, reject) =>
@@ -109,9 +120,7 @@ export function namedVersions(deps: {
       // No trim of this document between recording the name and saving its milestone.
       return keeper.holding(id, async () => {
         const known = await versionsOf(id);
-        if (!known.includes(version) && known.length >= MAX_NAMED_VERSIONS) {
-          throw new NamingRefused('too-many', `a document keeps at most ${MAX_NAMED_VERSIONS} named versions; take the name off one first`);
-        }
+        if (!known.includes(version) && known.length >= MAX_NAMED_VERSIONS) throw new NamingRefused('too-many', TOO_MANY);
         const current = await currentVersion(id);
         if (version > current) throw new NamingRefused('beyond-current', `the document is at version ${current}`);
         let snapshot: Awaited<ReturnType<typeof snapshotAt>>;
@@ -135,6 +144,9 @@ export function namedVersions(deps: {
         await change(id, (record) => {
           const before = record.versions[String(version)];
           return [{ p: ['versions', String(version)], ...(before ? { od: before } : {}), oi: entry }];
+        }).catch((error: { code?: unknown }) => {
+          // Its milestone stays until the next trim, which lets it go: no name keeps it.
+          throw error.code === TOO_MANY_CODE ? new NamingRefused('too-many', TOO_MANY) : error;
         });
         return entry;
       });
