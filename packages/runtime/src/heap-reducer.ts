@@ -9,7 +9,8 @@
 // memory (LowMemoryNotification, reached through the in-process inspector: Node has no other
 // door to it). That is several full, compacting collections, tens of milliseconds on these heaps:
 // it waits for a quiet moment, and for half a minute after the last one, so that a busy thread
-// is not paused by it. With it, the same abuse ended at 185 MiB (docs/benchmarks.md).
+// is not paused by it. With it, the same abuse ended at 191-193 MiB (idle 195), and the bench's
+// memory after abuse at 0.98 of idle (docs/benchmarks.md).
 import { Session } from 'node:inspector/promises';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
