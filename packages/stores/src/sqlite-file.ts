@@ -8,7 +8,7 @@
 // alone (0600, in a 0700 directory when it is made here). SQLite gives its WAL and shared-memory
 // files the database file's mode, so the database file is made 0600 before SQLite opens it; one
 // made readable by others before this rule is narrowed when opened.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -25,10 +25,19 @@ export function ownerOnlyFile(path: string): void {
   chmodSync(path, OWNER_ONLY_FILE);
 }
 
+/** Narrows a file SQLite made to the owner's alone. Another process closing the last connection deletes it meanwhile: then there is nothing to narrow. */
+function narrowIfThere(path: string): void {
+  try {
+    chmodSync(path, OWNER_ONLY_FILE);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+}
+
 export function openSqliteFile(path: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
   if (path !== ':memory:') {
     ownerOnlyFile(path);
-    for (const companion of [`${path}-wal`, `${path}-shm`]) if (existsSync(companion)) chmodSync(companion, OWNER_ONLY_FILE);
+    for (const companion of [`${path}-wal`, `${path}-shm`]) narrowIfThere(companion);
   }
   // The busy timeout is set as the file opens: the first statement (the switch to WAL) already
   // meets the others' locks when several processes open a new file at once.
