@@ -8,7 +8,16 @@
 // alone (0600, in a 0700 directory when it is made here). SQLite gives its WAL and shared-memory
 // files the database file's mode, so the database file is made 0600 before SQLite opens it; one
 // made readable by others before this rule is narrowed when opened.
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+//
+// Nothing here ever opens a database file outside SQLite. POSIX advisory locks belong to the
+// process, and closing any descriptor of the file drops all of them, also those of connections
+// that have it open (another thread's, or this one's): SQLite then thinks it still holds its
+// shared lock, another process (the sqlite3 CLI, npm run admin) finds itself the last connection
+// on closing and deletes the WAL with the commits in it ("How To Corrupt An SQLite Database
+// File", 2.2). A new file is made under a name nobody else knows, closed, and only then linked
+// into place; an existing one is narrowed by chmod, which opens nothing.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -17,12 +26,23 @@ const BUSY_TIMEOUT_MS = 5000;
 export const OWNER_ONLY_FILE = 0o600;
 export const OWNER_ONLY_DIRECTORY = 0o700;
 
-/** Makes the file (and its directory) the owner's alone, or narrows an existing one to that. */
+/**
+ * Makes the file (and its directory) the owner's alone, or narrows an existing one to that,
+ * without ever holding a descriptor of `path` itself (see the top of this file).
+ */
 export function ownerOnlyFile(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: OWNER_ONLY_DIRECTORY });
-  // 'a': creates it empty if need be, and never truncates one that is there.
-  closeSync(openSync(path, 'a', OWNER_ONLY_FILE));
-  chmodSync(path, OWNER_ONLY_FILE);
+  const unseen = `${path}.${randomBytes(6).toString('hex')}.new`;
+  closeSync(openSync(unseen, 'wx', OWNER_ONLY_FILE));
+  try {
+    // Atomic, and never replaces a file that is there: whoever made it first, it is the one opened.
+    linkSync(unseen, path);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    chmodSync(path, OWNER_ONLY_FILE);
+  } finally {
+    unlinkSync(unseen);
+  }
 }
 
 /** Narrows a file SQLite made to the owner's alone. Another process closing the last connection deletes it meanwhile: then there is nothing to narrow. */
