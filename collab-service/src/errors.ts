@@ -8,6 +8,7 @@ const COLLAB_CODES = [
   'ERR_UNKNOWN_COLLECTION',
   'ERR_BAD_ID',
   'ERR_BAD_OP',
+  'ERR_BAD_MESSAGE',
   'ERR_BAD_PRESENCE',
   'ERR_BAD_QUERY',
   'ERR_SPOOFED_SOURCE',
@@ -19,6 +20,7 @@ const COLLAB_CODES = [
   'ERR_UNAVAILABLE',
   'ERR_CONNECTION_ENDED',
   'ERR_QUOTA',
+  'ERR_INTERNAL',
 ] as const;
 export type CollabCode = (typeof COLLAB_CODES)[number];
 
@@ -39,6 +41,8 @@ export const collabErrors = {
   badId: (id: string) =>
     new CollabError('ERR_BAD_ID', `${JSON.stringify(id.slice(0, 120))} is not a document id: 1 to 100 letters, digits, "-" or "_"`),
   badOp: (why: string) => new CollabError('ERR_BAD_OP', `invalid op: ${why}`),
+  badMessage: (action: string, field: string, why: string) =>
+    new CollabError('ERR_BAD_MESSAGE', `"${action}" message: ${field ? `${field} ${why}` : why}`),
   spoofedSource: () => new CollabError('ERR_SPOOFED_SOURCE', 'that client id was not issued to you'),
   presenceTaken: () => new CollabError('ERR_PRESENCE_TAKEN', 'that presence id belongs to another client'),
   tooFarBehind: (behind: number, limit: number) =>
@@ -70,6 +74,11 @@ export const collabErrors = {
   documentTooLarge: (max: number) => new CollabError('ERR_DOCUMENT_TOO_LARGE', `a document may hold at most ${max} characters`),
   presenceLimit: (max: number) => new CollabError('ERR_TOO_MANY_OPEN', `a connection may hold at most ${max} presence ids`),
   rateLimited: () => new CollabError('ERR_RATE_LIMITED', 'too many ops queued on this connection'),
+  internal: () =>
+    new CollabError(
+      'ERR_INTERNAL',
+      'the server failed while handling this message (a fault on its side, logged there); the connection stays open',
+    ),
   connectionEnded: () =>
     new CollabError('ERR_CONNECTION_ENDED', 'this connection has ended (its session was revoked): nothing more is done for it'),
 };

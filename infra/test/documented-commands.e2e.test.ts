@@ -1,9 +1,10 @@
 // The commands the README and docs/ show, run as written against `npm start`'s real process on a
 // fresh data directory: every code block marked "run as written by" this file. Only the address
 // changes (the test's free port for localhost:3000); a block passes when it exits 0 and prints
-// no problem document. A block that runs until stopped (a subscriber) is marked with what it
-// prints once ready and what it must print after a product is created; it is then stopped with
-// SIGINT and must exit 0.
+// no problem document, and the service still answers after it. A block may be marked with what it
+// must print. A block that runs until stopped (a subscriber) is marked with what it prints once
+// ready and what it must print after a product is created; it is then stopped with SIGINT and must
+// exit 0.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,9 +26,12 @@ interface Block {
   code: string;
   /** For a block that runs until stopped: `: once it prints "…", a product is created, and it must print "…"`. */
   untilStopped?: { ready: string; expect: string };
+  /** `: it must print "…"`. */
+  mustPrint?: string;
 }
 
 const UNTIL_STOPPED = /^: once it prints "([^"]+)", a product is created, and it must print "([^"]+)" -->/;
+const MUST_PRINT = /^: it must print "([^"]+)" -->/;
 
 function markedBlocks(): Block[] {
   const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'));
@@ -37,8 +41,10 @@ function markedBlocks(): Block[] {
       .slice(1)
       .map((rest) => {
         const until = UNTIL_STOPPED.exec(rest);
-        if (!until && !rest.startsWith(' -->')) throw new Error(`${file}: a mark this test does not understand: ${rest.slice(0, 80)}`);
-        const after = rest.slice(until ? until[0].length : ' -->'.length);
+        const mustPrint = MUST_PRINT.exec(rest);
+        if (!until && !mustPrint && !rest.startsWith(' -->'))
+          throw new Error(`${file}: a mark this test does not understand: ${rest.slice(0, 80)}`);
+        const after = rest.slice((until ?? mustPrint)?.[0].length ?? ' -->'.length);
         const match = /^\s*```(sh|ts)\n([\s\S]*?)```/.exec(after);
         if (!match) throw new Error(`${file}: the mark is not followed by a sh or ts code block`);
         return {
@@ -46,6 +52,7 @@ function markedBlocks(): Block[] {
           language: match[1] as 'sh' | 'ts',
           code: match[2]!,
           ...(until ? { untilStopped: { ready: until[1]!, expect: until[2]! } } : {}),
+          ...(mustPrint ? { mustPrint: mustPrint[1]! } : {}),
         };
       }),
   );
@@ -156,8 +163,11 @@ describe('the documented commands', { timeout: 120_000 }, () => {
       } else {
         const { code: exit } = await run.exited;
         expect(exit, run.output()).toBe(0);
+        if (block.mustPrint) expect(run.output()).toContain(block.mustPrint);
       }
       expect(run.output(), 'no problem document in the output').not.toMatch(/"type":"\/problems\//);
+      // What a block does must not end the service (a client's message once did).
+      expect((await fetch(`${service.url}/health`)).status, 'the service answers after the block').toBe(200);
     });
   }
 });

@@ -14,7 +14,8 @@ export function whenAnswered(message: object, callback: () => void): void {
   carrying[WHEN_ANSWERED].push(callback);
 }
 
-function answered(message: unknown): void {
+/** Runs what waits for the message's answer (whenAnswered): ShareDB's answers call it, and so does an answer sent past ShareDB. */
+export function answered(message: unknown): void {
   if (typeof message !== 'object' || message === null) return;
   const carrying = message as Carrying;
   const callbacks = carrying[WHEN_ANSWERED];

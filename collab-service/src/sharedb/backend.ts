@@ -11,6 +11,7 @@ import { roughSizeOf } from './text-ops.ts';
 import type { HistoryLimits } from '../store/history.ts';
 import { clientIds } from './client-ids.ts';
 import { installGuards, type GuardOptions } from './guard.ts';
+import { containMiddleware } from './contain.ts';
 import type { PresenceClaims } from './presence-claims.ts';
 
 const richText = richTextModule.type;
@@ -56,6 +57,8 @@ export function createCollabBackend(options: CollabBackendOptions): CollabBacken
     errorHandler: (error, context) =>
       log.warn({ err: error, client: (context as { agent?: { clientId?: string } }).agent?.clientId }, 'sharedb'),
   });
+  // Before any hook is installed: each one fails alone (contain.ts).
+  containMiddleware(backend, log);
   const access = documentAccess(backend, options.revocations, {
     ...(options.clock ? { clock: options.clock } : {}),
     mayOwnAnother: options.quotas.mayOwnAnother,

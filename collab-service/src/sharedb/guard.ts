@@ -16,6 +16,7 @@ import { installAnswerHooks } from './answered.ts';
 import { CLOSE_FORBIDDEN } from '@eventide/contract/collab-wire.ts';
 import { checkSubmit, cursorOf, mayRead, milestoneDue, type TextOp } from './checks.ts';
 import { messageChecks, type Connection, type Message } from './message-checks.ts';
+import { checkMessageShape } from './message-shape.ts';
 import { CatchUpBudget } from './catch-up-budget.ts';
 import { OpLine } from './op-line.ts';
 import { PresenceClaims } from './presence-claims.ts';
@@ -123,6 +124,11 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const { connection } = (context.agent as Agent).custom;
     if (!connection) return next();
     if (connection.ended()) return next(collabErrors.connectionEnded());
+    try {
+      checkMessageShape(context.data as Message);
+    } catch (error) {
+      return next(error);
+    }
     checkMessage(connection, context.data as Message).then(() => next(), next);
   });
 
@@ -168,7 +174,7 @@ export function installGuards(backend: ShareDB, options: GuardOptions): { claims
     const request = context as unknown as {
       collection: string;
       id: string;
-      op: { m?: Record<string, unknown>; op?: unknown; create?: unknown };
+      op: { m?: Record<string, unknown>; op?: unknown; create?: { data?: unknown } };
       snapshot: { v: number; data?: unknown; m?: { characters?: number } | null };
       saveMilestoneSnapshot: boolean | null;
       agent: Agent;

@@ -11,10 +11,23 @@ const TEXT_TYPE_NAMES = new Set([richText.name, richText.uri]);
 
 const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
+/**
+ * A delta's components: rich-text takes a delta as its list of components or as a Delta object
+ * (`{ ops: [...] }`), in a create as in an edit. Undefined when it is neither.
+ */
+function componentsOf(delta: unknown): unknown[] | undefined {
+  const ops = Array.isArray(delta) ? delta : typeof delta === 'object' && delta !== null ? (delta as { ops?: unknown }).ops : undefined;
+  return Array.isArray(ops) ? ops : undefined;
+}
+
+/** The components of an op that was checked (checkTextOp): its create's content or its edit. */
+const checkedComponents = (op: { op?: unknown; create?: { data?: unknown } }) =>
+  (componentsOf(op.create ? op.create.data : op.op) ?? []) as { insert?: unknown }[];
+
 /** Throws a CollabError naming the first thing wrong with a delta's components. */
 function checkDelta(delta: unknown, allowed: ReadonlySet<'insert' | 'delete' | 'retain'>): void {
-  const ops = Array.isArray(delta) ? delta : (delta as { ops?: unknown } | null)?.ops;
-  if (!Array.isArray(ops)) throw collabErrors.badOp('a delta is a list of components');
+  const ops = componentsOf(delta);
+  if (!ops) throw collabErrors.badOp('a delta is a list of components, or an object whose ops are');
   ops.forEach((component: unknown, index) => {
     if (typeof component !== 'object' || component === null) throw collabErrors.badOp(`component ${index} is not an object`);
     const keys = Object.keys(component);
@@ -44,18 +57,15 @@ export function checkTextOp(op: { op?: unknown; create?: { type?: unknown; data?
   }
 }
 
-/** Whether an op inserts text: only such an op can make a document longer. */
-export function inserts(op: { op?: unknown; create?: unknown }): boolean {
-  const edit = Array.isArray(op.op) ? op.op : ((op.op as { ops?: unknown } | undefined)?.ops ?? []);
-  return op.create !== undefined || (edit as object[]).some((component) => 'insert' in component);
+/** Whether a checked op inserts text: only such an op can make a document longer. */
+export function inserts(op: { op?: unknown; create?: { data?: unknown } }): boolean {
+  return op.create !== undefined || checkedComponents(op).some((component) => 'insert' in component);
 }
 
-/** About what an op takes to store: its inserted text and a little per component (what triggers a trim of history). */
+/** About what a checked op takes to store: its inserted text and a little per component (what triggers a trim of history). */
 export function roughSizeOf(op: { op?: unknown; create?: { data?: unknown } }): number {
-  const components = (op.create ? op.create.data : Array.isArray(op.op) ? op.op : (op.op as { ops?: unknown } | undefined)?.ops) ?? [];
   let size = 64;
-  for (const component of components as { insert?: unknown }[])
-    size += 16 + (typeof component.insert === 'string' ? component.insert.length : 0);
+  for (const component of checkedComponents(op)) size += 16 + (typeof component.insert === 'string' ? component.insert.length : 0);
   return size;
 }
 

@@ -1,12 +1,12 @@
-// One WebSocket as the object stream ShareDB's agent reads and writes: a JSON message per
-// frame. A frame that is not JSON text ends the connection (1007 or 1003), and so does a client
+// One WebSocket as the object stream ShareDB's agent reads and writes: a JSON object per frame.
+// A frame that is not one ends the connection (1007 or 1003), and so does a client
 // that stops reading while the server's buffer for it grows (1008): it will have to reload.
 // Messages are read no faster than the connection's inflow allows (inflow.ts), and an op the
 // connection was already sent is not sent again (sent-ops.ts).
 import { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
-import { whenAnswered } from '../sharedb/answered.ts';
-import { replyForClient, type ReplyError } from '../errors.ts';
+import { answered, whenAnswered } from '../sharedb/answered.ts';
+import { collabErrors, replyForClient, type ReplyError } from '../errors.ts';
 import { Inflow, type InflowOptions } from './inflow.ts';
 import { SentOps } from './sent-ops.ts';
 
@@ -20,7 +20,12 @@ export class WebSocketJsonStream extends Duplex {
   private readonly hide: (error: ReplyError) => void;
 
   /** `hide` hears each error a reply carried that the client was not told as it was (errors.ts forClient). */
-  constructor(socket: WebSocket, inflow: InflowOptions, hide: (error: ReplyError) => void) {
+  /**
+   * `hide` hears each error a reply carried that the client was not told as it was (errors.ts
+   * forClient); `fault` each error that handling a message threw, which the client is told only
+   * as ERR_INTERNAL.
+   */
+  constructor(socket: WebSocket, inflow: InflowOptions, hide: (error: ReplyError) => void, fault: (error: unknown) => void) {
     super({ objectMode: true });
     this.socket = socket;
     this.hide = hide;
@@ -35,9 +40,20 @@ export class WebSocketJsonStream extends Duplex {
       } catch {
         return socket.close(1007, 'a message is not valid JSON');
       }
-      this.noteRequest(message);
-      if (typeof message === 'object' && message !== null) whenAnswered(message, this.inflow.admit());
-      this.push(message);
+      // ShareDB's messages are objects; its agent would end the connection without a word on anything else.
+      if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+        return socket.close(1007, 'a message is a JSON object');
+      }
+      // ShareDB handles the message within this call, as far as it can without waiting; whatever
+      // that throws is this message's failure alone: it is answered, and the connection goes on.
+      try {
+        this.noteRequest(message);
+        whenAnswered(message, this.inflow.admit());
+        this.push(message);
+      } catch (error) {
+        fault(error);
+        this.answerFailed(message);
+      }
     });
     socket.on('close', () => {
       this.inflow.close();
@@ -48,6 +64,13 @@ export class WebSocketJsonStream extends Duplex {
   }
 
   override _read(): void {}
+
+  /** Answers a message whose handling threw as ShareDB answers a refused one: the message back, with the error. */
+  private answerFailed(message: object): void {
+    answered(message);
+    const { code, message: said } = collabErrors.internal();
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ ...message, error: { code, message: said } }));
+  }
 
   /** Requests for ops from a version reset what counts as already sent for those documents. */
   private noteRequest(message: unknown): void {

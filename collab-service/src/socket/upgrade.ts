@@ -110,11 +110,15 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
       log.debug({ user: user.id, code }, 'collab connection closed');
     });
     const info: ConnectionInfo = { user, close: (code, reason) => end(entry, code, reason), ended: () => entry.ended };
-    const stream = new WebSocketJsonStream(ws, { perSecond: options.messagesPerSecond, maxInFlight: MAX_IN_FLIGHT }, (error) =>
-      log.error(
-        { user: user.id, storeError: { code: error.code, message: error.message } },
-        'collab: a request failed in the store; the editor was told ERR_UNAVAILABLE',
-      ),
+    const stream = new WebSocketJsonStream(
+      ws,
+      { perSecond: options.messagesPerSecond, maxInFlight: MAX_IN_FLIGHT },
+      (error) =>
+        log.error(
+          { user: user.id, storeError: { code: error.code, message: error.message } },
+          'collab: a request failed in the store; the editor was told ERR_UNAVAILABLE',
+        ),
+      (error) => log.error({ err: error, user: user.id }, 'collab: handling a message failed; the editor was told ERR_INTERNAL'),
     );
     entry.agent = backend.listen(stream, info) as unknown as Live['agent'];
     log.debug({ user: user.id }, 'collab connection opened');

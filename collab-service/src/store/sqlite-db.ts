@@ -31,7 +31,6 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
     snapshot: StatementSync;
     insertOp: StatementSync;
     upsertSnapshot: StatementSync;
-    opsFrom: StatementSync;
     opsBetween: StatementSync;
     list: StatementSync;
     forgetMembers: StatementSync;
@@ -63,7 +62,6 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
       upsertSnapshot: this.db.prepare(`
         INSERT INTO sharedb_snapshots (collection, id, v, type, data, m) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (collection, id) DO UPDATE SET v = excluded.v, type = excluded.type, data = excluded.data, m = excluded.m`),
-      opsFrom: this.db.prepare('SELECT v, op FROM sharedb_ops WHERE collection = ? AND id = ? AND v >= ? ORDER BY v'),
       oldestOp: this.db.prepare('SELECT MIN(v) AS v FROM sharedb_ops WHERE collection = ? AND id = ?'),
       opsBetween: this.db.prepare('SELECT v, op FROM sharedb_ops WHERE collection = ? AND id = ? AND v >= ? AND v < ? ORDER BY v'),
       list: this.db.prepare(
@@ -197,19 +195,24 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
     });
   }
 
-  /** Ops with from <= v < to (to null: all after from), in order; an error if any is missing. */
+  /**
+   * Ops with from <= v < to (to null: all after from), in order, as far as the document goes: a
+   * client may name a version it does not have yet, which ShareDB refuses itself once it sees the
+   * ops end before it (as with sharedb-mongo). An error if any op in between is missing.
+   */
   override getOps(collection: string, id: string, from: number | null, to: number | null, options: unknown, callback: Callback): void {
     this.answer(callback, () => {
       const start = from ?? 0;
-      const rows = (
-        to == null ? this.statements.opsFrom.all(collection, id, start) : this.statements.opsBetween.all(collection, id, start, to)
-      ) as { v: number; op: string }[];
-      if (rows[0] ? rows[0].v > start : start < (to ?? this.versionOf(collection, id))) {
+      const current = this.versionOf(collection, id);
+      const end = to == null ? current : Math.min(to, current);
+      if (start >= end) return [];
+      const rows = this.statements.opsBetween.all(collection, id, start, end) as { v: number; op: string }[];
+      if (!rows[0] || rows[0].v > start) {
         // The ops from there were let go (the history kept is bounded): the client must reload.
         const oldest = this.statements.oldestOp.get(collection, id) as { v: number | null };
-        throw collabErrors.historyGone(oldest.v ?? this.versionOf(collection, id));
+        throw collabErrors.historyGone(oldest.v ?? current);
       }
-      if (to != null && rows.length < to - start) throw new Error(`missing ops for ${collection}/${id} between ${start} and ${to}`);
+      if (rows.length < end - start) throw new Error(`missing ops for ${collection}/${id} between ${start} and ${end}`);
       const metadata = (options as { metadata?: boolean } | null)?.metadata;
       return rows.map(({ op }) => {
         const parsed = JSON.parse(op) as { m?: unknown };
