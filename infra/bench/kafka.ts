@@ -15,6 +15,7 @@ import { startPublisher } from '@eventide/projector/src/publisher.ts';
 import { kcatAvailable, startMockKafka } from '@eventide/testing/mock-kafka.ts';
 import { memoryCheckpoints } from '../test/memory-checkpoints.ts';
 import { p } from './percentile.ts';
+import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const log = createLogger({ level: 'silent' });
 const metadata = { correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' as const } };
@@ -109,7 +110,13 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
 
     // Ours, one write at a time: append → publisher → broker → SDK handler.
     const bus = kafkaBus({ brokers: cluster.brokers, clientId: 'bench', topicPrefix: 'lat.' }, log);
-    const publisher = startPublisher({ eventStore, checkpoints: memoryCheckpoints(), bus, log });
+    const publisher = startPublisher({
+      eventStore,
+      checkpoints: memoryCheckpoints(),
+      parked: openSqliteParkedEvents(':memory:'),
+      bus,
+      log,
+    });
     let arrived: ((id: string) => void) | undefined;
     const subscriber = createSubscriber({
       kafka: {
@@ -157,7 +164,7 @@ export async function benchKafka(dir: string, scale: number): Promise<KafkaResul
     const relayBus = kafkaBus({ brokers: cluster.brokers, clientId: 'relay', topicPrefix: 'relay.' }, log);
     const checkpoints = memoryCheckpoints();
     const started = performance.now();
-    const relay = startPublisher({ eventStore, checkpoints, bus: relayBus, log });
+    const relay = startPublisher({ eventStore, checkpoints, parked: openSqliteParkedEvents(':memory:'), bus: relayBus, log });
     while (relay.position() < head) await new Promise((resolve) => setTimeout(resolve, 5));
     const relayed = (await eventStore.readAll({ after: 0, limit: 1_000_000 })).length;
     const relayPerSecond = relayed / ((performance.now() - started) / 1000);

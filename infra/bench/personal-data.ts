@@ -12,6 +12,8 @@ import { openSqliteKeyStore } from '@eventide/stores/key-store/sqlite.ts';
 import { sealingEventStore } from '@eventide/stores/personal-data/event-store.ts';
 import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
 import { rebuild } from '@eventide/projector/src/rebuild.ts';
+import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
 
 const metadata = { correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' as const } };
 
@@ -113,7 +115,12 @@ export async function benchPersonalData(dir: string, scale: number): Promise<Per
     run(open(dir, sealed ? name : plainName, 'NORMAL', sealed), async (o) => {
       const readStore = openSqliteReadStore(join(dir, `pd-read-${readModels++}.db`));
       try {
-        const done = await rebuild({ eventStore: o.store, readStore });
+        const done = await rebuild({
+          eventStore: o.store,
+          readStore,
+          parked: openSqliteParkedEvents(':memory:'),
+          log: createLogger({ level: 'silent' }),
+        });
         return done.eventsPerSecond;
       } finally {
         await readStore.close();

@@ -13,6 +13,7 @@ import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 import { rebuild } from '@eventide/projector/src/rebuild.ts';
 import { p } from './percentile.ts';
+import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const WORDS = [
   'kettle',
@@ -107,7 +108,12 @@ async function pagingLatency(readStore: ReadStore, products: number): Promise<{ 
 }
 
 async function projectionLag(eventStore: EventStore, readStore: ReadStore, samples: number, steadyRate: number) {
-  const projector = startProjector({ eventStore, readStore, log: createLogger({ level: 'silent' }) });
+  const projector = startProjector({
+    eventStore,
+    readStore,
+    parked: openSqliteParkedEvents(':memory:'),
+    log: createLogger({ level: 'silent' }),
+  });
   const lags: number[] = [];
   const appends: number[] = [];
   let loading = steadyRate > 0;
@@ -159,7 +165,7 @@ export async function benchReadSide(dir: string, scale: number): Promise<ReadSid
   const { store: readStore, search } = openSqliteReadModels(join(dir, 'read-models.db'));
   try {
     await seed(eventStore, products);
-    await rebuild({ eventStore, readStore });
+    await rebuild({ eventStore, readStore, parked: openSqliteParkedEvents(':memory:'), log: createLogger({ level: 'silent' }) });
     const paging = await pagingLatency(readStore, products);
     const searchP50 = p(await timeEach(200, (i) => search.search(`${WORDS[i % WORDS.length]} ${WORDS[(i + 3) % WORDS.length]}`, 20)), 0.5);
     const ids = (await readStore.list('products', { limit: 200, offset: 0 })).items.map((d) => d.id);

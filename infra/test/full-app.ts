@@ -12,6 +12,7 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { createLogger, type Logger } from '@eventide/kernel/log.ts';
 import type { ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/platform/testing/json-client.ts';
 import { compose } from '@eventide/runtime/compose.ts';
 import { httpAppOf } from '@eventide/runtime/http.ts';
@@ -48,6 +49,8 @@ export interface FullApp extends JsonClient {
   /** The keys that seal personal data in the events. */
   keys: KeyStore;
   readStore: ReadStore;
+  /** What the followers parked (stores/parked). */
+  parked: ParkedEvents;
   /** The in-process bus the projector publishes on (Kafka when KAFKA_BROKERS is in `env`). */
   eventBus: EventBus;
   projector: Projector;
@@ -92,6 +95,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   const readStore = (await composition.platform.readModels()).store;
   const { keys } = await composition.platform.eventStore();
   const eventBus = (await composition.platform.eventBus()).store;
+  const parked = (await composition.platform.parked()).store;
   const app = httpAppOf(composition, log);
   const { server, url } = await listenOnLoopback(app);
   composition.attach(server);
@@ -116,6 +120,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
     eventStore,
     keys,
     readStore,
+    parked,
     eventBus,
     projector,
     ...(collab ? { collab } : {}),

@@ -18,6 +18,7 @@ import { startService } from './process.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type KcatMessage, type MockKafka } from '@eventide/testing/mock-kafka.ts';
 import { openPayload } from '@eventide/sdk/personal.ts';
 import { isSealed } from '@eventide/kernel/events/personal-fields.ts';
+import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const log = createLogger({ level: 'silent' });
 
@@ -104,7 +105,13 @@ if (!kcatAvailable()) {
       const prefix = `t1-${Date.now()}.`;
       bus = kafkaBus({ brokers: kafka.brokers, clientId: 'test', topicPrefix: prefix }, log);
       await writeSomething(app, 'a');
-      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints: app.readStore, bus, log });
+      const publisher = startPublisher({
+        eventStore: app.eventStore,
+        checkpoints: app.readStore,
+        parked: openSqliteParkedEvents(':memory:'),
+        bus,
+        log,
+      });
       const head = await app.eventStore.head();
       await until(() => publisher.position() >= head, 'the publisher to reach the head');
       await publisher.stop();
@@ -168,7 +175,7 @@ if (!kcatAvailable()) {
       await writeSomething(app, 'b');
       // Fresh checkpoints whose first save fails after the ack.
       const checkpoints = memoryCheckpoints(1);
-      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, bus, log });
+      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, parked: openSqliteParkedEvents(':memory:'), bus, log });
       const head = await app.eventStore.head();
       await until(() => publisher.position() >= head, 'the publisher to reach the head');
       await publisher.stop();

@@ -13,6 +13,7 @@ import { startPublisher, type Checkpoints, type Publisher } from '@eventide/proj
 import { startFullApp, type FullApp } from './full-app.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/testing/mock-kafka.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
+import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
@@ -32,7 +33,7 @@ if (!kcatAvailable()) {
     async function publish(topicPrefix: string, checkpoints: Checkpoints): Promise<Publisher> {
       const bus = kafkaBus({ brokers: kafka.brokers, clientId: 'publisher', topicPrefix }, log);
       buses.push(bus);
-      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, bus, log });
+      const publisher = startPublisher({ eventStore: app.eventStore, checkpoints, parked: openSqliteParkedEvents(':memory:'), bus, log });
       publishers.push(publisher);
       return publisher;
     }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
-import { upcastEvent } from '@eventide/stores/event-store/versioned.ts';
+import { versionedEventStore } from '@eventide/stores/event-store/versioned.ts';
 import type { NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
@@ -75,6 +75,8 @@ it('loses nothing and doubles nothing when killed in the middle and restarted', 
   }
   expect(all).toHaveLength(PRODUCTS * (1 + UPDATES));
   const head = all.at(-1)!.position;
+  // Replayed below as the services read them: upcast to today's versions (the store holds version 1).
+  const asRead = await versionedEventStore(eventStore).readAll({ after: 0, limit: all.length });
   await eventStore.close();
 
   const observer = openSqliteReadStore(join(dir, 'read.db'));
@@ -97,8 +99,6 @@ it('loses nothing and doubles nothing when killed in the middle and restarted', 
     expect(await checkpointOf(observer)).toBe(head);
 
     const clean = openSqliteReadStore(join(dir, 'clean.db'));
-    // Replayed as the services read them: upcast to today's versions (the store holds version 1).
-    const asRead = all.map(upcastEvent);
     for (let i = 0; i < asRead.length; i += 500) await applyBatch(clean.writer(1), asRead.slice(i, i + 500));
     const [projected, replayed] = [await allProducts(observer, ids), await allProducts(clean, ids)];
     expect(projected.filter((p) => p === undefined)).toEqual([]);

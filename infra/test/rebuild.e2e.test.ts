@@ -4,6 +4,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rebuild, type RebuildProgress } from '@eventide/projector/src/rebuild.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+
+const log = createLogger({ level: 'silent' });
 
 let app: FullApp;
 beforeAll(async () => {
@@ -39,7 +42,13 @@ it('swaps in a rebuilt generation while serving queries and taking writes', asyn
     for (let i = 0; rebuilding && i < 200; i++) duringWrites.push((await app.write('POST', '/products', product(10_000 + i))).position);
   })();
   const progress: RebuildProgress[] = [];
-  const done = await rebuild({ eventStore: app.eventStore, readStore: app.readStore, onProgress: (p) => progress.push(p) });
+  const done = await rebuild({
+    eventStore: app.eventStore,
+    readStore: app.readStore,
+    parked: app.parked,
+    log,
+    onProgress: (p) => progress.push(p),
+  });
   rebuilding = false;
   await Promise.all([readers, writers]);
 
@@ -83,7 +92,7 @@ it('takes up what the served generation got after the replay ended, before it sw
       };
     },
   }) as ReadStore;
-  const done = await rebuild({ eventStore: app.eventStore, readStore });
+  const done = await rebuild({ eventStore: app.eventStore, readStore, parked: app.parked, log });
   expect(late).toBeDefined();
   expect(await app.readStore.activeGeneration()).toBe(done.generation);
   expect(done.position).toBeGreaterThanOrEqual(late!.position);
@@ -98,7 +107,7 @@ it('stops with the reason, and swaps nothing, when the served read models are pa
     const head = await other.eventStore.head();
     // Read models made from some other event store: their checkpoint is beyond this one's end.
     await other.readStore.writer(served).write([], { name: READ_MODELS_CHECKPOINT, position: head + 1000 });
-    await expect(rebuild({ eventStore: other.eventStore, readStore: other.readStore })).rejects.toThrow(
+    await expect(rebuild({ eventStore: other.eventStore, readStore: other.readStore, parked: other.parked, log })).rejects.toThrow(
       `the served read models say they are at position ${head + 1000}, past the end of the event store (${head})`,
     );
     expect(await other.readStore.activeGeneration()).toBe(served);

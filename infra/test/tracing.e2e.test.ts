@@ -16,6 +16,7 @@ import { startTracing, type Tracing } from '@eventide/platform/tracing/setup.ts'
 import { startPublisher, type Publisher } from '@eventide/projector/src/publisher.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
+import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const { log, lines } = capturedLog('debug');
 const exporter = new InMemorySpanExporter();
@@ -139,7 +140,13 @@ if (!kcatAvailable()) {
     beforeAll(async () => {
       kafka = await startMockKafka();
       const bus = kafkaBus({ brokers: kafka.brokers, clientId: 'traced-publisher', topicPrefix }, log);
-      publisher = startPublisher({ eventStore: app.eventStore, checkpoints: memoryCheckpoints(), bus, log });
+      publisher = startPublisher({
+        eventStore: app.eventStore,
+        checkpoints: memoryCheckpoints(),
+        parked: openSqliteParkedEvents(':memory:'),
+        bus,
+        log,
+      });
     });
     afterAll(async () => {
       await publisher?.stop();

@@ -1,15 +1,23 @@
 // A follower of the log with a checkpoint of its own (the publisher, the forgetter): it reads what
 // came after its checkpoint in batches, hands each batch on, and only then moves the checkpoint, so
-// one stopped anywhere handles at most the batch it was in again. After a failure it starts again
-// from the checkpoint (resilient.ts).
+// one stopped anywhere handles at most the batch it was in again. An event it cannot handle is
+// parked and its stream's later events held behind it (parking.ts); what operators ask of them is
+// done between batches, and at start every parked event is tried again. After a failure of its
+// store it starts again from the checkpoint (resilient.ts).
+import { Mutex } from 'async-mutex';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { batches } from '@eventide/stores/event-store/batches.ts';
+import { eventAt } from '@eventide/stores/event-store/event-at.ts';
+import { lotOf, type FollowerName, type ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { progressSignal } from '@eventide/runtime/compose.ts';
 import { runResilient } from './resilient.ts';
+import { ParkingLot, type Handling } from './parking.ts';
 
 const BATCH = 500;
+/** How often a follower with nothing to do looks for what operators asked of its parked events. */
+export const REQUESTS_EVERY_MS = 1_000;
 
 export interface Checkpoints {
   loadCheckpoint(name: string): Promise<number>;
@@ -24,28 +32,67 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
+/** What a follower is following now: its lot and how it handles events. */
+export interface Following {
+  lot: ParkingLot;
+  handling: Handling;
+}
+
+/**
+ * Serves operators' requests on a timer while the follower waits for events, one turn at a time
+ * with its batches (the mutex), so that nothing else moves the lot meanwhile. Returns what stops it.
+ */
+export function servingRequests(mutex: Mutex, following: () => Following | undefined, log: Logger): () => void {
+  const timer = setInterval(() => {
+    const current = following();
+    if (!current || mutex.isLocked()) return;
+    void mutex
+      .runExclusive(() => current.lot.serveRequests(current.handling))
+      .catch((error: unknown) => log.error({ err: error, lot: current.lot.lot }, 'serving requests on parked events failed; trying again'));
+  }, REQUESTS_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export function startFollower(options: {
-  /** For the logs. */
-  name: string;
+  /** For the logs, the console and its parked events' lot. */
+  name: FollowerName;
   checkpoint: string;
   eventStore: EventStore;
   /** Hand on personal fields sealed, as they are at rest (the publisher, the forgetter), not opened. */
   keepSealed?: boolean;
   checkpoints: Checkpoints;
+  parked: ParkedEvents;
   log: Logger;
   handle(batch: RecordedEvent[]): Promise<void>;
+  /** Asks the store it writes to something simple: rejects when that store is failing (parking.ts). */
+  probe(): Promise<unknown>;
+  /** The events it acts on, when not all: the others it neither handles nor parks. */
+  wants?(event: RecordedEvent): boolean;
 }): Follower {
-  const { name, checkpoint, eventStore, checkpoints, log, handle, keepSealed = false } = options;
+  const { name, checkpoint, eventStore, checkpoints, log, keepSealed = false } = options;
   const controller = new AbortController();
   const progress = progressSignal();
+  const mutex = new Mutex();
+  const handling: Handling = {
+    handle: options.handle,
+    probe: options.probe,
+    read: (position) => eventAt(eventStore, position, { keepSealed }),
+    ...(options.wants ? { wants: options.wants } : {}),
+  };
   let position = 0;
+  let following: Following | undefined;
 
   async function follow(): Promise<void> {
     position = await checkpoints.loadCheckpoint(checkpoint);
+    const opened = await ParkingLot.open(lotOf(name), options.parked, log);
+    // What a newer release wrote, or a handler failed on, may be handled now.
+    await mutex.runExclusive(() => opened.serveRequests(handling, { everything: true }));
+    following = { lot: opened, handling };
     const session = new AbortController();
     const signal = AbortSignal.any([controller.signal, session.signal]);
     for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal, keepSealed }), BATCH, () => session.abort())) {
-      await handle(batch);
+      await mutex.runExclusive(() => opened.handleBatch(batch, handling, signal));
       const last = batch[batch.length - 1]!.position;
       await checkpoints.saveCheckpoint(checkpoint, last);
       position = last;
@@ -53,11 +100,13 @@ export function startFollower(options: {
     }
   }
 
+  const stopServing = servingRequests(mutex, () => following, log);
   const running = runResilient(name, controller.signal, log, follow);
   return {
     position: () => position,
     onProgress: progress.subscribe,
     async stop() {
+      stopServing();
       controller.abort();
       await running;
     },

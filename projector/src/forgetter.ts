@@ -6,16 +6,26 @@
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
+import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
 
 export const FORGETTER_CHECKPOINT = 'forgetter';
 
 export type Forgetter = Follower;
 
-export function startForgetter(options: { eventStore: EventStore; keys: KeyStore; checkpoints: Checkpoints; log: Logger }): Forgetter {
-  const { eventStore, keys, checkpoints, log } = options;
+export function startForgetter(options: {
+  eventStore: EventStore;
+  keys: KeyStore;
+  checkpoints: Checkpoints;
+  parked: ParkedEvents;
+  log: Logger;
+}): Forgetter {
+  const { eventStore, keys, checkpoints, parked, log } = options;
   return startFollower({
     name: 'forgetter',
+    parked,
+    probe: () => keys.lookup(['readiness-probe']),
+    wants: (event) => event.type === 'user:deleted',
     eventStore,
     checkpoints,
     log,

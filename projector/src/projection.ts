@@ -54,9 +54,9 @@ export interface BatchOutcome {
  * Applies a batch of events, in order, on top of the stored documents, and returns one write per
  * touched document, each expecting the version it had before the batch. Each collection is
  * projected apart (an event touches one document of one collection), so that each is typed with
- * its own state.
+ * its own state. The events at `skipped` positions pass without changing anything but the version.
  */
-export function projectBatch(events: RecordedEvent[], stored: StoredDocuments): BatchOutcome {
+export function projectBatch(events: RecordedEvent[], stored: StoredDocuments, skipped: ReadonlySet<number> = NONE): BatchOutcome {
   const byModel: Record<Model, RecordedEvent[]> = { user: [], product: [], order: [] };
   for (const event of events) {
     const target = targetOf(event);
@@ -64,12 +64,14 @@ export function projectBatch(events: RecordedEvent[], stored: StoredDocuments): 
   }
   const outcome: BatchOutcome = { writes: [], applied: 0, skipped: 0, gaps: [] };
   outcome.writes.push(
-    ...projectCollection(PROJECTIONS.user, byModel.user, stored.users, outcome),
-    ...projectCollection(PROJECTIONS.product, byModel.product, stored.products, outcome),
-    ...projectCollection(PROJECTIONS.order, byModel.order, stored.orders, outcome),
+    ...projectCollection(PROJECTIONS.user, byModel.user, stored.users, outcome, skipped),
+    ...projectCollection(PROJECTIONS.product, byModel.product, stored.products, outcome, skipped),
+    ...projectCollection(PROJECTIONS.order, byModel.order, stored.orders, outcome, skipped),
   );
   return outcome;
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 /** A state that exists: what a document holds. */
 const exists = <S extends { status: string }>(state: S | Absent): state is S => state.status !== 'absent';
@@ -79,6 +81,7 @@ function projectCollection<C extends Collection>(
   events: RecordedEvent[],
   stored: ReadonlyMap<string, ReadDocument<C>>,
   outcome: BatchOutcome,
+  skipped: ReadonlySet<number>,
 ): DocumentWrite<C>[] {
   const working = new Map<string, { doc: ReadDocument<C>; expectedVersion: number | null }>();
   for (const event of events) {
@@ -93,8 +96,11 @@ function projectCollection<C extends Collection>(
       outcome.gaps.push(event);
       continue;
     }
-    const next = fold(projection.model, [event], before?.fields ?? projection.model.initialState);
-    if (!exists(next)) {
+    // An event an operator skipped (docs/operations.md#faults) changes nothing but the version it passes.
+    const next = skipped.has(event.position)
+      ? before && { ...before.fields, version: event.revision }
+      : fold(projection.model, [event], before?.fields ?? projection.model.initialState);
+    if (!next || !exists(next)) {
       outcome.gaps.push(event);
       continue;
     }

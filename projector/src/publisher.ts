@@ -12,6 +12,7 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { AnyEventEnvelope } from '@eventide/kernel/events/catalogue.ts';
 import { logTrail } from '@eventide/kernel/events/trail.ts';
 import { inEventSpans, SpanKind } from '@eventide/platform/tracing/spans.ts';
+import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
 
 export type { Checkpoints } from './follower.ts';
@@ -27,12 +28,16 @@ export function publisherCheckpoint(bus: Pick<EventBus, 'kind'>): string {
 export function startPublisher(options: {
   eventStore: EventStore;
   checkpoints: Checkpoints;
-  bus: Pick<EventBus, 'kind' | 'publish'>;
+  parked: ParkedEvents;
+  bus: Pick<EventBus, 'kind' | 'publish' | 'ping'>;
   log: Logger;
 }): Publisher {
-  const { eventStore, checkpoints, bus, log } = options;
+  const { eventStore, checkpoints, parked, bus, log } = options;
   return startFollower({
     name: 'publisher',
+    parked,
+    // Kafka's brokers answer, or the bus is in this process: then an event that fails is the event's fault.
+    probe: async () => bus.ping?.(),
     checkpoint: publisherCheckpoint(bus),
     eventStore,
     // The bus carries personal fields sealed: what it keeps cannot be read once the person is forgotten.

@@ -4,17 +4,20 @@ import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { openReadModels } from '@eventide/stores/read-models/open.ts';
+import { openParkedEvents } from '@eventide/stores/parked/open.ts';
 import { rebuild } from './rebuild.ts';
 
 const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'rebuild' });
 const eventStore = (await openEventStore(config)).store;
 const readStore = (await openReadModels(config)).store;
+const parked = (await openParkedEvents(config)).store;
 let lastReport = Number.NEGATIVE_INFINITY;
 try {
   const done = await rebuild({
     eventStore,
     readStore,
+    parked,
     log,
     onProgress(p) {
       if (performance.now() - lastReport < 500) return;
@@ -26,5 +29,6 @@ try {
   log.info({ generation: done.generation, events: done.events }, 'rebuild: done');
 } finally {
   await readStore.close();
+  await parked.close();
   await eventStore.close();
 }

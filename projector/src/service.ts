@@ -16,14 +16,15 @@ export interface ProjectorService extends Service {
 }
 
 export function projectorService(): ServiceFactory<ProjectorService> {
-  return async ({ log, eventStore, readModels, eventBus, projected, metrics }) => {
+  return async ({ log, eventStore, readModels, eventBus, parked: openParked, projected, metrics }) => {
     const events = await eventStore();
     const read = await readModels();
     const bus = await eventBus();
-    const projector = startProjector({ eventStore: events.store, readStore: read.store, log });
+    const parked = (await openParked()).store;
+    const projector = startProjector({ eventStore: events.store, readStore: read.store, parked, log });
     const stopWatching = projector.onProgress(() => projected.notify());
-    const publisher = startPublisher({ eventStore: events.store, checkpoints: read.store, bus: bus.store, log });
-    const forgetter = startForgetter({ eventStore: events.store, keys: events.keys, checkpoints: read.store, log });
+    const publisher = startPublisher({ eventStore: events.store, checkpoints: read.store, parked, bus: bus.store, log });
+    const forgetter = startForgetter({ eventStore: events.store, keys: events.keys, checkpoints: read.store, parked, log });
     log.info({ bus: bus.description }, 'publishing the public events');
     followerGauges(metrics, events.store, { projected: projector.position, published: publisher.position });
     return {

@@ -11,6 +11,7 @@ import { createLogger } from '@eventide/kernel/log.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startProjector } from '../src/projector.ts';
+import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,7 +46,12 @@ it('resumes after a failed write without waiting for another event', async () =>
     ],
     { expectedRevision: 'no_stream' },
   );
-  const projector = startProjector({ eventStore, readStore: flaky, log: createLogger({ level: 'silent' }) });
+  const projector = startProjector({
+    eventStore,
+    readStore: flaky,
+    parked: openSqliteParkedEvents(':memory:'),
+    log: createLogger({ level: 'silent' }),
+  });
   const deadline = Date.now() + 10_000;
   while (projector.position() < appended.position && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   await projector.stop();
@@ -61,7 +67,12 @@ it('announces the position it resumes from as it starts following, before any ne
   const generation = await readStore.activeGeneration();
   // Read models that have got to position 3 already (their events need not be in this test's log).
   await readStore.writer(generation).write([], { name: READ_MODELS_CHECKPOINT, position: 3 });
-  const projector = startProjector({ eventStore, readStore, log: createLogger({ level: 'silent' }) });
+  const projector = startProjector({
+    eventStore,
+    readStore,
+    parked: openSqliteParkedEvents(':memory:'),
+    log: createLogger({ level: 'silent' }),
+  });
   const announced: number[] = [];
   projector.onProgress((position) => announced.push(position));
   await until(() => announced.length > 0, 'the announcement of the resumed position');

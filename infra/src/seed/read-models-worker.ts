@@ -11,6 +11,7 @@ import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { openReadModels } from '@eventide/stores/read-models/open.ts';
+import { openParkedEvents } from '@eventide/stores/parked/open.ts';
 import { startProjector } from '@eventide/projector/src/projector.ts';
 
 export type ToReadModels = { until: number };
@@ -23,7 +24,8 @@ const eventStore = await openEventStore(config);
 const readStore = await openReadModels(config, { bulkLoad: true });
 // Warnings and errors only (a failing batch is retried with backoff and logged), on stderr beside the progress bars.
 const log = createLogger({ level: 'warn', name: 'seed-read-models', destination: process.stderr });
-const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, log });
+const parked = await openParkedEvents(config);
+const projector = startProjector({ eventStore: eventStore.store, readStore: readStore.store, parked: parked.store, log });
 
 let until: number | undefined;
 let finishing = false;
@@ -32,6 +34,7 @@ async function finishOnceThere(position: number): Promise<void> {
   finishing = true;
   await projector.stop();
   await readStore.store.close();
+  await parked.store.close();
   await eventStore.store.close();
   send({ done: true });
   port.close();

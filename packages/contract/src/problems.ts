@@ -81,6 +81,12 @@ export const problems = {
     new AppError(429, { type: 'rate-limited', title: 'Too many requests', detail, headers }),
   /** Overloaded for now, for everyone: a moment later will do. */
   busy: (detail: string) => new AppError(503, { type: 'busy', title: 'Busy', detail, headers: { 'Retry-After': '1' } }),
+  /**
+   * What was asked for includes an event a newer release wrote: this one cannot read it until it is
+   * upgraded too (a rolling upgrade under way). Not the client's fault, and not for long.
+   */
+  eventVersionUnknown: (detail: string) =>
+    new AppError(503, { type: 'event-version-unknown', title: 'Written by a newer release', detail, headers: { 'Retry-After': '30' } }),
   idempotencyKeyReused: () =>
     new AppError(422, {
       type: 'idempotency-key-reused',

@@ -10,6 +10,7 @@ import type { ServiceApi } from '@eventide/platform/http/mount.ts';
 import type { OpenedEventStore } from '@eventide/stores/personal-data/open.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { ReadModels } from '@eventide/stores/read-models/open.ts';
+import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
 import { adapterProbes, readiness, type Probe } from './readiness.ts';
 import type { Readiness } from '@eventide/contract/health.ts';
@@ -50,6 +51,8 @@ export interface Platform {
   readModels(): Promise<ReadModels>;
   /** Kafka when configured, else the in-process bus: where the publisher puts the public events. */
   eventBus(): Promise<Opened<EventBus>>;
+  /** The events the followers of the log parked (stores/parked), where the read models are. */
+  parked(): Promise<Opened<ParkedEvents>>;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
   projected: ProgressSignal;
   /** Where each service adds what it holds about a person, for their export (GET /users/{id}/export). */
@@ -148,6 +151,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
   });
   const readModels = once(async () => (await import('@eventide/stores/read-models/open.ts')).openReadModels(config));
   const eventBus = once(async () => (await import('@eventide/stores/event-bus/open.ts')).openEventBus(config, log));
+  const parked = once(async () => (await import('@eventide/stores/parked/open.ts')).openParkedEvents(config));
   const platform: Platform = {
     config,
     log,
@@ -155,6 +159,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     eventStore: eventStore.get,
     readModels: readModels.get,
     eventBus: eventBus.get,
+    parked: parked.get,
     projected: progressSignal(),
     personalData: personalDataSections(),
     metrics,
@@ -172,6 +177,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     async close() {
       await Promise.all([
         eventBus.opened()?.then((opened) => opened.store.close()),
+        parked.opened()?.then((opened) => opened.store.close()),
         readModels.opened()?.then((opened) => opened.store.close()),
         eventStore.opened()?.then((opened) => opened.store.close()),
         auth.opened()?.then((opened) => opened.close()),

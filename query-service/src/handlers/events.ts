@@ -4,9 +4,17 @@
 // stream to some of the nine names. It is an admin's (api/operations.ts), and ends with the
 // admin's session (session-watch.ts). Events are written as fast as the client reads them (the
 // stream waits for it), with a comment every 15 s to keep idle connections open.
+//
+// One event fails alone (docs/operations.md#faults): an event a newer release wrote goes out as it
+// was written, with its own schemaVersion, for a subscriber that may know it (the SDK dead-letters
+// one it does not); one whose payload the catalogue refuses is left out with a comment saying so,
+// and logged, since it may not reach anyone unchecked.
+import type { AnyEventEnvelope } from '@eventide/kernel/events/catalogue.ts';
+import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
 import { PassThrough } from 'node:stream';
 import { EVENT_NAMES, isEventName } from '@eventide/kernel/events/catalogue.ts';
-import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
+import { asWritten, toEnvelope } from '@eventide/kernel/events/envelope.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { requestLogger } from '@eventide/platform/http/request-context.ts';
@@ -51,9 +59,13 @@ export function eventStreamHandlers({ eventStore, stopping, session }: QueryDeps
           // Ended when the client goes, or when this process shuts down (the client resumes elsewhere with Last-Event-ID).
           const signal = AbortSignal.any([controller.signal, stopping]);
           for await (const event of eventStore.subscribeToAll({ after, signal })) {
-            const envelope = toEnvelope(event);
-            if (!envelope || (wanted && !wanted.has(envelope.type))) continue;
-            await write(`id: ${event.position}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
+            if (!isEventName(event.type) || (wanted && !wanted.has(event.type))) continue;
+            const envelope = envelopeFor(event, log);
+            if (envelope) await write(`id: ${event.position}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`);
+            else
+              await write(
+                `: the event at position ${event.position} is left out: its payload does not match the catalogue\nid: ${event.position}\n\n`,
+              );
           }
         } catch (err) {
           if (!controller.signal.aborted && !stopping.aborted)
@@ -66,4 +78,18 @@ export function eventStreamHandlers({ eventStore, stopping, session }: QueryDeps
       })();
     },
   };
+}
+
+/** The event as it goes out, or undefined when it may not (above). */
+function envelopeFor(event: RecordedEvent, log: Logger | undefined): AnyEventEnvelope | undefined {
+  if (event.unreadable !== undefined) return asWritten(event);
+  try {
+    return toEnvelope(event);
+  } catch (error) {
+    log?.error(
+      { err: error, position: event.position, type: event.type },
+      'GET /events: an event does not match the catalogue; it is left out',
+    );
+    return undefined;
+  }
 }

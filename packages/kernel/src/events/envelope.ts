@@ -2,7 +2,7 @@
 import type { JsonValue, RecordedEvent } from './recorded.ts';
 import { withSealedAsNull } from './personal-fields.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventName, type Model, type PayloadOf } from './catalogue.ts';
-import { currentVersion } from './versions.ts';
+import { currentVersion, versionOf } from './versions.ts';
 
 /**
  * The payload checked against its name's schema with any sealed field as null, and as it was when
@@ -22,16 +22,34 @@ export function checkedPayload<N extends EventName>(type: N, data: JsonValue): P
  */
 export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
   if (!isEventName(event.type)) return undefined;
+  if (event.unreadable !== undefined) throw new Error(`the event at position ${event.position} cannot be checked: ${event.unreadable}`);
+  return {
+    ...envelopeOf(event),
+    schemaVersion: currentVersion(event.type),
+    // Checked on the way out: only what the catalogue allows reaches the bus.
+    data: checkedPayload(event.type, event.data),
+  } as AnyEventEnvelope;
+}
+
+/**
+ * The envelope of an event this release cannot read (`unreadable`: a newer release wrote it), with
+ * its data and version as written, unchecked: for an admin's stream (GET /events), whose
+ * subscriber may know that version, and whose SDK dead-letters it when it does not. Never for the bus.
+ */
+export function asWritten(event: RecordedEvent): AnyEventEnvelope | undefined {
+  if (!isEventName(event.type)) return undefined;
+  return { ...envelopeOf(event), schemaVersion: versionOf(event.metadata), data: event.data } as AnyEventEnvelope;
+}
+
+/** What every envelope of the event says besides its payload and its version. */
+function envelopeOf(event: RecordedEvent) {
   return {
     id: event.id,
     type: event.type,
-    schemaVersion: currentVersion(event.type),
     streamId: event.streamId,
     revision: event.revision,
     position: event.position,
     time: event.time,
-    // Checked on the way out: only what the catalogue allows reaches the bus.
-    data: checkedPayload(event.type, event.data),
     metadata: {
       correlationId: event.metadata.correlationId,
       causationId: event.metadata.causationId,
@@ -39,7 +57,7 @@ export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
       ...(event.metadata.traceparent ? { traceparent: event.metadata.traceparent } : {}),
     },
     ...(event.forgotten ? { forgotten: true } : {}),
-  } as AnyEventEnvelope;
+  };
 }
 
 export function modelOf(envelope: AnyEventEnvelope): Model {

@@ -28,4 +28,11 @@ export interface RecordedEvent {
    * forgotten (their key destroyed: docs/privacy.md). Absent otherwise.
    */
   forgotten?: true;
+  /**
+   * Set by a follower's read of the log (subscribeToAll, readAll) when this release cannot read the
+   * event as the current version of its type (a newer release wrote it, or its upcast failed):
+   * why, in words. Its data is then as stored, and must not be folded or passed on as current: a
+   * follower parks it (docs/operations.md#faults). A read of one stream throws instead.
+   */
+  unreadable?: string;
 }

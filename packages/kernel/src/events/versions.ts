@@ -16,7 +16,10 @@ export type Payload = { [key: string]: JsonValue };
 export type Upcaster = (data: Payload) => Payload;
 
 /** Per event, its upcasters in order, from version 1: the current version is one more than there are. */
-export const UPCASTERS: { readonly [N in EventName]: readonly Upcaster[] } = {
+export type Upcasters = { readonly [N in EventName]: readonly Upcaster[] };
+
+/** This release's: what it knows of every event's versions. */
+export const UPCASTERS: Upcasters = {
   'user:created': [],
   'user:updated': [],
   'user:deleted': [],
@@ -35,8 +38,9 @@ export const UPCASTERS: { readonly [N in EventName]: readonly Upcaster[] } = {
   'order:deleted': [],
 };
 
-export function currentVersion(type: EventName): number {
-  return UPCASTERS[type].length + 1;
+/** The newest version of `type` a release knows: this one's, or the one whose upcasters are given. */
+export function currentVersion(type: EventName, upcasters: Upcasters = UPCASTERS): number {
+  return upcasters[type].length + 1;
 }
 
 /** The schema version an event was written at: 1 for events written before versions existed. */
@@ -46,18 +50,26 @@ export function versionOf(metadata: { schemaVersion?: number | undefined }): num
 
 /** An event written by a release newer than this code: it cannot be read as any version known here. */
 export class NewerEventVersionError extends Error {
-  constructor(type: EventName, version: number) {
+  readonly eventType: EventName;
+  readonly version: number;
+  /** The newest version the release that met it knows. */
+  readonly known: number;
+  constructor(type: EventName, version: number, known = currentVersion(type)) {
     super(
-      `${type} version ${version} is newer than this release knows (${currentVersion(type)}): upgrade to a release that knows it (docs/events.md#changing-an-event)`,
+      `${type} version ${version} is newer than this release knows (${known}): upgrade to a release that knows it (docs/events.md#changing-an-event)`,
     );
     this.name = 'NewerEventVersionError';
+    this.eventType = type;
+    this.version = version;
+    this.known = known;
   }
 }
 
 /** The payload of `type` written at `version`, as the current version: unchanged when it is current. */
-export function upcast(type: EventName, version: number, data: Payload): Payload {
-  if (version > currentVersion(type)) throw new NewerEventVersionError(type, version);
-  return upcastWith(UPCASTERS[type], version, data, type);
+export function upcast(type: EventName, version: number, data: Payload, upcasters: Upcasters = UPCASTERS): Payload {
+  const known = currentVersion(type, upcasters);
+  if (version > known) throw new NewerEventVersionError(type, version, known);
+  return upcastWith(upcasters[type], version, data, type);
 }
 
 /** `data` of `version` through the upcasters after it (the compatibility gate runs a catalogue's own). */

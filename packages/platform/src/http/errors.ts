@@ -2,7 +2,8 @@
 // domain's refusals among them (refusals.ts).
 import type { Context, Middleware } from 'koa';
 import { Refusal } from '@eventide/kernel/models/refusal.ts';
-import { AppError } from '@eventide/contract/problems.ts';
+import { AppError, problems } from '@eventide/contract/problems.ts';
+import { NewerEventVersionError } from '@eventide/kernel/events/versions.ts';
 import { problemOfRefusal } from './refusals.ts';
 import { requestLogger } from './request-context.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
@@ -52,8 +53,21 @@ export function problemDetails(log: Logger): Middleware {
   };
 }
 
+/** What an error the domain or the stores name is as a problem; anything else stays as it is. */
+function asProblem(thrown: unknown, log: Logger): unknown {
+  if (thrown instanceof Refusal) return problemOfRefusal(thrown);
+  if (thrown instanceof NewerEventVersionError) {
+    // An operator must hear of it: this release is older than one that writes to the same log.
+    log.warn({ err: thrown }, 'a request met an event written by a newer release');
+    return problems.eventVersionUnknown(
+      `what this asks for includes a ${thrown.eventType} event of version ${thrown.version}, newer than this release reads (${thrown.known}): the service is being upgraded; try again shortly`,
+    );
+  }
+  return thrown;
+}
+
 function respond(ctx: Context, thrown: unknown, log: Logger): void {
-  const error = thrown instanceof Refusal ? problemOfRefusal(thrown) : thrown;
+  const error = asProblem(thrown, log);
   const correlationId = ctx.state.correlationId as string | undefined;
   let body: ProblemBody;
   let headers: Record<string, string> = {};

@@ -348,6 +348,17 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
         expect(secondRun.map((e) => e.type)).toEqual(types.slice(k + 1));
       }));
 
+    it('subscribes from a position it gave, including the event there', () =>
+      withStore(async ({ store }) => {
+        const s = stream();
+        for (const [i, type] of ['a', 'b', 'c'].entries()) {
+          await store.append(s, [event(type)], { expectedRevision: i === 0 ? 'no_stream' : i - 1 });
+        }
+        const [, second] = await store.readStream(s);
+        const fromThere = await within(take(store.subscribeToAll({ from: second!.position }), 2, (e) => e.streamId === s));
+        expect(fromThere.map((e) => e.type)).toEqual(['b', 'c']);
+      }));
+
     it('ends a subscription without error when its signal aborts', () =>
       withStore(async ({ store }) => {
         const controller = new AbortController();

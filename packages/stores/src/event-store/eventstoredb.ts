@@ -184,9 +184,11 @@ export function openEventStoreDb(connectionString: string): EventStore {
       return end;
     },
 
-    async *subscribeToAll({ after = 0, signal } = {}) {
+    async *subscribeToAll({ after = 0, from, signal } = {}) {
+      // Reading from a position includes it: `after` leaves it out below, `from` keeps it.
+      const start = from ?? after;
       const subscription = client.subscribeToAll({
-        fromPosition: after > 0 ? toPosition(after) : 'start',
+        fromPosition: start > 0 ? toPosition(start) : 'start',
         filter: excludeSystemEvents(),
       });
       const stop = () => void subscription.unsubscribe();
@@ -197,7 +199,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
           const event = resolved.event as VendorRecorded | undefined;
           if (!event || !isOurs(event)) continue;
           const recorded = toRecorded(event, resolved.commitPosition);
-          if (recorded.position <= after) continue;
+          if (from === undefined ? recorded.position <= after : recorded.position < from) continue;
           yield recorded;
         }
       } finally {

@@ -54,7 +54,7 @@ const versions = new WeakMap<Foldable<unknown>, string>();
 export function snapshotVersionOf(foldable: Foldable<unknown>): string {
   let version = versions.get(foldable);
   if (!version) {
-    const eventVersions = EVENT_NAMES.map(currentVersion);
+    const eventVersions = EVENT_NAMES.map((name) => currentVersion(name));
     const parts = JSON.stringify([foldable.snapshotVersion ?? 1, foldable.evolve.toString(), foldable.initialState, eventVersions]);
     version = createHash('sha256').update(parts).digest('base64url').slice(0, 22);
     versions.set(foldable, version);

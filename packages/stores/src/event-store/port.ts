@@ -58,6 +58,8 @@ export type SnapshotBound = number | { position: number } | { time: string };
 export interface SubscribeOptions {
   /** Deliver events after this global position (exclusive); 0 or absent starts at the beginning. */
   after?: number;
+  /** Deliver events from this global position (inclusive) instead: a position the store gave, as `after` may not be one on every engine. */
+  from?: number;
   /** Ends the subscription: the iterator returns without an error. */
   signal?: AbortSignal;
   /**

@@ -287,8 +287,8 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       return (sql.lastPosition.get() as { position: number }).position;
     },
 
-    async *subscribeToAll({ after = 0, signal }: SubscribeOptions = {}) {
-      let position = after;
+    async *subscribeToAll({ after = 0, from, signal }: SubscribeOptions = {}) {
+      let position = from === undefined ? after : from - 1;
       while (!closed && !signal?.aborted) {
         const page = readAllSync(position, READ_PAGE);
         for (const event of page) {

@@ -3,41 +3,55 @@
 // current version, so that folds, projections, the publisher and every route read one shape
 // whatever release wrote the event. What the store holds is never rewritten. Private events (the
 // write side's own) pass through as they are.
+//
+// An event this release cannot read (written by a newer release, or whose upcast fails) fails a
+// read of its stream, which is a fold that cannot skip it (the HTTP edge answers 503). To the
+// followers of the whole log it comes as stored, marked `unreadable` with the reason, so that one
+// event parks alone instead of stopping every follower at it (docs/operations.md#faults).
 import { isEventName } from '@eventide/kernel/events/catalogue.ts';
 import type { NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { currentVersion, upcast, versionOf, type Payload } from '@eventide/kernel/events/versions.ts';
+import { currentVersion, upcast, UPCASTERS, versionOf, type Payload, type Upcasters } from '@eventide/kernel/events/versions.ts';
 import type { EventStore, StreamAppend } from './port.ts';
 
-function marked(event: NewEvent): NewEvent {
-  if (!isEventName(event.type)) return event;
-  return { ...event, metadata: { ...event.metadata, schemaVersion: currentVersion(event.type) } };
-}
+/** `upcasters`: what the release knows of each event's versions; this one's unless a test plays another. */
+export function versionedEventStore(store: EventStore, upcasters: Upcasters = UPCASTERS): EventStore {
+  function marked(event: NewEvent): NewEvent {
+    if (!isEventName(event.type)) return event;
+    return { ...event, metadata: { ...event.metadata, schemaVersion: currentVersion(event.type, upcasters) } };
+  }
 
-/** The event as the current version, or itself when it is one already (or private). */
-export function upcastEvent(event: RecordedEvent): RecordedEvent {
-  if (!isEventName(event.type)) return event;
-  const version = versionOf(event.metadata);
-  const current = currentVersion(event.type);
-  if (version === current) return event;
-  return {
-    ...event,
-    data: upcast(event.type, version, event.data as Payload),
-    metadata: { ...event.metadata, schemaVersion: current },
-  };
-}
+  /** The event as the current version, or itself when it is one already (or private); throws when it cannot be read. */
+  function current(event: RecordedEvent): RecordedEvent {
+    if (!isEventName(event.type)) return event;
+    const version = versionOf(event.metadata);
+    const latest = currentVersion(event.type, upcasters);
+    if (version === latest) return event;
+    return {
+      ...event,
+      data: upcast(event.type, version, event.data as Payload, upcasters),
+      metadata: { ...event.metadata, schemaVersion: latest },
+    };
+  }
 
-const upcastAll = (events: RecordedEvent[]) => events.map(upcastEvent);
-const markAppend = (append: StreamAppend): StreamAppend => ({ ...append, events: append.events.map(marked) });
+  /** For followers: an event that cannot be read comes as stored, saying why. */
+  function currentOrMarked(event: RecordedEvent): RecordedEvent {
+    try {
+      return current(event);
+    } catch (error) {
+      return { ...event, unreadable: error instanceof Error ? error.message : String(error) };
+    }
+  }
 
-export function versionedEventStore(store: EventStore): EventStore {
+  const markAppend = (append: StreamAppend): StreamAppend => ({ ...append, events: append.events.map(marked) });
+
   return {
     append: (streamId, events, options) => store.append(streamId, events.map(marked), options),
     appendInOrder: (appends) => store.appendInOrder(appends.map(markAppend)),
-    readStream: async (streamId, options) => upcastAll(await store.readStream(streamId, options)),
-    readCausedBy: async (streamId, causationId) => upcastAll(await store.readCausedBy(streamId, causationId)),
-    readAll: async (options) => upcastAll(await store.readAll(options)),
+    readStream: async (streamId, options) => (await store.readStream(streamId, options)).map(current),
+    readCausedBy: async (streamId, causationId) => (await store.readCausedBy(streamId, causationId)).map(current),
+    readAll: async (options) => (await store.readAll(options)).map(currentOrMarked),
     async *subscribeToAll(options) {
-      for await (const event of store.subscribeToAll(options)) yield upcastEvent(event);
+      for await (const event of store.subscribeToAll(options)) yield currentOrMarked(event);
     },
     // A snapshot is of state, not of events: its version names the code that folded it (the
     // write side ties it to the events' versions too: command-service/src/load.ts).

@@ -1,0 +1,162 @@
+// Parked events on SQLite, in a table of the read models' file beside the followers' checkpoints,
+// over a connection of its own. Fit for production on one node, like the read store.
+import type { StatementSync } from 'node:sqlite';
+import { openSqliteFile } from '../sqlite-file.ts';
+import type { ParkedCounts, ParkedEvent, ParkedEvents, ParkedRequest } from './port.ts';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS parked_events (
+    lot TEXT NOT NULL, position INTEGER NOT NULL,
+    event_id TEXT NOT NULL, stream_id TEXT NOT NULL, revision INTEGER NOT NULL, type TEXT NOT NULL, time TEXT NOT NULL,
+    reason TEXT NOT NULL, behind INTEGER, attempts INTEGER NOT NULL,
+    parked_at TEXT NOT NULL, last_attempt_at TEXT NOT NULL, request TEXT,
+    PRIMARY KEY (lot, position)) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS parked_events_by_stream ON parked_events (lot, stream_id, position);`;
+
+interface Row {
+  lot: string;
+  position: number;
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  time: string;
+  reason: string;
+  behind: number | null;
+  attempts: number;
+  parked_at: string;
+  last_attempt_at: string;
+  request: string | null;
+}
+
+function toParked(row: Row): ParkedEvent {
+  return {
+    lot: row.lot,
+    position: Number(row.position),
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    type: row.type,
+    time: row.time,
+    reason: row.reason,
+    ...(row.behind === null ? {} : { behind: Number(row.behind) }),
+    attempts: Number(row.attempts),
+    parkedAt: row.parked_at,
+    lastAttemptAt: row.last_attempt_at,
+    ...(row.request === null ? {} : { request: JSON.parse(row.request) as ParkedRequest }),
+  };
+}
+
+export function openSqliteParkedEvents(path: string): ParkedEvents {
+  const db = openSqliteFile(path, 'NORMAL');
+  db.exec(SCHEMA);
+  const statements = new Map<string, StatementSync>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const rows = (sql: string, ...params: Array<string | number | null>) => prepare(sql).all(...params) as unknown as Row[];
+
+  return {
+    async park(events) {
+      if (events.length === 0) return;
+      const upsert = prepare(`
+        INSERT INTO parked_events (lot, position, event_id, stream_id, revision, type, time, reason, behind, attempts, parked_at, last_attempt_at, request)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (lot, position) DO UPDATE SET reason = excluded.reason, behind = excluded.behind,
+          attempts = excluded.attempts, last_attempt_at = excluded.last_attempt_at, request = excluded.request`);
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const e of events) {
+          upsert.run(
+            e.lot,
+            e.position,
+            e.eventId,
+            e.streamId,
+            e.revision,
+            e.type,
+            e.time,
+            e.reason,
+            e.behind ?? null,
+            e.attempts,
+            e.parkedAt,
+            e.lastAttemptAt,
+            e.request ? JSON.stringify(e.request) : null,
+          );
+        }
+        db.exec('COMMIT');
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    },
+    async list({ lot, after, limit }) {
+      const from = after ?? { position: -1, lot: '' };
+      const found =
+        lot === undefined
+          ? rows(
+              'SELECT * FROM parked_events WHERE (position, lot) > (?, ?) ORDER BY position, lot LIMIT ?',
+              from.position,
+              from.lot,
+              limit,
+            )
+          : rows('SELECT * FROM parked_events WHERE lot = ? AND position > ? ORDER BY position LIMIT ?', lot, from.position, limit);
+      return found.map(toParked);
+    },
+    async get(lot, position) {
+      const [row] = rows('SELECT * FROM parked_events WHERE lot = ? AND position = ?', lot, position);
+      return row && toParked(row);
+    },
+    async ofStream(lot, streamId) {
+      return rows('SELECT * FROM parked_events WHERE lot = ? AND stream_id = ? ORDER BY position', lot, streamId).map(toParked);
+    },
+    async blockedStreams(lot) {
+      const found = prepare('SELECT stream_id, MIN(position) AS first FROM parked_events WHERE lot = ? GROUP BY stream_id').all(lot) as {
+        stream_id: string;
+        first: number;
+      }[];
+      return new Map(found.map((row) => [row.stream_id, Number(row.first)]));
+    },
+    async request(lot, which, request) {
+      const noted =
+        which === 'all'
+          ? prepare('UPDATE parked_events SET request = ? WHERE lot = ? AND behind IS NULL').run(JSON.stringify(request), lot)
+          : prepare('UPDATE parked_events SET request = ? WHERE lot = ? AND behind IS NULL AND position = ?').run(
+              JSON.stringify(request),
+              lot,
+              which,
+            );
+      return Number(noted.changes);
+    },
+    async requested(lot, limit) {
+      return rows('SELECT * FROM parked_events WHERE lot = ? AND request IS NOT NULL ORDER BY position LIMIT ?', lot, limit).map(toParked);
+    },
+    async release(lot, positions) {
+      const remove = prepare('DELETE FROM parked_events WHERE lot = ? AND position = ?');
+      for (const position of positions) remove.run(lot, position);
+    },
+    async counts() {
+      const found = prepare(`
+        SELECT lot, SUM(behind IS NULL) AS parked, SUM(behind IS NOT NULL) AS held,
+          MIN(CASE WHEN behind IS NULL THEN position END) AS oldest
+        FROM parked_events GROUP BY lot`).all() as { lot: string; parked: number; held: number; oldest: number | null }[];
+      const counts = new Map<string, ParkedCounts>();
+      for (const row of found) {
+        const [oldest] = row.oldest === null ? [] : rows('SELECT * FROM parked_events WHERE lot = ? AND position = ?', row.lot, row.oldest);
+        counts.set(row.lot, { parked: Number(row.parked), held: Number(row.held), ...(oldest ? { oldest: toParked(oldest) } : {}) });
+      }
+      return counts;
+    },
+    async forget(lot) {
+      prepare('DELETE FROM parked_events WHERE lot = ?').run(lot);
+    },
+    async close() {
+      statements.clear();
+      db.close();
+    },
+  };
+}
