@@ -8,6 +8,7 @@ import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { startProjector, type Projector } from './projector.ts';
 import { startForgetter, type Forgetter } from './forgetter.ts';
 import { startPublisher, type Publisher } from './publisher.ts';
+import { followersProbe, parkedGauge } from './followers-health.ts';
 
 export interface ProjectorService extends Service {
   projector: Projector;
@@ -16,7 +17,7 @@ export interface ProjectorService extends Service {
 }
 
 export function projectorService(): ServiceFactory<ProjectorService> {
-  return async ({ log, eventStore, readModels, eventBus, parked: openParked, projected, metrics }) => {
+  return async ({ config, log, eventStore, readModels, eventBus, parked: openParked, projected, metrics }) => {
     const events = await eventStore();
     const read = await readModels();
     const bus = await eventBus();
@@ -27,7 +28,17 @@ export function projectorService(): ServiceFactory<ProjectorService> {
     const forgetter = startForgetter({ eventStore: events.store, keys: events.keys, checkpoints: read.store, parked, log });
     log.info({ bus: bus.description }, 'publishing the public events');
     followerGauges(metrics, events.store, { projected: projector.position, published: publisher.position });
+    const health = {
+      events: events.store,
+      parked,
+      activeGeneration: () => read.store.activeGeneration(),
+      positions: () => ({ projectedTo: projector.position(), publishedTo: publisher.position(), forgottenTo: forgetter.position() }),
+      maxStallSeconds: config.READY_MAX_STALL_SECONDS,
+    };
+    parkedGauge(metrics, health);
+    const probe = followersProbe(health);
     return {
+      probes: () => [probe],
       projector,
       publisher,
       forgetter,

@@ -10,6 +10,10 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { followerGauges, projectorService } from './service.ts';
+import { followersProbe, parkedGauge, type Positions } from './followers-health.ts';
+import { superviseThread, type RunningThread, type SupervisedThread } from './thread-supervisor.ts';
+
+export type { Positions } from './followers-health.ts';
 
 /** What the thread starts from: the process's configuration as it was read, not the environment again. */
 export interface ThreadData {
@@ -19,12 +23,6 @@ export interface ThreadData {
   config: Config;
 }
 export type ToThread = { type: 'close' };
-/** Where each follower has got, as the operator's GET /health says it (METRICS_PORT). */
-export interface Positions {
-  projectedTo: number;
-  publishedTo: number;
-  forgottenTo: number;
-}
 export type FromThread =
   | { type: 'started'; health: Record<string, unknown>; positions: Positions }
   | {
@@ -54,14 +52,19 @@ export function projectorBesideRequests(name: string): ServiceFactory {
  * idle process's memory (docs/benchmarks.md#start-up-and-idle-memory). The first event wakes the
  * waiting subscription at once when it is appended in this process, within the store's poll
  * interval when in another; the thread then follows from the beginning, as it would have.
+ *
+ * Once started, the thread is supervised (thread-supervisor.ts): one that fails or ends on its own
+ * is started again with backoff while this thread goes on serving, and readiness says it is down.
  */
-export function projectorOnThread(name: string): ServiceFactory {
+export function projectorOnThread(name: string): ServiceFactory<ProjectorOnThread> {
   return async (platform) => {
-    const { log, eventStore, metrics } = platform;
+    const { log, eventStore, metrics, config } = platform;
     const events = await eventStore();
-    let thread: ThreadHandle | undefined;
-    let starting: Promise<ThreadHandle> | undefined;
-    const start = () => (starting ??= startThread(name, platform).then((started) => (thread = started)));
+    const read = await platform.readModels();
+    const parked = (await platform.parked()).store;
+    let thread: SupervisedThread | undefined;
+    let starting: Promise<SupervisedThread> | undefined;
+    const start = () => (starting ??= superviseThread(() => startThread(name, platform), log).then((started) => (thread = started)));
     const waiting = new AbortController();
     if ((await events.store.head()) > 0) await start();
     else {
@@ -79,75 +82,66 @@ export function projectorOnThread(name: string): ServiceFactory {
       });
     }
     const idle: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0 };
-    followerGauges(metrics, events.store, {
-      projected: () => (thread ?? { positions: idle }).positions.projectedTo,
-      published: () => (thread ?? { positions: idle }).positions.publishedTo,
-    });
+    const positions = () => thread?.positions ?? idle;
+    followerGauges(metrics, events.store, { projected: () => positions().projectedTo, published: () => positions().publishedTo });
+    const health = {
+      events: events.store,
+      parked,
+      activeGeneration: () => read.store.activeGeneration(),
+      positions: () => thread?.state() ?? idle,
+      maxStallSeconds: config.READY_MAX_STALL_SECONDS,
+    };
+    parkedGauge(metrics, health);
+    const probe = followersProbe(health);
     return {
+      thread: () => thread,
       health: () => (thread ? { ...thread.health, ...thread.positions } : { followers: 'waiting for the first event', ...idle }),
+      probes: () => [probe],
       async close() {
         waiting.abort();
         const started = await starting?.catch(() => undefined);
         await started?.close();
       },
-    } satisfies Service;
+    };
   };
 }
 
-interface ThreadHandle {
-  readonly health: Record<string, unknown>;
-  readonly positions: Positions;
-  close(): Promise<void>;
+/** The followers' thread as a part of the process: supervised once it has started. */
+export interface ProjectorOnThread extends Service {
+  /** The supervised thread, once started (on an empty store, by the first event). */
+  thread(): SupervisedThread | undefined;
 }
 
-/** Starts the followers' thread and resolves once they have started. */
-async function startThread(name: string, { config, log, projected }: Parameters<ServiceFactory>[0]): Promise<ThreadHandle> {
+/** Starts the followers' thread and resolves once they have started; `exited` settles when it ends, however. */
+async function startThread(name: string, { config, log, projected }: Parameters<ServiceFactory>[0]): Promise<RunningThread> {
   const worker = new Worker(new URL('./thread-entry.ts', import.meta.url), {
     workerData: { name, level: log.level, config } satisfies ThreadData,
   });
-  let health: Record<string, unknown> = {};
-  let positions: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0 };
-  /** Set once the thread is told to stop, or failed: its end is then no news. */
-  let ending = false;
-  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  const running: RunningThread = {
+    health: {},
+    positions: { projectedTo: 0, publishedTo: 0, forgottenTo: 0 },
+    exited: new Promise<number>((resolve) => worker.once('exit', resolve)),
+    terminate: async () => void (await worker.terminate()),
+    close: async () => {
+      worker.postMessage({ type: 'close' } satisfies ToThread);
+      await running.exited;
+    },
+  };
   worker.on('message', (message: FromThread) => {
-    positions = message.positions;
-    if (message.type === 'started') health = message.health;
+    running.positions = message.positions;
+    if (message.type === 'started') running.health = message.health;
     else if (message.projected) projected.notify();
   });
+  // Its error is told by its end (exit code 1), which the supervisor hears.
+  worker.on('error', (error) => log.error({ err: error }, "the projector's thread failed"));
   await new Promise<void>((resolve, reject) => {
     const started = (message: FromThread) => {
       if (message.type !== 'started') return;
       worker.off('message', started);
-      worker.off('error', reject);
       resolve();
     };
     worker.on('message', started);
-    worker.once('error', reject);
-    void exited.then((code) => reject(new Error(`the projector's thread exited with ${code} before it started`)));
+    void running.exited.then((code) => reject(new Error(`the projector's thread exited with ${code} before it started`)));
   });
-  // Once started, a thread that fails or ends on its own leaves no one to project: the process
-  // ends with an error, as it would had the failure been on its own thread, so that whatever
-  // supervises it starts it again. Every acknowledged write is already committed.
-  const endProcess = (fields: Record<string, unknown>, message: string) => {
-    ending = true;
-    log.fatal(fields, message);
-    log.flush(() => process.exit(1));
-  };
-  worker.on('error', (error) => endProcess({ err: error }, "the projector's thread failed"));
-  void exited.then((code) => ending || endProcess({ code }, "the projector's thread ended"));
-
-  return {
-    get health() {
-      return health;
-    },
-    get positions() {
-      return positions;
-    },
-    async close() {
-      ending = true;
-      worker.postMessage({ type: 'close' } satisfies ToThread);
-      await exited;
-    },
-  };
+  return running;
 }

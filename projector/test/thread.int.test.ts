@@ -117,3 +117,28 @@ it('starts the thread with the first event on an empty store, and at once on a s
     rmSync(own, { recursive: true, force: true });
   }
 });
+
+it('starts the thread again when it dies, says it is down meanwhile, and goes on from the checkpoints', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'eventide-followers-restart-'));
+  const composition = await compose(
+    { config: loadConfig({ ...TEST_ENV, DATA_DIR: own }), log: createLogger({ level: 'silent' }) },
+    { projector: projectorOnThread('test') },
+  );
+  const projected = () => (composition.health() as { projectedTo: number }).projectedTo;
+  try {
+    const first = await createProduct(composition.platform);
+    await until(() => projected() >= first.position, 'the first product projected');
+    const thread = composition.services.projector.thread()!;
+    await thread.kill();
+    await until(() => 'down' in thread.state(), 'the supervisor to say the thread is down');
+    const ready = await composition.ready();
+    expect(ready.checks.followers).toMatchObject({ status: 'fail', output: expect.stringMatching(/the followers' thread ended/) });
+    // Written while the thread is down: the new thread projects it from the checkpoint.
+    const second = await createProduct(composition.platform);
+    await until(() => thread.restarts === 1 && !('down' in thread.state()), 'the thread started again', 60_000);
+    await until(() => projected() >= second.position, 'the product written while it was down projected');
+  } finally {
+    await composition.close();
+    rmSync(own, { recursive: true, force: true });
+  }
+});

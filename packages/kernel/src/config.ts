@@ -22,6 +22,8 @@ const schema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /** GET /health/ready fails while the read models are more than this many events behind the event store. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(10_000),
+  /** GET /health/ready fails while a follower of the log (projector, publisher, forgetter) has events waiting and has not moved for this long. */
+  READY_MAX_STALL_SECONDS: z.coerce.number().int().min(1).default(60),
   /** EventStoreDB connection string, e.g. esdb://localhost:2113?tls=false; unset: embedded SQLite. */
   EVENTSTORE_URL: z.string().min(1).optional(),
   /** FULL survives power loss (default); NORMAL only a process crash, for a faster disk-bound append. */

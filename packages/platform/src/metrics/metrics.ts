@@ -21,6 +21,8 @@ export interface Metrics {
    * followers, which are cheapest asked only when someone looks.
    */
   gaugeOnScrape(name: string, help: string, read: () => Promise<number> | number): void;
+  /** The same, with one value per value of a label (a follower's parked events, by follower). */
+  labeledGaugeOnScrape(name: string, help: string, label: string, read: () => Promise<Record<string, number>>): void;
 }
 
 export function createMetrics(): Metrics {
@@ -60,6 +62,19 @@ export function createMetrics(): Metrics {
         registers: [registry],
         async collect() {
           this.set(await read());
+        },
+      });
+    },
+    labeledGaugeOnScrape(name, help, label, read) {
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [registry],
+        async collect() {
+          const values = await read();
+          this.reset();
+          for (const [value, n] of Object.entries(values)) this.set({ [label]: value }, n);
         },
       });
     },

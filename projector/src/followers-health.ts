@@ -1,0 +1,103 @@
+// What the process that runs the followers says of them: GET /health/ready fails, saying why,
+// while any has an event parked (parking.ts) or has events waiting and has not moved for
+// READY_MAX_STALL_SECONDS; the metrics count parked events per follower. Whether the followers run
+// on this thread or on one of their own, the same checks read the same stores.
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
+import type { Probe } from '@eventide/runtime/readiness.ts';
+import { FOLLOWERS, followerOf, lotOf, type FollowerName, type ParkedEvents } from '@eventide/stores/parked/port.ts';
+
+/** Where each follower has got, as the operator's GET /health says it (METRICS_PORT). */
+export interface Positions {
+  projectedTo: number;
+  publishedTo: number;
+  forgottenTo: number;
+}
+
+export const POSITION_OF: Record<FollowerName, keyof Positions> = {
+  projector: 'projectedTo',
+  publisher: 'publishedTo',
+  forgetter: 'forgottenTo',
+};
+
+export interface FollowersHealth {
+  events: EventStore;
+  parked: ParkedEvents;
+  /** The generation of the read models served: only its lot counts for the projector. */
+  activeGeneration(): Promise<number>;
+  /** Where the followers are, or why they are not running (their thread restarting). */
+  positions(): Positions | { down: string };
+  maxStallSeconds: number;
+  clock?: () => number;
+}
+
+/** The lots that count now: each follower's, and the projector's of the served generation. */
+async function currentLots(health: FollowersHealth): Promise<Map<FollowerName, string>> {
+  const generation = await health.activeGeneration();
+  return new Map(FOLLOWERS.map((follower) => [follower, lotOf(follower, generation)]));
+}
+
+/** Parked events per follower, in the lots that count now. */
+async function parkedPerFollower(health: FollowersHealth) {
+  const [lots, counts] = await Promise.all([currentLots(health), health.parked.counts()]);
+  return FOLLOWERS.map((follower) => ({ follower, counts: counts.get(lots.get(follower)!) }));
+}
+
+export function followersProbe(health: FollowersHealth): Probe {
+  const clock = health.clock ?? Date.now;
+  /** Per follower: the position last seen with events waiting, and since when it has been there. */
+  const waiting = new Map<FollowerName, { position: number; since: number }>();
+  return {
+    name: 'followers',
+    async check() {
+      const positions = health.positions();
+      if ('down' in positions) return { observedValue: 0, observedUnit: 'parked events', fail: positions.down };
+      const [head, parked] = await Promise.all([health.events.head(), parkedPerFollower(health)]);
+      const failures: string[] = [];
+      let total = 0;
+      for (const { follower, counts } of parked) {
+        if (!counts || counts.parked + counts.held === 0) continue;
+        total += counts.parked + counts.held;
+        const oldest = counts.oldest;
+        failures.push(
+          `the ${follower} parked ${counts.parked} event(s), ${counts.held} more wait behind them${oldest ? `; the oldest, ${oldest.type} at position ${oldest.position}: ${oldest.reason}` : ''}`,
+        );
+      }
+      for (const follower of FOLLOWERS) {
+        const position = positions[POSITION_OF[follower]];
+        const seen = waiting.get(follower);
+        if (position >= head) waiting.delete(follower);
+        else if (seen?.position !== position) waiting.set(follower, { position, since: clock() });
+        else if (clock() - seen.since > health.maxStallSeconds * 1000) {
+          failures.push(
+            `the ${follower} has not moved from position ${position} for ${Math.round((clock() - seen.since) / 1000)} s with ${head - position} events waiting`,
+          );
+        }
+      }
+      return {
+        observedValue: total,
+        observedUnit: 'parked events',
+        ...(failures.length > 0 ? { fail: `${failures.join('; ')} (docs/operations.md#faults)` } : {}),
+      };
+    },
+  };
+}
+
+/** follower_parked_events{follower}: the events each follower parked or holds, in its current lot. */
+export function parkedGauge(metrics: Metrics, health: Pick<FollowersHealth, 'parked' | 'activeGeneration'>): void {
+  metrics.labeledGaugeOnScrape(
+    'follower_parked_events',
+    'Events a follower of the log parked, or holds behind them',
+    'follower',
+    async () => {
+      const parked = await parkedPerFollower(health as FollowersHealth);
+      return Object.fromEntries(parked.map(({ follower, counts }) => [follower, (counts?.parked ?? 0) + (counts?.held ?? 0)]));
+    },
+  );
+}
+
+/** For the console: the lot's follower (and generation) in words. */
+export function describeLot(lot: string): string {
+  const { follower, generation } = followerOf(lot);
+  return generation === undefined ? follower : `${follower} (generation ${generation})`;
+}
