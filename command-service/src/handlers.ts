@@ -8,9 +8,11 @@ import { orderHandlers } from './order/handlers.ts';
 import { productHandlers } from './product/handlers.ts';
 import { userHandlers } from './user/handlers.ts';
 import type { WriteSide } from './write-side.ts';
+import { operatorHandlers, type OperatorDeps } from './operator/handlers.ts';
 
-export function commandHandlers(store: EventStore, writes: WriteSide, oauth: OAuthDeps): Handlers<'command'> {
+export function commandHandlers(store: EventStore, writes: WriteSide, oauth: OAuthDeps, operator: OperatorDeps): Handlers<'command'> {
   return {
+    ...operatorHandlers(operator),
     ...identityHandlers(store, writes.identity),
     ...oauthHandlers(writes.identity, oauth),
     ...userHandlers(writes.identity.runUser),

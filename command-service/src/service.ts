@@ -27,6 +27,8 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
     const auth = await platform.auth();
     const events = await platform.eventStore();
     addAccountSections(platform.personalData, events.store);
+    const parked = (await platform.parked()).store;
+    const read = await platform.readModels();
     const writes = writeSide({
       config,
       store: events.store,
@@ -39,12 +41,17 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
       auth,
       api: {
         service: 'command' as const,
-        handlers: commandHandlers(events.store, writes, {
-          sessions: auth.sessions.store,
-          seal: flowSeal(auth.sessions.keys[0]!),
-          providers,
-          publicOrigin: config.PUBLIC_ORIGIN,
-        }),
+        handlers: commandHandlers(
+          events.store,
+          writes,
+          {
+            sessions: auth.sessions.store,
+            seal: flowSeal(auth.sessions.keys[0]!),
+            providers,
+            publicOrigin: config.PUBLIC_ORIGIN,
+          },
+          { store: events.store, parked, activeGeneration: () => read.store.activeGeneration() },
+        ),
       },
       health: () => ({ eventStore: events.description, auth: auth.description }),
       close: async () => undefined,

@@ -13,6 +13,7 @@ import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { createLogger, type Logger } from '@eventide/kernel/log.ts';
 import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
+import type { Upcasters } from '@eventide/kernel/events/versions.ts';
 import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/platform/testing/json-client.ts';
 import { compose } from '@eventide/runtime/compose.ts';
 import { httpAppOf } from '@eventide/runtime/http.ts';
@@ -71,14 +72,18 @@ export interface FullAppOptions {
   collab?: boolean;
   /** Replaces the password hasher (cheaper parameters, or one a test holds at a gate). */
   hasher?: PasswordHasher;
+  /** Plays another release: what it knows of each event's versions. */
+  upcasters?: Upcasters;
+  /** A data directory of the test's (to start again on it); a new one when absent, removed on close. */
+  dir?: string;
 }
 
 export async function startFullApp(options: FullAppOptions = {}): Promise<FullApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'eventide-full-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'eventide-full-'));
   const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
   const log = options.log ?? createLogger({ level: 'silent' });
   const composition = await compose(
-    { config, log },
+    { config, log, ...(options.upcasters ? { upcasters: options.upcasters } : {}) },
     {
       command: commandService(options.hasher ? { hasher: options.hasher } : {}),
       projector: projectorService(),
@@ -137,7 +142,7 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await composition.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

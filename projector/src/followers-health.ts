@@ -5,7 +5,8 @@
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 import type { Probe } from '@eventide/runtime/readiness.ts';
-import { FOLLOWERS, followerOf, lotOf, type FollowerName, type ParkedEvents } from '@eventide/stores/parked/port.ts';
+import { followerOf, lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
+import { FOLLOWERS, type FollowerName } from '@eventide/kernel/events/followers.ts';
 
 /** Where each follower has got, as the operator's GET /health says it (METRICS_PORT). */
 export interface Positions {

@@ -7,9 +7,8 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
+import { FORGETTER_CHECKPOINT } from '@eventide/stores/read-store/follower-checkpoints.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
-
-export const FORGETTER_CHECKPOINT = 'forgetter';
 
 export type Forgetter = Follower;
 

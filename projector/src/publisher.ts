@@ -13,17 +13,11 @@ import type { AnyEventEnvelope } from '@eventide/kernel/events/catalogue.ts';
 import { logTrail } from '@eventide/kernel/events/trail.ts';
 import { inEventSpans, SpanKind } from '@eventide/platform/tracing/spans.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
+import { publisherCheckpoint } from '@eventide/stores/read-store/follower-checkpoints.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';
 
 export type { Checkpoints } from './follower.ts';
 export type Publisher = Follower;
-
-export const PUBLISHER_CHECKPOINT = 'event-bus-publisher';
-
-/** Kafka keeps the name it always had; any other bus has its own. */
-export function publisherCheckpoint(bus: Pick<EventBus, 'kind'>): string {
-  return bus.kind === 'kafka' ? PUBLISHER_CHECKPOINT : `${PUBLISHER_CHECKPOINT}:${bus.kind}`;
-}
 
 export function startPublisher(options: {
   eventStore: EventStore;
@@ -38,7 +32,7 @@ export function startPublisher(options: {
     parked,
     // Kafka's brokers answer, or the bus is in this process: then an event that fails is the event's fault.
     probe: async () => bus.ping?.(),
-    checkpoint: publisherCheckpoint(bus),
+    checkpoint: publisherCheckpoint(bus.kind),
     eventStore,
     // The bus carries personal fields sealed: what it keeps cannot be read once the person is forgotten.
     keepSealed: true,

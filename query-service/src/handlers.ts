@@ -9,6 +9,7 @@ import { productReadHandlers } from './handlers/products.ts';
 import { searchHandlers } from './handlers/search.ts';
 import { userReadHandlers } from './handlers/users.ts';
 import type { QueryDeps } from './handlers/context.ts';
+import { operatorHandlers } from './operator/handlers.ts';
 
 export type { QueryDeps };
 
@@ -21,5 +22,6 @@ export function queryHandlers(deps: QueryDeps): Handlers<'query'> {
     ...eventStreamHandlers(deps),
     ...changeStreamHandlers(deps),
     ...historyHandlers(deps),
+    ...operatorHandlers(deps),
   };
 }

@@ -7,7 +7,7 @@ import { queryHandlers } from './handlers.ts';
 import { queryDeps } from './wire.ts';
 
 export function queryService(): ServiceFactory<Service> {
-  return async ({ config, log, auth: openAuth, eventStore, readModels, projected, personalData }) => {
+  return async ({ config, log, auth: openAuth, eventStore, readModels, parked, projected, personalData }) => {
     const read = await readModels();
     // Sessions come from the same store the command service signs users in to.
     const auth = await openAuth();
@@ -16,7 +16,14 @@ export function queryService(): ServiceFactory<Service> {
     const events = await eventStore();
     addQuerySections(personalData, read.store, events.store);
     const stopping = new AbortController();
-    const deps = queryDeps(config, read, { projected, eventStore: events.store, stopping: stopping.signal, auth, log });
+    const deps = queryDeps(config, read, {
+      projected,
+      eventStore: events.store,
+      parked: (await parked()).store,
+      stopping: stopping.signal,
+      auth,
+      log,
+    });
     return {
       api: { service: 'query' as const, handlers: queryHandlers(deps), readConsistency: readConsistency(deps.progress) },
       health: () => ({ readStore: read.description, auth: auth.description }),

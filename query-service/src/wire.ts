@@ -13,6 +13,10 @@ import { ChangeHub } from './live/hub.ts';
 import { liveResources } from './live/resources.ts';
 import { progressOf, type ProjectorSignal } from './consistency.ts';
 import type { QueryDeps } from './handlers.ts';
+import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
+import { busKindOf } from '@eventide/stores/event-bus/open.ts';
+import { followersState } from './operator/followers.ts';
+import { FollowersFeed } from './operator/live.ts';
 
 export function queryDeps(
   config: Config,
@@ -20,6 +24,8 @@ export function queryDeps(
   options: {
     projected?: ProjectorSignal;
     eventStore: EventStore;
+    /** What the followers parked, for the operator's console. */
+    parked: ParkedEvents;
     stopping: AbortSignal;
     auth: Pick<OpenedAuth, 'sessions' | 'revocations'>;
     log: Logger;
@@ -29,7 +35,9 @@ export function queryDeps(
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
   const progress = progressOf(readStore, options.projected, stopping);
   const session = { sessions: auth.sessions, revocations: auth.revocations };
+  const operator = { eventStore, readStore, parked: options.parked, busKind: busKindOf(config) };
   return {
+    operator: { ...operator, feed: new FollowersFeed(() => followersState(operator), log) },
     readStore,
     productSearch,
     cursors: cursors(secret),

@@ -28,6 +28,18 @@ export type { DocumentTimeline, Milestone, NamedVersion } from '@eventide/contra
 
 export type { HistoryEntry, HistoryPage } from '@eventide/contract/history.ts';
 import type { searchBody } from '@eventide/contract/search.ts';
+import type {
+  followersBody,
+  parkedEventBody,
+  parkedQuery,
+  requestedBody,
+  retryParkedBody,
+  skipParkedBody,
+  streamEventsBody,
+  streamEventsQuery,
+  streamsBody,
+  streamsQuery,
+} from '@eventide/contract/operator.ts';
 import type { signUpBody, userChanges, userListQuery, userV2Body } from '@eventide/contract/users.ts';
 import type { personalDataExport } from '@eventide/contract/personal-data.ts';
 import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts';
@@ -50,6 +62,9 @@ export type DocumentText = Out<typeof documentText>;
 export type DocumentAccess = Out<typeof accessRecord>;
 export type DocumentSummary = Out<typeof documentSummary>;
 export type DocumentPeople = Out<typeof documentPeople>;
+export type Followers = Out<typeof followersBody>;
+export type ParkedEvent = Out<typeof parkedEventBody>;
+export type StreamEvent = Out<typeof streamEventsBody>['items'][number];
 export type OffsetPage<S extends z.ZodType> = Out<ReturnType<typeof offsetPageOf<S>>>;
 export type CursorPage<S extends z.ZodType> = Out<ReturnType<typeof cursorPageOf<S>>>;
 /** A query as the service takes it, numbers allowed where the wire has digits. */
@@ -273,6 +288,18 @@ export function createApiClient(clientOptions: ClientOptions) {
       nameVersion: (id: string, body: In<typeof nameVersionBody>) => data<NamedVersion>(call('nameVersion', { params: { id }, body })),
       forgetVersion: async (id: string, version: number) =>
         void (await call('forgetVersion', { params: { id, version: String(version) } })),
+    },
+    /** The operator's console (admins): the followers of the log, what they parked, and the log itself. */
+    operations: {
+      followers: () => data<Followers>(call('listFollowers')),
+      /** Where followFollowers streams the same, as it changes (an EventSource's URL). */
+      followersLiveUrl: () => urlOf('followFollowers'),
+      parked: (query: QueryOf<typeof parkedQuery> = {}) => data<CursorPage<typeof parkedEventBody>>(call('listParked', { query })),
+      retry: (body: In<typeof retryParkedBody> = {}) => data<Out<typeof requestedBody>>(call('retryParked', { body })),
+      skip: (body: In<typeof skipParkedBody>) => data<Out<typeof requestedBody>>(call('skipParked', { body })),
+      streams: (query: QueryOf<typeof streamsQuery> = {}) => data<Out<typeof streamsBody>>(call('listStreams', { query })),
+      stream: (streamId: string, query: QueryOf<typeof streamEventsQuery> = {}) =>
+        data<Out<typeof streamEventsBody>>(call('readStream', { params: { streamId }, query })),
     },
   };
 }

@@ -30,36 +30,21 @@ import { personalDataExport } from './personal-data.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './products.ts';
 import { searchBody, searchQuery } from './search.ts';
 import { asOfQuery, historyPage, historyQuery } from './history.ts';
+import {
+  followersBody,
+  parkedEventBody,
+  parkedQuery,
+  requestedBody,
+  retryParkedBody,
+  skipParkedBody,
+  streamEventsBody,
+  streamEventsQuery,
+  streamId,
+  streamsBody,
+  streamsQuery,
+} from './operator.ts';
 import { profile, signUpBody, userChanges, userListQuery, userV1Body, userV2Body } from './users.ts';
-
-export interface Answer {
-  description: string;
-  /** A schema, or for a versioned resource one made of the version's representation (a page of it). */
-  body?: z.ZodType | ((entity: z.ZodType) => z.ZodType);
-  /** Default application/json. */
-  contentType?: string;
-}
-
-/** A path parameter: what it must be, and what it names (a value that is not one names nothing: 404). */
-export interface PathParameter<Value = unknown> {
-  schema: z.ZodType<Value, string>;
-  names: string;
-}
-
-/** The versions of a resource: each one's wire schema, and how its state is shown in it. */
-export interface Representations<State = never> {
-  schema: Record<ApiVersion, z.ZodType>;
-  represent: Record<ApiVersion, (state: State) => unknown>;
-}
-
-export interface Shape {
-  params?: Record<string, PathParameter>;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** Success answers by status; refusals are problem documents (docs/errors.md). */
-  answers: Record<number, Answer>;
-  representations?: Representations<never>;
-}
+import type { Answer, PathParameter, Representations, Shape } from './shape.ts';
 
 const entityId = (names: string): PathParameter<string> => ({
   // Ids are UUIDs; anything else cannot name an entity, so it is not found rather than malformed.
@@ -271,6 +256,31 @@ export const SHAPES = {
         contentType: 'text/event-stream',
       },
     },
+  },
+
+  listFollowers: { answers: { 200: { description: 'each follower, and the head of the log', body: followersBody } } },
+  followFollowers: {
+    answers: {
+      200: {
+        description: 'a stream: event is followers, data is what GET /admin/followers answers, sent when it changes',
+        contentType: 'text/event-stream',
+      },
+    },
+  },
+  listParked: { query: parkedQuery, answers: { 200: { description: 'a page of parked events', body: cursorPageOf(parkedEventBody) } } },
+  retryParked: {
+    body: retryParkedBody,
+    answers: { 202: { description: 'noted: the followers try them within a second or two', body: requestedBody } },
+  },
+  skipParked: {
+    body: skipParkedBody,
+    answers: { 202: { description: 'noted, and recorded in the log: its follower skips it within a second or two', body: requestedBody } },
+  },
+  listStreams: { query: streamsQuery, answers: { 200: { description: 'the longest streams', body: streamsBody } } },
+  readStream: {
+    params: { streamId: { schema: streamId, names: 'stream' } },
+    query: streamEventsQuery,
+    answers: { 200: { description: 'a page of its events, oldest first', body: streamEventsBody } },
   },
 
   openEditor: {

@@ -11,6 +11,7 @@ import type { OpenedEventStore } from '@eventide/stores/personal-data/open.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { ReadModels } from '@eventide/stores/read-models/open.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
+import type { Upcasters } from '@eventide/kernel/events/versions.ts';
 import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
 import { adapterProbes, readiness, type Probe } from './readiness.ts';
 import type { Readiness } from '@eventide/contract/health.ts';
@@ -77,6 +78,8 @@ export interface PlatformOptions {
   config: Config;
   log: Logger;
   auth?: AuthOptions;
+  /** What the release knows of each event's versions: this one's, unless a test plays an older or newer release. */
+  upcasters?: Upcasters;
 }
 
 export interface Composition<Services extends Record<string, Service>> {
@@ -138,7 +141,7 @@ function sharedFor<T>(ms: number, work: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOptions) {
+export function openPlatform({ config, log, auth: authOptions = {}, upcasters }: PlatformOptions) {
   // Imported when first asked for: a process loads only the adapters its services use.
   const metrics = createMetrics();
   const auth = once(async () => {
@@ -146,7 +149,7 @@ export function openPlatform({ config, log, auth: authOptions = {} }: PlatformOp
     return { ...opened, limiters: oneCounterPerName(meteredLimiters(opened.limiters, metrics.rateLimitRefusals)) };
   });
   const eventStore = once(async () => {
-    const opened = await (await import('@eventide/stores/personal-data/open.ts')).openEventStore(config);
+    const opened = await (await import('@eventide/stores/personal-data/open.ts')).openEventStore(config, upcasters ? { upcasters } : {});
     return { ...opened, store: tracedEventStore(meteredEventStore(opened.store, metrics.appendSeconds)) };
   });
   const readModels = once(async () => (await import('@eventide/stores/read-models/open.ts')).openReadModels(config));

@@ -9,6 +9,8 @@ import type { Cursors } from '../cursor.ts';
 import type { Progress } from '../consistency.ts';
 import type { LiveDeps } from '../live/stream.ts';
 import type { SessionWatch } from '../session-watch.ts';
+import type { OperatorDeps } from '../operator/followers.ts';
+import type { FollowersFeed } from '../operator/live.ts';
 
 export interface QueryDeps {
   readStore: ReadStore;
@@ -23,6 +25,8 @@ export interface QueryDeps {
   session: SessionWatch;
   /** GET /changes: the live streams of the read models. */
   live: LiveDeps;
+  /** The operator's console: the followers' stores, and the feed of their state for live consoles. */
+  operator: OperatorDeps & { feed: FollowersFeed };
 }
 
 /** How a collection's documents are shown: the representation of the entity's state. */

@@ -8,6 +8,7 @@ import { AccountPage, SignInPage, SignUpPage } from './pages/account.tsx';
 import { ProductPage, ProductsPage } from './pages/products.tsx';
 import { SearchPage } from './pages/search.tsx';
 import { AdminPage } from './pages/admin.tsx';
+import { Lazy } from './parts.tsx';
 import { OrderPage, OrdersPage } from './pages/orders.tsx';
 import { DocumentPage, DocumentsPage } from './pages/documents.tsx';
 import { isAdmin, SessionProvider, useSession } from './session.tsx';
@@ -25,6 +26,7 @@ function Navigation() {
       {session && <Link href="/orders">Orders</Link>}
       {session && <Link href="/documents">Documents</Link>}
       {isAdmin(session) && <Link href="/admin">Admin</Link>}
+      {isAdmin(session) && <Link href="/operations">Operations</Link>}
       <span class="spacer" />
       {session === undefined ? null : session ? (
         <Link href="/account">{session.user?.name ?? 'Account'}</Link>
@@ -46,6 +48,9 @@ function SkipLink() {
     </button>
   );
 }
+
+/** The operator's console: a chunk of its own, for admins only. */
+const operations = () => import('./pages/operations.tsx');
 
 function App() {
   return (
@@ -81,6 +86,18 @@ function App() {
               <Route path="/documents/:id">{(params) => <DocumentPage id={params.id} />}</Route>
               <Route path="/admin">
                 <AdminPage />
+              </Route>
+              <Route path="/operations">
+                <Lazy load={operations} what="console">
+                  {(module) => <module.OperationsPage />}
+                </Lazy>
+              </Route>
+              <Route path="/operations/streams/:streamId">
+                {(params) => (
+                  <Lazy load={operations} what="console">
+                    {(module) => <module.StreamPage streamId={decodeURIComponent(params.streamId)} />}
+                  </Lazy>
+                )}
               </Route>
               <Route path="/account">
                 <AccountPage />

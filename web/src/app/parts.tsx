@@ -2,7 +2,7 @@
 // Small pieces every page uses: a refusal shown as words, a labelled field that shows its own
 // error, and a loading line screen readers announce.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { asProblem } from './api.ts';
@@ -93,6 +93,26 @@ export function Field(props: {
       )}
     </div>
   );
+}
+
+/**
+ * A page whose script is a chunk of its own, fetched the first time it is shown (the editor, the
+ * operator's console): most visitors never load it.
+ */
+export function Lazy<M>({ load, what, children }: { load: () => Promise<M>; what: string; children: (module: M) => ComponentChildren }) {
+  const [module, setModule] = useState<M>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    load().then(setModule, () => setFailed(true));
+  }, []);
+  if (failed) {
+    return (
+      <p class="problem" role="alert">
+        The {what} could not be loaded (the site may have been updated meanwhile). Reload the page to try again.
+      </p>
+    );
+  }
+  return module ? <>{children(module)}</> : <Loading>Loading the {what}…</Loading>;
 }
 
 export function Loading({ children = 'Loading…' }: { children?: ComponentChildren }) {

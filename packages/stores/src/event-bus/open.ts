@@ -5,6 +5,11 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import { inProcessBus } from './in-process.ts';
 import type { EventBus } from './port.ts';
 
+/** The kind of bus the configuration chooses (EventBus.kind), without opening it: whose publisher checkpoint counts. */
+export function busKindOf(config: Pick<Config, 'KAFKA_BROKERS'>): 'kafka' | 'in-process' {
+  return config.KAFKA_BROKERS ? 'kafka' : 'in-process';
+}
+
 export async function openEventBus(config: Config, log: Logger): Promise<{ store: EventBus; description: string }> {
   if (config.KAFKA_BROKERS) {
     // Loaded only here: the embedded default never loads kafkajs.

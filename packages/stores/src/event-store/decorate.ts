@@ -12,6 +12,7 @@ export function withAppends(store: EventStore, appends: Pick<EventStore, 'append
     saveSnapshot: (streamId, snapshot) => store.saveSnapshot(streamId, snapshot),
     readAll: (options) => store.readAll(options),
     head: () => store.head(),
+    ...(store.longestStreams ? { longestStreams: (limit: number) => store.longestStreams!(limit) } : {}),
     subscribeToAll: (options) => store.subscribeToAll(options),
     close: () => store.close(),
   };

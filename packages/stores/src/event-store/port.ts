@@ -32,6 +32,11 @@ export interface ReadStreamOptions {
   fromRevision?: number;
   /** The last revision to read; the stream's end when absent. */
   toRevision?: number;
+  /**
+   * An event this release cannot read fails the read (`throw`, the default: a fold cannot skip
+   * it), or comes as stored, marked `unreadable` (`mark`: for a console that shows the log).
+   */
+  unreadable?: 'throw' | 'mark';
 }
 
 /**
@@ -98,6 +103,12 @@ export interface EventStore {
   readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
   /** The position of the last event in the log; 0 when it is empty. */
   head(): Promise<number>;
+  /**
+   * The longest streams, longest first, with their lengths: those of SNAPSHOT_AFTER_EVENTS events or
+   * more, which the write side keeps snapshots of, so that the answer costs a read of the
+   * snapshots, not of the log. Absent where the engine cannot tell cheaply (EventStoreDB).
+   */
+  longestStreams?(limit: number): Promise<Array<{ streamId: string; events: number }>>;
   /** Catches up from `after`, then stays live; ordered, gapless and resumable from any position it yielded. */
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
   close(): Promise<void>;

@@ -96,6 +96,10 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       'INSERT OR REPLACE INTO snapshots (stream_id, revision, version, position, time, state) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    snapshottedStreams: db.prepare(
+      'SELECT stream_id, MAX(revision) AS revision FROM snapshots GROUP BY stream_id ORDER BY revision DESC LIMIT ?',
+    ),
+    streamLength: db.prepare('SELECT MAX(revision) + 1 AS events FROM events WHERE stream_id = ?'),
     lastPosition: db.prepare('SELECT COALESCE(MAX(position), 0) AS position FROM events'),
     // Prepared once: exec would parse them again for every append.
     begin: db.prepare('BEGIN IMMEDIATE'),
@@ -269,6 +273,14 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
         time: row.time,
         state: JSON.parse(row.state),
       };
+    },
+
+    async longestStreams(limit) {
+      // Ranked by their newest snapshot, then measured: a stream goes on past its snapshot.
+      const ranked = sql.snapshottedStreams.all(limit) as { stream_id: string }[];
+      return ranked
+        .map(({ stream_id }) => ({ streamId: stream_id, events: Number((sql.streamLength.get(stream_id) as { events: number }).events) }))
+        .sort((a, b) => b.events - a.events);
     },
 
     saveSnapshot(streamId, snapshot) {

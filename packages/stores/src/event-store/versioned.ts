@@ -47,7 +47,8 @@ export function versionedEventStore(store: EventStore, upcasters: Upcasters = UP
   return {
     append: (streamId, events, options) => store.append(streamId, events.map(marked), options),
     appendInOrder: (appends) => store.appendInOrder(appends.map(markAppend)),
-    readStream: async (streamId, options) => (await store.readStream(streamId, options)).map(current),
+    readStream: async (streamId, options) =>
+      (await store.readStream(streamId, options)).map(options?.unreadable === 'mark' ? currentOrMarked : current),
     readCausedBy: async (streamId, causationId) => (await store.readCausedBy(streamId, causationId)).map(current),
     readAll: async (options) => (await store.readAll(options)).map(currentOrMarked),
     async *subscribeToAll(options) {
@@ -58,6 +59,7 @@ export function versionedEventStore(store: EventStore, upcasters: Upcasters = UP
     readSnapshot: (streamId, options) => store.readSnapshot(streamId, options),
     saveSnapshot: (streamId, snapshot) => store.saveSnapshot(streamId, snapshot),
     head: () => store.head(),
+    ...(store.longestStreams ? { longestStreams: (limit: number) => store.longestStreams!(limit) } : {}),
     close: () => store.close(),
   };
 }

@@ -6,6 +6,7 @@
 // keeps its own lot; the projector one per generation of the read models, so that a rebuild parks
 // afresh. The lot names events by their place in the log, never copies them: what they hold (a
 // person's fields) stays in the event store, sealed, and erasure reaches it there.
+import type { FollowerName } from '@eventide/kernel/events/followers.ts';
 
 /** What an operator asked of a parked event, until its follower has done it. */
 export type ParkedRequest = { action: 'retry'; by: string; at: string } | { action: 'skip'; by: string; at: string; reason: string };
@@ -30,10 +31,6 @@ export interface ParkedEvent {
   lastAttemptAt: string;
   request?: ParkedRequest;
 }
-
-/** The followers that park, by their names on the console and in metrics. */
-export const FOLLOWERS = ['projector', 'publisher', 'forgetter'] as const;
-export type FollowerName = (typeof FOLLOWERS)[number];
 
 /** A follower's lot: the projector's is per generation of the read models. */
 export function lotOf(follower: FollowerName, generation?: number): string {

@@ -85,6 +85,7 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
     },
 
     head: () => store.head(),
+    ...(store.longestStreams ? { longestStreams: (limit: number) => store.longestStreams!(limit) } : {}),
     close: () => store.close(),
   };
 

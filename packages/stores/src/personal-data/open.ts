@@ -9,6 +9,7 @@ import { openKeyStore } from '../key-store/open.ts';
 import type { KeyStore } from '../key-store/port.ts';
 import { sealingEventStore } from './event-store.ts';
 import { versionedEventStore } from '../event-store/versioned.ts';
+import type { Upcasters } from '@eventide/kernel/events/versions.ts';
 
 export interface OpenedEventStore {
   /** Personal fields sealed on append, opened on read; events marked with their version on append, upcast on read. */
@@ -18,12 +19,13 @@ export interface OpenedEventStore {
   description: string;
 }
 
-export async function openEventStore(config: Config): Promise<OpenedEventStore> {
+/** `upcasters`: what the release knows of each event's versions; this one's unless a test plays another release. */
+export async function openEventStore(config: Config, { upcasters }: { upcasters?: Upcasters } = {}): Promise<OpenedEventStore> {
   const keys = await openKeyStore(config);
   const { store, description } = await openEventStoreAdapter(config);
   // Upcast above the sealing: an upcaster sees personal fields opened (or sealed, on the
   // publisher's subscription) and passes them through.
-  const versioned = versionedEventStore(sealingEventStore(store, keys.store));
+  const versioned = versionedEventStore(sealingEventStore(store, keys.store), upcasters);
   return {
     store: {
       ...versioned,

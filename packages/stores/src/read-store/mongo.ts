@@ -148,6 +148,11 @@ export async function openMongoReadStore(url: string, indexes: readonly MongoRea
       return generation;
     },
 
+    async pendingGeneration() {
+      const [last, served] = [await readMeta('last_generation'), await readMeta('active_generation')];
+      return last > served ? last : undefined;
+    },
+
     async promote(generation) {
       const previous = await readMeta('active_generation');
       if (previous === generation) return true;

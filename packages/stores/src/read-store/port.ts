@@ -85,6 +85,8 @@ export interface ReadStore {
   servedCheckpoint(name: string): Promise<number>;
   /** A fresh, empty generation for a rebuild, not served until promoted. */
   createGeneration(): Promise<number>;
+  /** The newest generation made for a rebuild and not (yet) promoted: one under way, or one given up. */
+  pendingGeneration(): Promise<number | undefined>;
   /**
    * Makes the generation the one queries read, and drops the one it replaces: true. Unless it is
    * behind the active one (a lower READ_MODELS_CHECKPOINT): then nothing changes and the answer

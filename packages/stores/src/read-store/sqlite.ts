@@ -238,6 +238,11 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       });
     },
 
+    async pendingGeneration() {
+      const [last, served] = [meta('last_generation'), meta('active_generation')];
+      return last > served ? last : undefined;
+    },
+
     async promote(generation) {
       // The final merge of a bulk load, once: a promotion refused as behind is asked again.
       settle(generation);

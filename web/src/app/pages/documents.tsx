@@ -7,7 +7,7 @@ import { Link, useLocation } from 'wouter-preact';
 import type { DocumentSummary } from '@eventide/client/api-client.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
-import { Field, Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
+import { Field, Lazy, Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { useSession } from '../session.tsx';
 
 const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -69,21 +69,11 @@ export function DocumentsPage() {
   );
 }
 
-type DocumentPageModule = typeof import('./document-page.tsx');
-
 /** A document's page, fetched the first time one opens (the editor is most of the app's script). */
 export function DocumentPage({ id }: { id: string }) {
-  const [module, setModule] = useState<DocumentPageModule>();
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    import('./document-page.tsx').then(setModule, () => setFailed(true));
-  }, []);
-  if (failed) {
-    return (
-      <p class="problem" role="alert">
-        The editor could not be loaded (the site may have been updated meanwhile). Reload the page to try again.
-      </p>
-    );
-  }
-  return module ? <module.DocumentPage id={id} /> : <Loading>Loading the editor…</Loading>;
+  return (
+    <Lazy load={() => import('./document-page.tsx')} what="editor">
+      {(module) => <module.DocumentPage id={id} />}
+    </Lazy>
+  );
 }

@@ -1,0 +1,296 @@
+/// <reference lib="dom" />
+// The operator's console (docs/operations.md#the-console), for admins: each follower of the log
+// with where it has got and what it parked, followed live; the parked events with why, to retry
+// once their cause is fixed or skip with a reason; the process's readiness; the longest streams;
+// and a stream's events, personal fields masked.
+import { useEffect, useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
+import type { Followers, ParkedEvent, StreamEvent } from '@eventide/client/api-client.ts';
+import type { ApiProblem } from '@eventide/client/problem.ts';
+import { api, asProblem } from '../api.ts';
+import { Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { isAdmin, useSession } from '../session.tsx';
+
+/** The followers as GET /admin/followers/live sends them, and whether the stream is open. */
+function useFollowers(): { followers: Followers | undefined; live: boolean } {
+  const [followers, setFollowers] = useState<Followers>();
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    const source = new EventSource(api.operations.followersLiveUrl());
+    source.addEventListener('followers', (event) => setFollowers(JSON.parse((event as MessageEvent<string>).data) as Followers));
+    source.onopen = () => setLive(true);
+    source.onerror = () => setLive(false);
+    return () => source.close();
+  }, []);
+  return { followers, live };
+}
+
+/** GET /health/ready as the console shows it: each check that failed, with why. */
+function Readiness({ changed }: { changed: unknown }) {
+  const [failing, setFailing] = useState<Array<[string, string]>>();
+  useEffect(() => {
+    void fetch('/health/ready')
+      .then((answer) => answer.json() as Promise<{ checks: Record<string, { status: string; output?: string }> }>)
+      .then((ready) =>
+        setFailing(
+          Object.entries(ready.checks).flatMap(([name, check]) => (check.status === 'pass' ? [] : [[name, check.output ?? 'failed']])),
+        ),
+      )
+      .catch(() => setFailing([['readiness', 'the process did not answer']]));
+  }, [changed]);
+  if (!failing) return null;
+  if (failing.length === 0) return <p class="ok">Ready: every check passes.</p>;
+  return (
+    <div class="problem" role="alert">
+      <strong>Not ready.</strong>
+      <ul>
+        {failing.map(([name, output]) => (
+          <li key={name}>
+            {name}: {output}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function FollowersTable({ followers }: { followers: Followers }) {
+  return (
+    <table aria-label="Followers of the log">
+      <thead>
+        <tr>
+          <th scope="col">Follower</th>
+          <th scope="col">Position</th>
+          <th scope="col">Behind</th>
+          <th scope="col">Parked</th>
+          <th scope="col">Held behind them</th>
+        </tr>
+      </thead>
+      <tbody>
+        {followers.followers.map((f) => (
+          <tr key={f.name}>
+            <th scope="row">
+              {f.name}
+              {f.generation !== undefined && <small> (generation {f.generation})</small>}
+            </th>
+            <td>{f.position}</td>
+            <td>{f.behind}</td>
+            <td class={f.parked > 0 ? 'warn' : undefined}>{f.parked}</td>
+            <td>{f.held}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SkipForm({ event, onDone }: { event: ParkedEvent; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const skipping = useSubmit(async () => {
+    await api.operations.skip({ follower: event.follower, position: event.position, reason });
+    onDone();
+  });
+  const id = `skip-${event.follower}-${event.position}`;
+  return (
+    <form onSubmit={skipping.submit} class="inline" aria-label={`Skip the event at position ${event.position}`}>
+      <label for={id}>Why skip it</label>
+      <input id={id} name="reason" required minLength={3} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+      <button type="submit" class="secondary" disabled={skipping.busy}>
+        Skip
+      </button>
+      <ProblemMessage problem={skipping.problem} />
+    </form>
+  );
+}
+
+function ParkedTable({ changed }: { changed: unknown }) {
+  const [parked, setParked] = useState<ParkedEvent[]>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [noted, setNoted] = useState<string>();
+  const load = () =>
+    void api.operations.parked({ limit: 100 }).then(
+      (page) => setParked(page.items),
+      (error) => setProblem(asProblem(error)),
+    );
+  useEffect(load, [changed]);
+  const retrying = useSubmit(async (event?: ParkedEvent) => {
+    const { requested } = await api.operations.retry(event ? { follower: event.follower, position: event.position } : {});
+    setNoted(`Asked to retry ${requested} parked event${requested === 1 ? '' : 's'}: their followers try within a second or two.`);
+    load();
+  });
+  if (problem) return <ProblemMessage problem={problem} />;
+  if (!parked) return <Loading>Loading parked events…</Loading>;
+  if (parked.length === 0) return <p>Nothing is parked: every follower handled every event.</p>;
+  return (
+    <>
+      <p>
+        <button type="button" disabled={retrying.busy} onClick={(e) => void retrying.submit(e)}>
+          Retry all
+        </button>
+      </p>
+      {noted && (
+        <p role="status" class="ok">
+          {noted}
+        </p>
+      )}
+      <ProblemMessage problem={retrying.problem} />
+      <table aria-label="Parked events">
+        <thead>
+          <tr>
+            <th scope="col">Position</th>
+            <th scope="col">Follower</th>
+            <th scope="col">Event</th>
+            <th scope="col">Why</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          {parked.map((event) => (
+            <tr key={`${event.follower}-${event.position}`}>
+              <td>{event.position}</td>
+              <td>{event.follower}</td>
+              <td>
+                {event.type} of <Link href={`/operations/streams/${encodeURIComponent(event.streamId)}`}>{event.streamId}</Link> (revision{' '}
+                {event.revision})
+              </td>
+              <td>{event.reason}</td>
+              <td>{event.attempts}</td>
+              <td>
+                {event.request ? (
+                  <span>{event.request.action} asked by an operator</span>
+                ) : event.behind === undefined ? (
+                  <>
+                    <button type="button" class="secondary" disabled={retrying.busy} onClick={(e) => void retrying.submit(e, event)}>
+                      Retry
+                    </button>
+                    <SkipForm event={event} onDone={load} />
+                  </>
+                ) : (
+                  <span>waits behind {event.behind}</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function LongestStreams() {
+  const [streams, setStreams] = useState<{ items: Array<{ streamId: string; events: number }>; available: boolean }>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  useEffect(() => void api.operations.streams({ limit: 10 }).then(setStreams, (error) => setProblem(asProblem(error))), []);
+  if (problem) return <ProblemMessage problem={problem} />;
+  if (!streams) return <Loading>Loading streams…</Loading>;
+  if (!streams.available) return <p>This event store cannot say which streams are longest.</p>;
+  if (streams.items.length === 0) return <p>No stream has 32 events yet.</p>;
+  return (
+    <ol aria-label="Longest streams">
+      {streams.items.map((s) => (
+        <li key={s.streamId}>
+          <Link href={`/operations/streams/${encodeURIComponent(s.streamId)}`}>{s.streamId}</Link>: {s.events} events
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function OperationsPage() {
+  const { session } = useSession();
+  const { followers, live } = useFollowers();
+  if (session === undefined) return <Loading />;
+  if (!isAdmin(session)) return <p>This page is for administrators.</p>;
+  // Parked counts and positions move together: a change reloads the parked list and readiness.
+  const changed = followers && JSON.stringify(followers.followers.map((f) => [f.parked, f.held]));
+  return (
+    <section aria-labelledby="operations-title">
+      <h1 id="operations-title">Operations</h1>
+      <Readiness changed={changed} />
+      <h2>
+        Followers of the log <span class={live ? 'live-badge live' : 'live-badge'}>{live ? 'Live' : 'Reconnecting…'}</span>
+      </h2>
+      {followers ? (
+        <>
+          <p>The log holds {followers.head} events.</p>
+          <FollowersTable followers={followers} />
+          {followers.rebuild && (
+            <p>
+              A rebuild is filling generation {followers.rebuild.generation}: at position {followers.rebuild.position} of {followers.head}.
+            </p>
+          )}
+        </>
+      ) : (
+        <Loading>Loading the followers…</Loading>
+      )}
+      <h2>Parked events</h2>
+      <ParkedTable changed={changed} />
+      <h2>Longest streams</h2>
+      <LongestStreams />
+    </section>
+  );
+}
+
+export function StreamPage({ streamId }: { streamId: string }) {
+  const { session } = useSession();
+  const [events, setEvents] = useState<StreamEvent[]>([]);
+  const [next, setNext] = useState<string | null>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  const load = (cursor?: string) =>
+    void api.operations.stream(streamId, { limit: 50, ...(cursor ? { cursor } : {}) }).then(
+      (page) => {
+        setEvents((shown) => (cursor ? [...shown, ...page.items] : page.items));
+        setNext(page.nextCursor);
+      },
+      (error) => setProblem(asProblem(error)),
+    );
+  useEffect(() => {
+    if (isAdmin(session)) load();
+  }, [streamId, session?.userId]);
+  if (session === undefined) return <Loading />;
+  if (!isAdmin(session)) return <p>This page is for administrators.</p>;
+  return (
+    <section aria-labelledby="stream-title">
+      <h1 id="stream-title">Stream {streamId}</h1>
+      <p>
+        <Link href="/operations">Back to operations</Link>. Personal fields are masked.
+      </p>
+      <ProblemMessage problem={problem} />
+      {next === undefined && !problem && <Loading>Loading events…</Loading>}
+      <table aria-label={`Events of ${streamId}`}>
+        <thead>
+          <tr>
+            <th scope="col">Revision</th>
+            <th scope="col">Position</th>
+            <th scope="col">Event</th>
+            <th scope="col">When</th>
+            <th scope="col">Data</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.position}>
+              <td>{event.revision}</td>
+              <td>{event.position}</td>
+              <td>
+                {event.type} v{event.schemaVersion}
+                {event.unreadable && <p class="warn">{event.unreadable}</p>}
+              </td>
+              <td>{new Date(event.time).toLocaleString()}</td>
+              <td>
+                <code>{JSON.stringify(event.data)}</code>
+                {event.masked.length > 0 && <small> masked: {event.masked.join(', ')}</small>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {next && (
+        <button type="button" class="secondary" onClick={() => load(next)}>
+          More events
+        </button>
+      )}
+    </section>
+  );
+}
