@@ -70,7 +70,7 @@ describe('an event of a version this release does not know', () => {
     expect(ready.body.checks.followers).toMatchObject({
       status: 'fail',
       output: expect.stringMatching(
-        /the projector parked 1 event\(s\).*product:updated at position \d+: product:updated version 3 is newer/,
+        /the projector parked 1 event, the first product:updated at position \d+, because product:updated version 3 is newer/,
       ),
     });
     const parked = (await app.request('GET', '/admin/parked')).body.items as Array<{ follower: string; position: number }>;

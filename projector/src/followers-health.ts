@@ -60,9 +60,10 @@ export function followersProbe(health: FollowersHealth): Probe {
         if (!counts || counts.parked + counts.held === 0) continue;
         total += counts.parked + counts.held;
         const oldest = counts.oldest;
-        failures.push(
-          `the ${follower} parked ${counts.parked} event(s), ${counts.held} more wait behind them${oldest ? `; the oldest, ${oldest.type} at position ${oldest.position}: ${oldest.reason}` : ''}`,
-        );
+        const events = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
+        const held = counts.held > 0 ? ` (${events(counts.held)} more wait behind)` : '';
+        const why = oldest ? `, the first ${oldest.type} at position ${oldest.position}, because ${oldest.reason}` : '';
+        failures.push(`the ${follower} parked ${events(counts.parked)}${held}${why}`);
       }
       for (const follower of FOLLOWERS) {
         const position = positions[POSITION_OF[follower]];

@@ -276,11 +276,13 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     },
 
     async longestStreams(limit) {
-      // Ranked by their newest snapshot, then measured: a stream goes on past its snapshot.
-      const ranked = sql.snapshottedStreams.all(limit) as { stream_id: string }[];
+      // Ranked by their newest snapshot, then measured, twice as many as asked: a stream goes on
+      // past its snapshot, so one ranked a little lower may be longer.
+      const ranked = sql.snapshottedStreams.all(limit * 2) as { stream_id: string }[];
       return ranked
         .map(({ stream_id }) => ({ streamId: stream_id, events: Number((sql.streamLength.get(stream_id) as { events: number }).events) }))
-        .sort((a, b) => b.events - a.events);
+        .sort((a, b) => b.events - a.events)
+        .slice(0, limit);
     },
 
     saveSnapshot(streamId, snapshot) {

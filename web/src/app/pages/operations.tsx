@@ -46,7 +46,16 @@ function Readiness({ changed }: { changed: unknown }) {
       <ul>
         {failing.map(([name, output]) => (
           <li key={name}>
-            {name}: {output}
+            {name}:{' '}
+            {output.includes('; ') ? (
+              <ul>
+                {output.split('; ').map((part) => (
+                  <li key={part}>{part}</li>
+                ))}
+              </ul>
+            ) : (
+              output
+            )}
           </li>
         ))}
       </ul>

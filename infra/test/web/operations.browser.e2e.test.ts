@@ -1,0 +1,131 @@
+// Issue 59: the operator's console in Chromium. An admin sees the followers live, an event the next
+// release wrote parked with why, that event's stream with personal fields masked; once this release
+// has learnt the event's version (played here by giving the running app the next release's
+// upcasters), Retry projects it and the console shows nothing parked. A customer is refused.
+// Screenshots: infra/test/artifacts/operations-*.png.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPCASTERS, type Upcaster, type Upcasters } from '@eventide/kernel/events/versions.ts';
+import { newId } from '@eventide/kernel/ids.ts';
+import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import { versionedEventStore } from '@eventide/stores/event-store/versioned.ts';
+import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
+import { join } from 'node:path';
+import { until } from '@eventide/testing/wait.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot } from '../browser.ts';
+import { startFullApp, type FullApp } from '../full-app.ts';
+
+if (!chromiumAvailable) console.warn(`SKIPPED: the operator's console test needs Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+
+const V3: Upcaster = (data) => data;
+const NEXT_RELEASE: Upcasters = { ...UPCASTERS, 'product:updated': [...UPCASTERS['product:updated'], V3] };
+
+describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { timeout: 120_000 }, () => {
+  /** What the running app knows of product:updated: this release's, until the test teaches it version 3. */
+  const known = [...UPCASTERS['product:updated']];
+  let app: FullApp;
+  let browser: Browser;
+  let kettle: string;
+
+  beforeAll(async () => {
+    app = await startFullApp({ upcasters: { ...UPCASTERS, 'product:updated': known } });
+    browser = await launchChromium();
+    kettle = (await app.write('POST', '/products', { name: 'Kettle', price: { amount: 1200, currency: 'EUR' } })).body.productId;
+    // The next release changes the kettle: a product:updated of version 3, straight into the log.
+    const log = openSqliteEventStore({ path: join(app.dataDir, 'events.db'), synchronous: 'NORMAL' });
+    const metadata = { correlationId: newId(), causationId: newId(), actor: { type: 'system' as const, name: 'next-release' } };
+    await versionedEventStore(log, NEXT_RELEASE).append(
+      `product-${kettle}`,
+      [{ id: newId(), type: 'product:updated', data: { productId: kettle, changes: { name: 'Steel kettle' } }, metadata }],
+      { expectedRevision: 0 },
+    );
+    await log.close();
+    await until(async () => (await app.request('GET', '/admin/parked')).body.items.length === 2, 'the event parked');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  async function pageAs(cookie: string): Promise<Page> {
+    const context = await browser.newContext();
+    const origin = new URL(app.url);
+    await context.addCookies(
+      cookie.split('; ').map((pair) => {
+        const [name, ...value] = pair.split('=');
+        return { name: name!, value: value.join('='), domain: origin.hostname, path: '/' };
+      }),
+    );
+    const page = await context.newPage();
+    reportAnswers(page, app.url);
+    return page;
+  }
+
+  it('shows the followers, the parked event and its stream to an admin, and Retry projects it once the release knows it', async () => {
+    const page = await pageAs(app.cookieHeader());
+    await page.goto(`${app.url}/#/operations`);
+    const followers = page.getByRole('table', { name: 'Followers of the log' });
+    /** The Parked column of a follower's row (after Position and Behind). */
+    const parkedBy = (follower: string) =>
+      followers
+        .getByRole('row', { name: new RegExp(follower) })
+        .getByRole('cell')
+        .nth(2);
+    await expect.poll(() => parkedBy('projector').innerText()).toBe('1');
+    await page.getByText('Live', { exact: true }).waitFor();
+    await page.getByText('Not ready.').waitFor();
+    const parked = page.getByRole('table', { name: 'Parked events' });
+    await expect.poll(() => parked.innerText()).toMatch(/product:updated version 3 is newer than this release knows \(2\)/);
+    await screenshot(page, 'operations-parked');
+
+    // The event's stream: its events, in order, with their versions.
+    await parked
+      .getByRole('link', { name: `product-${kettle}` })
+      .first()
+      .click();
+    const events = page.getByRole('table', { name: `Events of product-${kettle}` });
+    await expect.poll(() => events.innerText()).toMatch(/product:created v2[\s\S]*product:updated v3/);
+    await screenshot(page, 'operations-stream');
+    await page.getByRole('link', { name: 'Back to operations' }).click();
+
+    // This release learns version 3, as an upgrade would bring; the operator retries.
+    known.push(V3);
+    const projectorRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /projector/ });
+    await projectorRow.getByRole('button', { name: 'Retry' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Asked to retry 1 parked event/ })
+      .waitFor();
+    await expect.poll(async () => (await app.request('GET', `/products/${kettle}`)).body.name).toBe('Steel kettle');
+    // Live: the projector's count goes to 0 without a reload, and its row leaves the parked events.
+    await expect.poll(() => parkedBy('projector').innerText()).toBe('0');
+    await expect
+      .poll(() =>
+        page
+          .getByRole('table', { name: 'Parked events' })
+          .getByRole('row', { name: /projector/ })
+          .count(),
+      )
+      .toBe(0);
+    expect(await parkedBy('publisher').innerText()).toBe('1');
+    await screenshot(page, 'operations-retried');
+  });
+
+  it('skips a parked event with a reason, and refuses a customer', async () => {
+    const page = await pageAs(app.cookieHeader());
+    await page.goto(`${app.url}/#/operations`);
+    // The publisher's copy of the event is still parked (its lot is its own): skip it, saying why.
+    const publisherRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /publisher/ });
+    await publisherRow.getByLabel('Why skip it').fill('published by the next release already');
+    await publisherRow.getByRole('button', { name: 'Skip' }).click();
+    await expect.poll(async () => (await app.request('GET', '/admin/parked')).body.items).toEqual([]);
+    await page.getByText('Nothing is parked').waitFor();
+    await screenshot(page, 'operations-clear');
+
+    const customer = await signedInUser(app.url);
+    const theirs = await pageAs(customer.cookieHeader());
+    await theirs.goto(`${app.url}/#/operations`);
+    await theirs.getByText('This page is for administrators.').waitFor();
+    expect((await customer.request('GET', '/admin/followers')).status).toBe(403);
+  });
+});
