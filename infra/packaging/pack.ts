@@ -27,12 +27,15 @@ interface Packable {
   platform: 'node' | 'neutral';
   /** Dependencies only one entry needs: peers the user installs when they use that entry. */
   optionalPeers?: Record<string, string>;
+  /** Commands the package installs (`npx <name>`), by name → entry. */
+  bins?: Record<string, string>;
 }
 
 /** The packages a downstream project installs, by workspace name. */
 export const PACKABLE: Record<string, Packable> = {
   sdk: {
-    entries: { index: 'src/index.ts', metrics: 'src/metrics.ts' },
+    entries: { index: 'src/index.ts', metrics: 'src/metrics.ts', 'dead-letters-cli': 'src/dead-letters-cli.ts' },
+    bins: { 'eventide-dead-letters': 'dead-letters-cli' },
     platform: 'node',
     optionalPeers: { 'prom-client': 'the `@eventide/sdk/metrics` entry, on the service’s own registry' },
   },
@@ -103,7 +106,12 @@ export async function pack(name: string, out: string): Promise<string> {
       dependencies[dependency] = range;
     }
     const files = (entry: string) => ({ types: `./dist/${entry}.d.mts`, default: `./dist/${entry}.mjs` });
-    const exports = Object.fromEntries(Object.keys(spec.entries).map((entry) => [entry === 'index' ? '.' : `./${entry}`, files(entry)]));
+    const commands = new Set(Object.values(spec.bins ?? {}));
+    const exports = Object.fromEntries(
+      Object.keys(spec.entries)
+        .filter((entry) => !commands.has(entry))
+        .map((entry) => [entry === 'index' ? '.' : `./${entry}`, files(entry)]),
+    );
     const packed = {
       name: own.name,
       version: own.version,
@@ -111,6 +119,7 @@ export async function pack(name: string, out: string): Promise<string> {
       type: 'module',
       engines: { node: `>=${OLDEST_NODE}` },
       exports: { ...exports, './package.json': './package.json' },
+      ...(spec.bins ? { bin: Object.fromEntries(Object.entries(spec.bins).map(([name, entry]) => [name, `./dist/${entry}.mjs`])) } : {}),
       types: './dist/index.d.mts',
       files: ['dist', 'README.md'],
       sideEffects: false,

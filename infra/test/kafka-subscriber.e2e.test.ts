@@ -13,6 +13,7 @@ import { startPublisher, type Checkpoints, type Publisher } from '@eventide/proj
 import { startFullApp, type FullApp } from './full-app.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/testing/mock-kafka.ts';
 import { memoryCheckpoints } from './memory-checkpoints.ts';
+import { runCli } from './process.ts';
 import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -233,7 +234,56 @@ if (!kcatAvailable()) {
       const letter = letters.find((l) => l.headers['event-id'] === badEvent.id)!;
       expect(letter.headers['dead-letter-reason']).toContain('cannot handle this one');
       expect(letter.headers['dead-letter-attempts']).toBe('3');
+      expect(letter.headers['dead-letter-group']).toBe('dlq');
       expect(JSON.parse(letter.payload)).toEqual(toEnvelope(badEvent));
     });
+
+    it("lets the group's operator list its dead letters, retry one once fixed, and skip one saying why, with the SDK's command", async () => {
+      const group = 'dlq-operated';
+      const poison = (await app.write('POST', '/products', { name: 'Broken', price: { amount: 1, currency: 'EUR' } })).body.productId;
+      let fixed = false;
+      const handled: number[] = [];
+      await subscriber({ groupId: group, dedupe: true })
+        .on('product:updated', (event) => {
+          if (event.data.productId === poison && !fixed) throw new Error('the mailer is down');
+          if (event.data.productId === poison) handled.push(event.revision);
+        })
+        .start();
+      await app.write('PATCH', `/products/${poison}`, { name: 'Broken 2' });
+      await app.write('PATCH', `/products/${poison}`, { name: 'Broken 3' });
+      const command = (...args: string[]) =>
+        runCli('packages/sdk/src/dead-letters-cli.ts', [...args, '--group', group, '--prefix', prefix, '--by', 'ops'], {
+          KAFKA_BROKERS: kafka.brokers.join(','),
+        });
+      // Another group's dead letters share the topic: this group's operator sees only its own.
+      let open: Array<{ id: string; eventType: string; reason: string; attempts: number }> = [];
+      await until(async () => {
+        const listed = await command('list', '--json');
+        open = listed.code === 0 ? JSON.parse(listed.output) : [];
+        return open.length === 2;
+      }, "the group's two dead letters listed");
+      expect(open).toMatchObject([
+        { eventType: 'product:updated', attempts: 3, reason: expect.stringContaining('the mailer is down') },
+        { eventType: 'product:updated', attempts: 3 },
+      ]);
+
+      fixed = true;
+      expect((await command('retry', open[0]!.id)).output).toContain('retried 1');
+      // Handled again, though the subscriber had seen it (dedupe): its operator asked.
+      await until(() => handled.includes(1), 'the retried dead letter handled');
+      expect((await command('skip', open[1]!.id)).code).toBe(2);
+      expect((await command('skip', open[1]!.id, '--reason', 'superseded by the next change')).output).toContain('skipped 1');
+      expect((await command('list')).output).toContain(`no open dead letters for group ${group}`);
+      const all = await command('list', '--all');
+      expect(all.output).toMatch(/retried by ops/);
+      expect(all.output).toMatch(/skipped by ops: superseded by the next change/);
+      expect(handled).toEqual([1]);
+      // Retrying what is no longer open is refused, naming it.
+      const again = await command('retry', open[0]!.id);
+      expect([again.code, again.output]).toEqual([
+        1,
+        expect.stringContaining(`no unresolved dead letter of group ${group} is ${open[0]!.id}`),
+      ]);
+    }, 180_000);
   });
 }

@@ -155,6 +155,12 @@ describe('the packed SDK and client', { timeout: 120_000 }, () => {
   });
 
   for (const node of RUNTIMES) {
+    it(`install the dead-letters command, which runs on Node ${node.version} and says how it is used`, () => {
+      const bin = join(project, 'node_modules/.bin/eventide-dead-letters');
+      const answer = spawnSync(node.path, [bin, 'list'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      expect([answer.status, answer.stderr]).toEqual([2, expect.stringMatching(/--group is needed[\s\S]*usage: eventide-dead-letters/)]);
+    });
+
     it(`run a subscriber and a client against npm start on Node ${node.version}`, async () => {
       const env = { EVENTIDE_URL: service.url, EVENTIDE_EMAIL: OPS.email, EVENTIDE_PASSWORD: OPS.password };
       const subscriber = run(node.path, 'out/subscriber.js', [], env);

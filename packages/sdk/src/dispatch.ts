@@ -112,7 +112,8 @@ export class Dispatcher {
       traceId: traceIdOf(envelope.metadata?.traceparent),
     };
     if (!handlers) return { kind: 'ignored', ...about };
-    if (this.seen?.has(envelope.id)) return { kind: 'duplicate', ...about };
+    // An event its operator retried from the dead letters is handled again, though it was seen (dead-letters.ts).
+    if (this.seen?.has(envelope.id) && origin.retried !== 'true') return { kind: 'duplicate', ...about };
     // One span for the delivery, continuing the publisher's: the handlers' own spans nest under it.
     return inEventSpan('handle', SpanKind.CONSUMER, envelope, () => this.run(envelope, handlers, raw, origin, about));
   }

@@ -2,6 +2,8 @@
 // catalogue's names and types that its handlers are typed with. Metrics are a second entry
 // (`@eventide/sdk/metrics`), so that a service without prom-client installs none.
 export { createSubscriber } from './subscriber.ts';
+export { deadLetters } from './dead-letters.ts';
+export type { DeadLetterRecord, DeadLetterResolution, DeadLettersOptions, KafkaDeadLetters } from './dead-letters.ts';
 export type { KafkaSubscriberOptions, KeyLookup, Subscriber, SubscriberOptions, SubscriberSettings } from './subscriber.ts';
 export type { DeadLetter, Handler, Outcome, RetryPolicy } from './dispatch.ts';
 export type { HttpTransportOptions } from './http-transport.ts';

@@ -4,6 +4,9 @@
 // stay in order. Subscribing: a consumer group over the topics of the wanted names; a message's
 // offset is committed after `deliver` resolved, so a crash delivers it again, never skips it.
 // Partitions are consumed one message at a time, so one entity's events arrive in order.
+// A group's dead letters go to `<topic>.dead-letter`, saying whose; its operator retries them onto
+// the group's own retry topic (`<prefix>retry.<group>`), which its members read beside the others
+// (kafka-dead-letters.ts).
 import { Kafka, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
 import type { EventName, Model } from '@eventide/kernel/events/catalogue.ts';
@@ -17,6 +20,13 @@ import type { EventBus, SubscribeOptions, Subscription } from './port.ts';
 // Topic, key and headers as the catalogue's wire format says (kernel/events/on-the-wire.ts).
 const HEADER_EVENT_TYPE = 'event-type' satisfies HeaderName;
 const HEADER_EVENT_ID = 'event-id' satisfies HeaderName;
+
+/** Whose dead letter a message of a dead-letter topic is: the groups share those topics. */
+export const HEADER_DEAD_LETTER_GROUP = 'dead-letter-group';
+/** The dead-letter topic a message of `topic` goes to, unless the settings say otherwise. */
+export const defaultDeadLetterTopic = (topic: string) => `${topic}.dead-letter`;
+/** Where a group's operator puts its dead letters to be handled again: read by that group alone. */
+export const retryTopicOf = (topicPrefix: string, group: string) => `${topicPrefix}retry.${group}`;
 
 export interface KafkaBusSettings {
   brokers: string[];
@@ -36,7 +46,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
   // Before any connection: kafkajs would otherwise keep each one busy once a millisecond.
   stopIdleRequestQueueLoop();
   const kafka = new Kafka({ clientId: settings.clientId, brokers: settings.brokers, logCreator: kafkaLogCreator(log) });
-  const deadLetterTopic = settings.deadLetterTopic ?? ((topic: string) => `${topic}.dead-letter`);
+  const deadLetterTopic = settings.deadLetterTopic ?? defaultDeadLetterTopic;
   const subscriptions = new Set<Subscription>();
   let producer: Promise<Producer> | undefined;
   /** For readiness probes only, connected on the first (ping). */
@@ -66,6 +76,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
     const wanted = new Set<string>(options.names);
     const topics = [...new Set(options.names.map((name: EventName) => topicOf(settings.topicPrefix, name.split(':')[0] as Model)))];
     if (topics.length === 0) throw new Error('subscribe to at least one event name');
+    const retryTopic = retryTopicOf(settings.topicPrefix, options.group);
     let consumer: Consumer | undefined;
     let stopping = false;
     let restarts = 0;
@@ -98,7 +109,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
         onJoin();
       });
       await member.connect();
-      await member.subscribe({ topics, fromBeginning: true });
+      await member.subscribe({ topics: [...topics, retryTopic], fromBeginning: true });
       // kafkajs resolves a message's offset only when eachMessage returns, and commits resolved
       // offsets after every message (threshold 1): commit after delivery, never before.
       await member.run({
@@ -109,7 +120,13 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
           // other producer's) is delivered, for the subscriber to judge.
           const type = message.headers?.[HEADER_EVENT_TYPE]?.toString();
           if (type !== undefined && !wanted.has(type)) return;
-          const origin = { topic, partition: String(partition), offset: message.offset };
+          // One put back by the group's operator is handled again even if it was seen (dispatch.ts).
+          const origin = {
+            topic,
+            partition: String(partition),
+            offset: message.offset,
+            ...(topic === retryTopic ? { retried: 'true' } : {}),
+          };
           await options.deliver({ raw: message.value?.toString() ?? '', origin });
         },
       });
@@ -133,6 +150,7 @@ export function kafkaBus(settings: KafkaBusSettings, log: Logger): EventBus {
               key: letter.eventId ?? null,
               value: letter.raw,
               headers: {
+                [HEADER_DEAD_LETTER_GROUP]: options.group,
                 'dead-letter-reason': letter.reason.slice(0, 2000),
                 'dead-letter-attempts': String(letter.attempts),
                 ...(letter.eventId ? { [HEADER_EVENT_ID]: letter.eventId } : {}),
