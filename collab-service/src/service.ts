@@ -3,17 +3,23 @@
 // service; the session store (and so the cookie) is the platform's.
 import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { answering } from '@eventide/runtime/readiness.ts';
-import { openCollab, openCollabSections, type Collab, type CollabWiring } from './wire.ts';
+import { openCollab, openCollabSections, type CollabWiring } from './wire.ts';
+import { superviseCollab, type SupervisedCollab } from './supervised.ts';
 
 export interface CollabService extends Service {
-  collab: Collab;
+  collab: SupervisedCollab;
 }
 
 export function collabService(options: Pick<CollabWiring, 'clock' | 'checkEveryMs'> = {}): ServiceFactory<CollabService> {
   return async ({ config, log, auth: openAuth, readModels, personalData, metrics }) => {
     const auth = await openAuth();
     const read = await readModels();
-    const collab = await openCollab(config, { auth, readStore: read.store, log, personalData, metrics, ...options });
+    // Started again, while the rest of the process serves, when its store dies (supervised.ts).
+    const collab = await superviseCollab((once) => openCollab(config, { auth, readStore: read.store, log, ...once, ...options }), {
+      log,
+      personalData,
+      metrics,
+    });
     return {
       collab,
       api: { service: 'collab' as const, handlers: collab.handlers },

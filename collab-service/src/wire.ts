@@ -34,6 +34,8 @@ export interface Collab {
   probe(): Promise<void>;
   /** Asks Redis, when editors' ops cross processes through it. */
   pubsubProbe?(): Promise<void>;
+  /** Closes its store under it, as a connection that died would: what a supervisor must notice (supervised.ts). */
+  kill(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export async function openCollab(
     async probe() {
       await store.members.documentsOf('readiness-probe', 1);
     },
+    kill: () => new Promise<void>((resolve) => store.db.close(() => resolve())),
     async close() {
       await socket?.close();
       await collab.close();

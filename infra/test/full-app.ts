@@ -96,7 +96,9 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   );
   const { store: eventStore, auth } = composition.services.command;
   const { projector } = composition.services.projector;
-  const collab = options.collab ? (composition.services as { collab?: { collab: Collab } }).collab?.collab.collab : undefined;
+  const collab = options.collab
+    ? (composition.services as { collab?: { collab: { current(): Collab | undefined } } }).collab?.collab.current()?.collab
+    : undefined;
   const readStore = (await composition.platform.readModels()).store;
   const { keys } = await composition.platform.eventStore();
   const eventBus = (await composition.platform.eventBus()).store;

@@ -15,6 +15,7 @@ import { commandService } from '@eventide/command-service/src/service.ts';
 import { signUp, signUpAdmin, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
 import type { Collab } from '@eventide/collab-service/src/wire.ts';
+import type { SupervisedCollab } from '@eventide/collab-service/src/supervised.ts';
 import { connectEditor, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
@@ -27,7 +28,10 @@ export interface User extends SignedIn {
 export interface CollabApp {
   url: string;
   auth: OpenedAuth;
+  /** The collab part running when it started. */
   collab: Collab;
+  /** Its supervisor, which starts it again when it dies. */
+  supervised: SupervisedCollab;
   eventStore: EventStore;
   /** The process's metrics registry, as GET /metrics would serve it. */
   metrics: Metrics;
@@ -48,7 +52,8 @@ export async function startCollabApp(
     { command: commandService(), collab: collabService(options.checkEveryMs ? { checkEveryMs: options.checkEveryMs } : {}) },
   );
   const { store: eventStore, auth } = composition.services.command;
-  const { collab } = composition.services.collab;
+  const supervised = composition.services.collab.collab;
+  const collab = supervised.current()!;
   const { server, url } = await listenOnLoopback(httpAppOf(composition, log));
   composition.attach(server);
   const asUser = (signedIn: SignedIn, http: JsonClient): User => ({
@@ -61,6 +66,7 @@ export async function startCollabApp(
     auth,
     metrics: composition.platform.metrics,
     collab,
+    supervised,
     eventStore,
     dir,
     async newUser() {

@@ -71,11 +71,11 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
         .getByRole('row', { name: new RegExp(follower) })
         .getByRole('cell')
         .nth(2);
-    await expect.poll(() => parkedBy('projector').innerText()).toBe('1');
+    await expect.poll(() => parkedBy('projector').textContent()).toBe('1');
     await page.getByText('Live', { exact: true }).waitFor();
     await page.getByText('Not ready.').waitFor();
     const parked = page.getByRole('table', { name: 'Parked events' });
-    await expect.poll(() => parked.innerText()).toMatch(/product:updated version 3 is newer than this release knows \(2\)/);
+    await expect.poll(() => parked.textContent()).toMatch(/product:updated version 3 is newer than this release knows \(2\)/);
     await screenshot(page, 'operations-parked');
 
     // The event's stream: its events, in order, with their versions.
@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
       .first()
       .click();
     const events = page.getByRole('table', { name: `Events of product-${kettle}` });
-    await expect.poll(() => events.innerText()).toMatch(/product:created v2[\s\S]*product:updated v3/);
+    await expect.poll(() => events.textContent()).toMatch(/product:created v2[\s\S]*product:updated v3/);
     await screenshot(page, 'operations-stream');
     await page.getByRole('link', { name: 'Back to operations' }).click();
 
@@ -98,7 +98,7 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
       .waitFor();
     await expect.poll(async () => (await app.request('GET', `/products/${kettle}`)).body.name).toBe('Steel kettle');
     // Live: the projector's count goes to 0 without a reload, and its row leaves the parked events.
-    await expect.poll(() => parkedBy('projector').innerText()).toBe('0');
+    await expect.poll(() => parkedBy('projector').textContent()).toBe('0');
     await expect
       .poll(() =>
         page
@@ -107,7 +107,7 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
           .count(),
       )
       .toBe(0);
-    expect(await parkedBy('publisher').innerText()).toBe('1');
+    expect(await parkedBy('publisher').textContent()).toBe('1');
     await screenshot(page, 'operations-retried');
   });
 

@@ -112,7 +112,7 @@ export function Lazy<M>({ load, what, children }: { load: () => Promise<M>; what
       </p>
     );
   }
-  return module ? <>{children(module)}</> : <Loading>Loading the {what}…</Loading>;
+  return module ? children(module) : <Loading>Loading the {what}…</Loading>;
 }
 
 export function Loading({ children = 'Loading…' }: { children?: ComponentChildren }) {

@@ -30,12 +30,14 @@ export function answerClientErrors(server: Server): void {
 export function endWithProblem(
   socket: Duplex,
   problem: { type: string; title: string; status: number; detail: string; instance?: string },
+  headers: Record<string, string> = {},
 ): void {
   const body = JSON.stringify(problem);
   const head = [
     `HTTP/1.1 ${problem.status} ${problem.title}`,
     'Content-Type: application/problem+json',
     `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
