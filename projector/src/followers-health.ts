@@ -5,7 +5,7 @@
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 import type { Probe } from '@eventide/runtime/readiness.ts';
-import { followerOf, lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
+import { lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { FOLLOWERS, type FollowerName } from '@eventide/kernel/events/followers.ts';
 
 /** Where each follower has got, as the operator's GET /health says it (METRICS_PORT). */
@@ -96,10 +96,4 @@ export function parkedGauge(metrics: Metrics, health: Pick<FollowersHealth, 'par
       return Object.fromEntries(parked.map(({ follower, counts }) => [follower, (counts?.parked ?? 0) + (counts?.held ?? 0)]));
     },
   );
-}
-
-/** For the console: the lot's follower (and generation) in words. */
-export function describeLot(lot: string): string {
-  const { follower, generation } = followerOf(lot);
-  return generation === undefined ? follower : `${follower} (generation ${generation})`;
 }
