@@ -37,6 +37,7 @@ beforeAll(async () => {
     'identity provider': 'github',
     editor: other.userId,
     'named version': '1',
+    stream: `product-${product.body.productId}`,
   };
 });
 afterAll(() => app?.close());

@@ -8,7 +8,7 @@ import { ApiProblem } from './problem.ts';
 describe('the typed client', () => {
   it('goes where the route table says, and has a shorthand for every current JSON operation', async () => {
     const { requests, fetch } = fakeFetch(
-      Array.from({ length: 44 }, () => ({ status: 200, body: { items: [], nextCursor: null, providers: [], location: 'http://x.test/' } })),
+      Array.from({ length: 50 }, () => ({ status: 200, body: { items: [], nextCursor: null, providers: [], location: 'http://x.test/' } })),
     );
     const api = createApiClient({ baseUrl: '', fetch });
     const id = 'i';
@@ -54,6 +54,12 @@ describe('the typed client', () => {
       api.documents.versions(id),
       api.documents.nameVersion(id, { name: 'Draft' }),
       api.documents.forgetVersion(id, 3),
+      api.operations.followers(),
+      api.operations.parked({ follower: 'projector' }),
+      api.operations.retry({}),
+      api.operations.skip({ follower: 'publisher', position: 7, reason: 'a test' }),
+      api.operations.streams(),
+      api.operations.stream('product-1'),
     ]);
     const routeOf = (method: string, url: string) => {
       const path = url.split('?')[0]!;

@@ -3,7 +3,7 @@
 // server, and a clean shutdown on SIGINT/SIGTERM.
 import { type Config, ConfigError, loadConfig } from '@eventide/kernel/config.ts';
 import { serve } from '@eventide/platform/http/serve.ts';
-import { createLogger } from '@eventide/kernel/log.ts';
+import { createLogger, type Logger } from '@eventide/kernel/log.ts';
 import { compose, type ServiceFactory } from './compose.ts';
 import { startHeapReducer } from './heap-reducer.ts';
 import { httpAppOf } from './http.ts';
@@ -16,6 +16,20 @@ function exitOnConfigError(error: unknown): never {
   process.exit(2);
 }
 
+/**
+ * A fault no boundary caught. This is not containment (each boundary fails alone on its own:
+ * docs/operations.md#faults): the process says what it was, in its log, and exits 1, for its
+ * runner to start it again. Node would exit too, but with the stack on stderr beside the log.
+ */
+function lastResort(log: Logger): void {
+  const fatal = (error: unknown, what: string) => {
+    log.fatal({ err: error }, `${what} that nothing caught; exiting, for the runner to start the process again`);
+    log.flush(() => process.exit(1));
+  };
+  process.once('uncaughtException', (error) => fatal(error, 'an error'));
+  process.once('unhandledRejection', (reason) => fatal(reason, 'a rejected promise'));
+}
+
 export async function runServices(name: string, factories: Record<string, ServiceFactory>): Promise<void> {
   let config: Config;
   try {
@@ -24,6 +38,7 @@ export async function runServices(name: string, factories: Record<string, Servic
     exitOnConfigError(error);
   }
   const log = createLogger({ level: config.LOG_LEVEL, name });
+  lastResort(log);
   // Before anything makes a span: the SDK is loaded only when an exporter is configured.
   const tracing = tracingConfigured(config) ? await startTracing(config, { serviceName: name }) : undefined;
   const composition = await compose({ config, log }, factories).catch(exitOnConfigError);

@@ -16,11 +16,11 @@ export interface EventStoreHarness {
 
 const metadata = { correlationId: 'corr-1', causationId: 'cause-1', actor: { type: 'anonymous' as const } };
 
-function event(type = 'test:happened', data: NewEvent['data'] = { n: 1 }): NewEvent {
+export function event(type = 'test:happened', data: NewEvent['data'] = { n: 1 }): NewEvent {
   return { id: newId(), type, data, metadata };
 }
 
-function stream(): string {
+export function stream(): string {
   return `contract-${newId()}`;
 }
 
@@ -147,31 +147,6 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
         await store.saveSnapshot(s, snapshotAt(5, 'v2'));
         expect(await store.readSnapshot(s, { version: 'v2' })).toEqual(snapshotAt(5, 'v2'));
         expect(await store.readSnapshot(stream(), { version: 'v1' })).toBeUndefined();
-      }));
-
-    it('ranks the streams it keeps snapshots of by length, where it can tell', () =>
-      withStore(async ({ store }) => {
-        if (!store.longestStreams) return;
-        const [long, longer, short] = [stream(), stream(), stream()];
-        const fill = async (s: string, n: number, snapshotAt?: number) => {
-          await store.append(
-            s,
-            Array.from({ length: n }, (_, i) => event('e', { i })),
-            { expectedRevision: 'no_stream' },
-          );
-          if (snapshotAt === undefined) return;
-          const at = (await store.readStream(s, { fromRevision: snapshotAt, toRevision: snapshotAt }))[0]!;
-          await store.saveSnapshot(s, { version: 'v1', revision: snapshotAt, position: at.position, time: at.time, state: {} });
-        };
-        // The longer stream's snapshot is the older one: its length counts, not where its snapshot is.
-        await fill(long, 40, 35);
-        await fill(longer, 50, 32);
-        await fill(short, 3);
-        const ranked = (await store.longestStreams(1000)).filter((x) => [long, longer, short].includes(x.streamId));
-        expect(ranked).toEqual([
-          { streamId: longer, events: 50 },
-          { streamId: long, events: 40 },
-        ]);
       }));
 
     it('refuses a snapshot of an event that is not in the stream, and keeps snapshots out of the log', () =>

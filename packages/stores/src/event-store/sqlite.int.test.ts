@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventStoreContract } from './contract.ts';
+import { eventStoreContract, type EventStoreHarness } from './contract.ts';
+import { longestStreamsContract } from './longest-streams.contract.ts';
 import { openSqliteEventStore } from './sqlite.ts';
 import { EventIdReusedError, type EventStore } from './port.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 
-eventStoreContract('embedded SQLite', async () => {
+async function harness(): Promise<EventStoreHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-es-'));
   const path = join(dir, 'events.db');
   let store: EventStore = openSqliteEventStore({ path });
@@ -26,7 +27,10 @@ eventStoreContract('embedded SQLite', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+}
+
+eventStoreContract('embedded SQLite', harness);
+longestStreamsContract('embedded SQLite', harness);
 
 // Stricter than EventStoreDB, which scopes ids to a stream: a global unique id is what lets
 // subscribers drop duplicates by id alone.
