@@ -3,14 +3,15 @@
 // A dead letter stays where the subscriber put it (`<topic>.dead-letter`, kafka.ts); what was done
 // about it is a message of its own on `<prefix>dead-letters.resolved`, keyed by group and letter,
 // so that nothing is ever deleted and the record says who did what when. A retry puts the letter
-// on the group's retry topic, which only that group's members read; they handle it again even if
-// they had seen it (dispatch.ts), after whatever came since: handlers must not assume order there.
+// back on its topic with the entity's key, marked for that group alone (kafka.ts); its members
+// handle it again even if they had seen it (dispatch.ts), after whatever came since: handlers must
+// not assume order there.
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, type KafkaMessage } from 'kafkajs';
 import { MODELS } from '@eventide/kernel/events/catalogue.ts';
 import { topicOf } from '@eventide/kernel/events/on-the-wire.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
-import { defaultDeadLetterTopic, HEADER_DEAD_LETTER_GROUP, retryTopicOf } from './kafka.ts';
+import { defaultDeadLetterTopic, HEADER_DEAD_LETTER_GROUP, HEADER_RETRY_FOR_GROUP } from './kafka.ts';
 import { kafkaLogCreator } from './kafka-log.ts';
 import { stopIdleRequestQueueLoop } from './kafkajs-idle-loop.ts';
 
@@ -55,7 +56,7 @@ export interface KafkaDeadLettersSettings {
 export interface KafkaDeadLetters {
   /** The group's dead letters not yet retried or skipped (all of them with `resolved`), oldest first. */
   list(options?: { resolved?: boolean }): Promise<DeadLetterRecord[]>;
-  /** Puts these unresolved dead letters (by id, or all) on the group's retry topic; returns them. */
+  /** Puts these unresolved dead letters (by id, or all) back on their topics for the group; returns them. */
   retry(which: readonly string[] | 'all', by: string): Promise<DeadLetterRecord[]>;
   /** Marks these unresolved dead letters skipped, saying why; returns them. */
   skip(which: readonly string[], reason: string, by: string): Promise<DeadLetterRecord[]>;
@@ -63,6 +64,17 @@ export interface KafkaDeadLetters {
 }
 
 const header = (message: KafkaMessage, name: string) => message.headers?.[name]?.toString();
+
+/** The key its event had on its topic (on-the-wire.ts: the entity id), from the envelope; else its id. */
+function entityKeyOf(letter: DeadLetterRecord): string {
+  try {
+    const { streamId } = JSON.parse(letter.raw) as { streamId?: unknown };
+    if (typeof streamId === 'string' && streamId.includes('-')) return streamId.slice(streamId.indexOf('-') + 1);
+  } catch {
+    // Not an envelope: what did not parse is keyed by what names it.
+  }
+  return letter.eventId ?? letter.id;
+}
 
 export function kafkaDeadLetters(settings: KafkaDeadLettersSettings, log: Logger): KafkaDeadLetters {
   // Before any connection (kafka.ts says why).
@@ -202,19 +214,21 @@ export function kafkaDeadLetters(settings: KafkaDeadLettersSettings, log: Logger
     list: ({ resolved = false } = {}) => records(resolved),
     async retry(which, by) {
       const letters = await named(which);
-      if (letters.length === 0) return letters;
-      await send(
-        retryTopicOf(settings.topicPrefix, settings.group),
-        letters.map((letter) => ({
-          key: letter.eventId ?? letter.id,
-          value: letter.raw,
-          headers: {
-            ...(letter.eventId ? { 'event-id': letter.eventId } : {}),
-            ...(letter.eventType ? { 'event-type': letter.eventType } : {}),
-            'retry-of': letter.id,
+      for (const letter of letters) {
+        await send(letter.originalTopic || `${settings.topicPrefix}unknown`, [
+          {
+            // The entity's key, so that it goes to the partition its entity's events are on.
+            key: entityKeyOf(letter),
+            value: letter.raw,
+            headers: {
+              ...(letter.eventId ? { 'event-id': letter.eventId } : {}),
+              ...(letter.eventType ? { 'event-type': letter.eventType } : {}),
+              [HEADER_RETRY_FOR_GROUP]: settings.group,
+              'retry-of': letter.id,
+            },
           },
-        })),
-      );
+        ]);
+      }
       await resolve(letters, { action: 'retried', by, at: new Date().toISOString() });
       return letters;
     },
