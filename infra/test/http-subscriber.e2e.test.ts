@@ -4,6 +4,10 @@ import { until } from '@eventide/testing/wait.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { createSubscriber } from '@eventide/sdk/subscriber.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
+import { runCli } from './process.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const log = createLogger({ level: 'silent' });
 let app: FullApp;
@@ -105,6 +109,53 @@ describe('subscriber over server-sent events', () => {
     await until(() => seen.length >= names.length, 'every product');
     await subscriber.stop();
     expect(seen).toEqual(names);
+  });
+
+  it("keeps its dead letters in a file its operator lists, retries once fixed, and skips with the SDK's command", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-dead-letters-'));
+    const file = join(dir, 'dead-letters.jsonl');
+    try {
+      let fixed = false;
+      const handled: string[] = [];
+      const subscriber = createSubscriber({
+        http: { url: app.url, from: 'now', credentials: { email: app.admin.email, password: app.admin.password } },
+        log,
+        dedupe: true,
+        retry: { attempts: 2, initialDelayMs: 5, maxDelayMs: 10 },
+        deadLetterFile: file,
+      }).on('product:created', (e) => {
+        if (e.data.name.startsWith('Broken') && !fixed) throw new Error('the mailer is down');
+        handled.push(e.data.name);
+      });
+      await subscriber.start();
+      await product('Broken 1');
+      await product('Broken 2');
+      await product('Fine 1');
+      await until(() => handled.includes('Fine 1'), 'the others to flow');
+      const command = (...args: string[]) => runCli('packages/sdk/src/dead-letters-cli.ts', [...args, '--file', file, '--by', 'ops'], {});
+      let open: Array<{ id: string; eventType: string; attempts: number; reason: string }> = [];
+      await until(async () => {
+        open = JSON.parse((await command('list', '--json')).output);
+        return open.length === 2;
+      }, 'two dead letters in the file');
+      expect(open).toMatchObject([
+        { eventType: 'product:created', attempts: 2, reason: expect.stringContaining('the mailer is down') },
+        { eventType: 'product:created', attempts: 2 },
+      ]);
+      fixed = true;
+      expect((await command('retry', open[0]!.id)).output).toContain('asked to retry 1');
+      // Handled again by the running subscriber, though it had seen it (dedupe): its operator asked.
+      await until(() => handled.includes('Broken 1'), 'the retried dead letter handled');
+      expect((await command('skip', open[1]!.id, '--reason', 'a test product')).output).toContain('skipped 1');
+      expect((await command('list')).output).toContain(`no open dead letters in ${file}`);
+      const all = (await command('list', '--all')).output;
+      expect(all).toMatch(/retried by ops \(handled\)/);
+      expect(all).toMatch(/skipped by ops: a test product/);
+      expect(handled).not.toContain('Broken 2');
+      await subscriber.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown event name in the stream request', async () => {

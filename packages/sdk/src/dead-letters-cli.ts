@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// `eventide-dead-letters`: a Kafka consumer group's dead letters, from a shell (dead-letters.ts).
+// `eventide-dead-letters`: a subscriber's dead letters, from a shell: a Kafka consumer group's
+// (dead-letters.ts), or those a subscriber over HTTP or the in-process bus keeps in its file
+// (dead-letter-file.ts).
 //
-//   eventide-dead-letters list  --brokers kafka:9092 --group mailer [--all] [--json]
-//   eventide-dead-letters retry --brokers kafka:9092 --group mailer <id>… | --every
-//   eventide-dead-letters skip  --brokers kafka:9092 --group mailer <id>… --reason "why"
+//   eventide-dead-letters list  --group mailer [--brokers kafka:9092] [--all] [--json]
+//   eventide-dead-letters retry --group mailer <id>… | --every
+//   eventide-dead-letters skip  --group mailer <id>… --reason "why"
+//   eventide-dead-letters list  --file ./dead-letters.jsonl …   (the same, for a file)
 //
 // --brokers defaults to KAFKA_BROKERS, --prefix to KAFKA_TOPIC_PREFIX or "eventide.", --by to the
-// user running it. Exit code 2 for a mistake in the command, 1 when Kafka fails it.
+// user running it. Exit code 2 for a mistake in the command, 1 when it cannot be done.
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { deadLetters, type DeadLetterRecord } from './dead-letters.ts';
+import { deadLetters } from './dead-letters.ts';
+import { fileDeadLetters } from './dead-letter-file.ts';
 
-const USAGE = `usage: eventide-dead-letters <list|retry|skip> --group <consumer group> [--brokers host:port,…] [--prefix eventide.]
-  list [--all] [--json]          the group's dead letters not yet retried or skipped (--all: with those)
-  retry <id>… | --every          put them back for the group's subscribers to handle again
+const USAGE = `usage: eventide-dead-letters <list|retry|skip> (--group <consumer group> [--brokers host:port,…] [--prefix eventide.] | --file <dead-letter file>)
+  list [--all] [--json]          the dead letters not yet retried or skipped (--all: with those)
+  retry <id>… | --every          have the subscriber handle them again
   skip <id>… --reason "why"      mark them skipped, saying why`;
 
 function fail(message: string): never {
@@ -25,6 +29,7 @@ const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     group: { type: 'string' },
+    file: { type: 'string' },
     brokers: { type: 'string', default: process.env.KAFKA_BROKERS },
     prefix: { type: 'string', default: process.env.KAFKA_TOPIC_PREFIX ?? 'eventide.' },
     all: { type: 'boolean', default: false },
@@ -36,13 +41,28 @@ const { positionals, values } = parseArgs({
 });
 const [command, ...ids] = positionals;
 if (!command || !['list', 'retry', 'skip'].includes(command)) fail(command ? `unknown command ${command}` : 'no command');
-if (!values.group) fail('--group is needed: the subscriber’s consumer group');
-if (!values.brokers) fail('--brokers is needed (or KAFKA_BROKERS)');
+if (!values.group && !values.file) fail('--group (a Kafka consumer group) or --file (a subscriber’s dead-letter file) is needed');
+if (values.group && values.file) fail('--group or --file, not both');
+if (values.group && !values.brokers) fail('--brokers is needed with --group (or KAFKA_BROKERS)');
 if (command === 'retry' && ids.length === 0 && !values.every) fail('retry needs the ids to retry, or --every');
 if (command === 'skip' && (ids.length === 0 || !values.reason?.trim())) fail('skip needs the ids to skip and --reason');
 
-const letters = deadLetters({ brokers: values.brokers.split(','), groupId: values.group, topicPrefix: values.prefix });
-const line = (letter: DeadLetterRecord) =>
+/** What either kind lists: one letter, and what became of it. */
+interface Shown {
+  id: string;
+  time: string;
+  eventType?: string | undefined;
+  eventId?: string | undefined;
+  attempts: number;
+  reason: string;
+  resolution?: { action: string; by: string; reason?: string; outcome?: string } | undefined;
+}
+
+const letters = values.file
+  ? { ...fileDeadLetters(values.file), close: async () => undefined }
+  : deadLetters({ brokers: values.brokers!.split(','), groupId: values.group!, topicPrefix: values.prefix });
+const whose = values.file ? `in ${values.file}` : `for group ${values.group}`;
+const line = (letter: Shown) =>
   [
     letter.id,
     letter.time,
@@ -50,19 +70,23 @@ const line = (letter: DeadLetterRecord) =>
     letter.eventId ?? '(no id)',
     `${letter.attempts} attempts`,
     letter.resolution
-      ? `${letter.resolution.action} by ${letter.resolution.by}${letter.resolution.reason ? `: ${letter.resolution.reason}` : ''}`
+      ? `${letter.resolution.action} by ${letter.resolution.by}${letter.resolution.reason ? `: ${letter.resolution.reason}` : ''}${letter.resolution.outcome ? ` (${letter.resolution.outcome})` : ''}`
       : 'open',
     letter.reason.split('\n')[0],
   ].join('  ');
 try {
   if (command === 'list') {
-    const found = await letters.list({ resolved: values.all });
+    const found: Shown[] = await letters.list({ resolved: values.all });
     if (values.json) console.log(JSON.stringify(found, null, 2));
-    else if (found.length === 0) console.log(`no ${values.all ? '' : 'open '}dead letters for group ${values.group}`);
+    else if (found.length === 0) console.log(`no ${values.all ? '' : 'open '}dead letters ${whose}`);
     else for (const letter of found) console.log(line(letter));
   } else if (command === 'retry') {
     const retried = await letters.retry(values.every ? 'all' : ids, values.by);
-    console.log(`retried ${retried.length}: the group's subscribers handle them again`);
+    console.log(
+      values.file
+        ? `asked to retry ${retried.length}: the subscriber handles them within a couple of seconds, or when it next starts`
+        : `retried ${retried.length}: the group's subscribers handle them again`,
+    );
   } else {
     const skipped = await letters.skip(ids, values.reason!.trim(), values.by);
     console.log(`skipped ${skipped.length}`);

@@ -19,6 +19,7 @@ import { busTransport, type BusTransportOptions, type Transport } from './bus-tr
 import { httpTransport, type HttpTransportOptions } from './http-transport.ts';
 import type { KeyLookup } from './personal.ts';
 import { hasPersonalFields } from '@eventide/kernel/events/personal-fields.ts';
+import { fileDeadLetters } from './dead-letter-file.ts';
 
 export type { KeyLookup } from './personal.ts';
 
@@ -49,6 +50,13 @@ export interface SubscriberSettings {
   log?: Logger;
   /** Sees the outcome of every delivery (handled, duplicate, dead-lettered, ignored): for metrics. */
   onDelivery?: (outcome: Outcome) => void;
+  /**
+   * Over HTTP or the in-process bus: a file (JSON lines) the dead letters are kept in, which
+   * `eventide-dead-letters --file` lists, retries and skips; a retry asked there is handled here
+   * within a couple of seconds, or at the next start (dead-letter-file.ts). On Kafka they are on
+   * `<topic>.dead-letter`.
+   */
+  deadLetterFile?: string;
 }
 
 export interface Subscriber {
@@ -58,9 +66,15 @@ export interface Subscriber {
   stop(): Promise<void>;
 }
 
+/** How often a subscriber with a dead-letter file looks there for retries its operator asked for. */
+const RETRIES_EVERY_MS = 2_000;
+
 export function createSubscriber(options: SubscriberOptions): Subscriber {
   const log = options.log ?? createLogger({ name: 'subscriber' });
+  if (options.kafka && options.deadLetterFile)
+    throw new TypeError('deadLetterFile is for http and bus: on Kafka, dead letters go to <topic>.dead-letter');
   const transport = transportOf(options, log);
+  const file = options.deadLetterFile ? fileDeadLetters(options.deadLetterFile) : undefined;
   const dispatcher = new Dispatcher({
     retry: options.retry,
     dedupe: options.dedupe,
@@ -73,9 +87,22 @@ export function createSubscriber(options: SubscriberOptions): Subscriber {
       options.onDelivery?.(outcome);
     },
     keys: options.keys,
-    deadLetter: (letter) => transport.deadLetter(letter),
+    deadLetter: async (letter) => {
+      if (!file) return transport.deadLetter(letter);
+      await file.add(letter);
+      await options.http?.onDeadLetter?.(letter);
+    },
   });
   let started = false;
+  let retrying: NodeJS.Timeout | undefined;
+  let serving: Promise<void> | undefined;
+  /** Handles again what the operator asked to retry: a letter that fails again becomes a letter of its own. */
+  const serveRetries = async () => {
+    for (const letter of (await file?.retriesAsked()) ?? []) {
+      const outcome = await dispatcher.dispatch(letter.raw, { ...letter.origin, retried: 'true' });
+      await file!.retried(letter.id, outcome.kind);
+    }
+  };
   const subscriber: Subscriber = {
     on(name, handler) {
       if (started) throw new Error('register handlers before start()');
@@ -89,8 +116,21 @@ export function createSubscriber(options: SubscriberOptions): Subscriber {
         log.warn({ handlers: personal }, 'subscriber: no keys given, so names and addresses in these events read as null (withheld)');
       }
       await transport.start(dispatcher);
+      if (file) {
+        const serve = () => {
+          serving ??= serveRetries()
+            .catch((error: unknown) => log.error({ err: error, file: file.path }, 'subscriber: retrying dead letters failed; trying again'))
+            .finally(() => (serving = undefined));
+        };
+        serve();
+        retrying = setInterval(serve, RETRIES_EVERY_MS);
+      }
     },
-    stop: () => transport.stop(),
+    async stop() {
+      clearInterval(retrying);
+      await serving;
+      await transport.stop();
+    },
   };
   return subscriber;
 }
