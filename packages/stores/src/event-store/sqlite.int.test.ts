@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +44,30 @@ describe('embedded SQLite event store, beyond the contract', () => {
     await store.append('a', [event], { expectedRevision: 'any' });
     await expect(store.append('b', [event], { expectedRevision: 'any' })).rejects.toBeInstanceOf(EventIdReusedError);
     await store.close();
+  });
+
+  it('reads a damaged row as one unreadable event, and the rest of the log as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-es-damaged-'));
+    const path = join(dir, 'events.db');
+    try {
+      const store = openSqliteEventStore({ path });
+      for (const stream of ['a', 'b', 'c'])
+        await store.append(stream, [{ id: newId(), type: 't', data: { n: 1 }, metadata }], { expectedRevision: 'no_stream' });
+      await store.close();
+      const damage = new DatabaseSync(path);
+      damage.prepare("UPDATE events SET data = '{not json' WHERE stream_id = 'b'").run();
+      damage.close();
+      const reopened = openSqliteEventStore({ path });
+      const read = await reopened.readAll({ after: 0, limit: 10 });
+      expect(read.map((e) => [e.streamId, e.data, e.unreadable])).toEqual([
+        ['a', { n: 1 }, undefined],
+        ['b', null, expect.stringMatching(/its stored data is not JSON/)],
+        ['c', { n: 1 }, undefined],
+      ]);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a partial repeat of an earlier append', async () => {

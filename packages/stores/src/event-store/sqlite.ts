@@ -333,15 +333,24 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   };
 }
 
+/**
+ * A row as an event. A row whose data or metadata is not JSON (a file damaged, or written by hand)
+ * is one event that cannot be read, not a read that fails: it comes marked `unreadable`, for a
+ * follower to park it and a fold to refuse it (versioned.ts), and the rest of the log is read.
+ */
 function toRecorded(row: EventRow): RecordedEvent {
-  return {
+  const place = {
     id: row.event_id,
     type: row.type,
     streamId: row.stream_id,
     revision: Number(row.revision),
     position: Number(row.position),
     time: row.time,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
   };
+  try {
+    return { ...place, data: JSON.parse(row.data), metadata: JSON.parse(row.metadata) };
+  } catch (error) {
+    const metadata = { correlationId: '', causationId: '', actor: { type: 'system' as const, name: 'unknown' } };
+    return { ...place, data: null, metadata, unreadable: `its stored data is not JSON (${(error as Error).message})` };
+  }
 }

@@ -60,4 +60,29 @@ describe('the versioned event store', () => {
     expect(all[0]!.data).toMatchObject({ taxRate: 20 });
     await store.close();
   });
+
+  it('gives the followers an event a newer release wrote, marked unreadable, and refuses to fold it in a stream read', async () => {
+    const raw = openSqliteEventStore({ path: ':memory:' });
+    await raw.append('product-p3', [event('product:created', { ...v1Product, productId: 'p3', taxRate: 20 })], {
+      expectedRevision: 'no_stream',
+    });
+    // The next release's version 3 of product:updated.
+    const newer = {
+      ...event('product:updated', { productId: 'p3', changes: { name: 'K3' } }),
+      metadata: { ...metadata, schemaVersion: 3 },
+    };
+    await raw.append('product-p3', [newer], { expectedRevision: 0 });
+    const store = versionedEventStore(raw);
+    const all = await store.readAll();
+    expect(all.map((e) => e.unreadable)).toEqual([
+      undefined,
+      expect.stringMatching(/product:updated version 3 is newer than this release knows \(2\)/),
+    ]);
+    // As written: its data and version untouched.
+    expect(all[1]).toMatchObject({ data: { productId: 'p3', changes: { name: 'K3' } }, metadata: { schemaVersion: 3 } });
+    await expect(store.readStream('product-p3')).rejects.toThrow(/newer than this release knows/);
+    // A console's read of the stream shows it, marked, instead.
+    expect((await store.readStream('product-p3', { unreadable: 'mark' })).map((e) => e.unreadable === undefined)).toEqual([true, false]);
+    await store.close();
+  });
 });

@@ -22,6 +22,8 @@ export function versionedEventStore(store: EventStore, upcasters: Upcasters = UP
 
   /** The event as the current version, or itself when it is one already (or private); throws when it cannot be read. */
   function current(event: RecordedEvent): RecordedEvent {
+    if (event.unreadable !== undefined)
+      throw new Error(`the event at position ${event.position} of ${event.streamId} cannot be read: ${event.unreadable}`);
     if (!isEventName(event.type)) return event;
     const version = versionOf(event.metadata);
     const latest = currentVersion(event.type, upcasters);
@@ -35,6 +37,7 @@ export function versionedEventStore(store: EventStore, upcasters: Upcasters = UP
 
   /** For followers: an event that cannot be read comes as stored, saying why. */
   function currentOrMarked(event: RecordedEvent): RecordedEvent {
+    if (event.unreadable !== undefined) return event;
     try {
       return current(event);
     } catch (error) {
