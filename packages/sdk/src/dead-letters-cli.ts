@@ -14,11 +14,14 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { deadLetters } from './dead-letters.ts';
 import { fileDeadLetters } from './dead-letter-file.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
 
 const USAGE = `usage: eventide-dead-letters <list|retry|skip> (--group <consumer group> [--brokers host:port,…] [--prefix eventide.] | --file <dead-letter file>)
   list [--all] [--json]          the dead letters not yet retried or skipped (--all: with those)
   retry <id>… | --every          have the subscriber handle them again
-  skip <id>… --reason "why"      mark them skipped, saying why`;
+  skip <id>… --reason "why"      mark them skipped, saying why
+  --timeout <seconds>            give up after this long (default 60)
+  --verbose                      say what Kafka's client says (on stdout, as JSON lines)`;
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -37,6 +40,8 @@ const { positionals, values } = parseArgs({
     json: { type: 'boolean', default: false },
     reason: { type: 'string' },
     by: { type: 'string', default: userInfo().username },
+    timeout: { type: 'string', default: '60' },
+    verbose: { type: 'boolean', default: false },
   },
 });
 const [command, ...ids] = positionals;
@@ -46,6 +51,14 @@ if (values.group && values.file) fail('--group or --file, not both');
 if (values.group && !values.brokers) fail('--brokers is needed with --group (or KAFKA_BROKERS)');
 if (command === 'retry' && ids.length === 0 && !values.every) fail('retry needs the ids to retry, or --every');
 if (command === 'skip' && (ids.length === 0 || !values.reason?.trim())) fail('skip needs the ids to skip and --reason');
+const seconds = Number(values.timeout);
+if (!(seconds > 0)) fail('--timeout is a number of seconds above 0');
+
+// A Kafka that does not answer must not keep an operator's shell (or a script) waiting for ever.
+setTimeout(() => {
+  console.error(`not done within ${seconds} s (--timeout): is ${values.file ?? values.brokers} reachable?`);
+  process.exit(1);
+}, seconds * 1000).unref();
 
 /** What either kind lists: one letter, and what became of it. */
 interface Shown {
@@ -60,7 +73,13 @@ interface Shown {
 
 const letters = values.file
   ? { ...fileDeadLetters(values.file), close: async () => undefined }
-  : deadLetters({ brokers: values.brokers!.split(','), groupId: values.group!, topicPrefix: values.prefix });
+  : deadLetters({
+      brokers: values.brokers!.split(','),
+      groupId: values.group!,
+      topicPrefix: values.prefix,
+      // Kafka's client retries aloud; the command says what came of it.
+      log: createLogger({ name: 'dead-letters', level: values.verbose ? 'debug' : 'silent' }),
+    });
 const whose = values.file ? `in ${values.file}` : `for group ${values.group}`;
 const line = (letter: Shown) =>
   [
