@@ -13,6 +13,7 @@ import { endWithProblem } from '@eventide/platform/http/client-errors.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
 import { AppError } from '@eventide/contract/problems.ts';
+import { Refusal } from '@eventide/kernel/models/refusal.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts';
 import type { Collab, CollabWiring } from './wire.ts';
@@ -21,14 +22,12 @@ import type { Collab, CollabWiring } from './wire.ts';
 const RESTART_AFTER = 3;
 const CHECK_EVERY_MS = 1_000;
 
-export interface SupervisedCollab extends Omit<Collab, 'collab'> {
+export interface SupervisedCollab extends Omit<Collab, 'collab' | 'kill'> {
   /** The instance running now (undefined while it restarts). */
   current(): Collab | undefined;
   /** Why it is down, while it is. */
   down(): string | undefined;
   readonly restarts: number;
-  /** Kills the running instance as a failing store would (closes it under it): it is started again. */
-  kill(): Promise<void>;
 }
 
 /** A refusal while the part restarts: its clients come back in a moment. */
@@ -56,6 +55,8 @@ function delegatingHandlers(first: Collab['handlers'], running: () => Collab, lo
     try {
       return await call();
     } catch (error) {
+      // A refusal is the request's; only a failure may be the store's.
+      if (error instanceof AppError || error instanceof Refusal) throw error;
       const storeDown = await instance.probe().then(
         () => false,
         () => true,
@@ -215,10 +216,6 @@ export async function superviseCollab(
     disconnect: async () => current?.disconnect(),
     probe: async () => running().probe(),
     ...(current.pubsubProbe ? { pubsubProbe: async () => running().pubsubProbe!() } : {}),
-    async kill() {
-      await running().kill();
-      await restart('killed');
-    },
     async close() {
       closing = true;
       clearInterval(timer);
