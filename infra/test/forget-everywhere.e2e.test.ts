@@ -37,7 +37,9 @@ beforeAll(async () => {
   });
 }, 60_000);
 afterAll(async () => {
-  for (const s of subscribers) await s.stop().catch(() => {});
+  // Together: a Kafka consumer's disconnect waits out its fetch in flight (up to kafkajs's
+  // maxWaitTimeInMs, 5 s), so ten in a row outlast the hook's bound on a busy machine.
+  await Promise.all(subscribers.map((s) => s.stop().catch(() => {})));
   await app?.close();
   await kafka?.stop();
 });

@@ -61,7 +61,9 @@ if (!kcatAvailable()) {
       await publish(prefix, memoryCheckpoints());
     });
     afterAll(async () => {
-      for (const s of subscribers) await s.stop().catch(() => {});
+      // Together: a Kafka consumer's disconnect waits out its fetch in flight (up to kafkajs's
+      // maxWaitTimeInMs, 5 s), so ten in a row outlast the hook's bound on a busy machine.
+      await Promise.all(subscribers.map((s) => s.stop().catch(() => {})));
       for (const p of publishers) await p.stop();
       for (const p of buses) await p.close();
       await app?.close();
