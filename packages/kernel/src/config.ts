@@ -173,6 +173,23 @@ const schema = z.object({
    * (3 s) more, whatever its stores do.
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /**
+   * How long a connection may leave an answer, stream or WebSocket's bytes unsent, taking none of
+   * them, in milliseconds: then it is reset and what it held is freed. A client that reads at all
+   * (64 KiB within this) is never cut.
+   */
+  HTTP_SEND_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * The kernel's send buffer of each connection, in bytes (Linux keeps twice this); 0 leaves its
+   * own sizing, up to 4 MiB a socket. It bounds what a reader that takes nothing pins outside the
+   * process, and one connection's throughput to about this twice per round trip (2.6 MB/s at 50 ms).
+   */
+  HTTP_SEND_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
   /** How long an idle keep-alive connection is kept open between requests, in milliseconds. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   /** Open connections in all (WebSockets and event streams included): beyond it a new one is closed at once. */

@@ -1,11 +1,12 @@
 // Bounds on what connections a client can hold: how long it may take to send a request, how long
-// an idle keep-alive connection stays, how many connections there are in all, and how many come
+// it may take nothing of an answer (progress.ts), how long an idle keep-alive connection stays, how many connections there are in all, and how many come
 // from one address, so that one address holding thousands of slow connections cannot take the
 // descriptors everyone else needs. docs/operations.md#bounds lists the knobs.
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { addressKey } from '../auth/client-address.ts';
+import { dropStalledReaders } from './progress.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 
 export type ConnectionBounds = Pick<
@@ -13,6 +14,7 @@ export type ConnectionBounds = Pick<
   | 'HTTP_HEADERS_TIMEOUT_MS'
   | 'HTTP_REQUEST_TIMEOUT_MS'
   | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'
+  | 'HTTP_SEND_TIMEOUT_MS'
   | 'HTTP_MAX_CONNECTIONS'
   | 'HTTP_MAX_CONNECTIONS_PER_ADDRESS'
   | 'TRUST_PROXY_HOPS'
@@ -59,6 +61,7 @@ export function boundedServer(listener: RequestListener, bounds: ConnectionBound
     listener,
   );
   boundConnections(server, bounds);
+  dropStalledReaders(server, bounds.HTTP_SEND_TIMEOUT_MS);
   return server;
 }
 

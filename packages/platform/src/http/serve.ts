@@ -6,11 +6,12 @@ import type { Config } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { boundedServer, descriptorLimit, type ConnectionBounds } from './connections.ts';
+import { boundSendBuffer } from './send-buffer.ts';
 import { gracefulShutdown } from './shutdown.ts';
 
 export interface ServeOptions {
   app: Koa;
-  config: Pick<Config, 'PORT' | 'HOST' | 'SHUTDOWN_DRAIN_MS'> & ConnectionBounds;
+  config: Pick<Config, 'PORT' | 'HOST' | 'SHUTDOWN_DRAIN_MS' | 'HTTP_SEND_BUFFER_BYTES'> & ConnectionBounds;
   log: Logger;
   /** Runs first at shutdown: ends long-lived connections (WebSockets), which the drain would wait on. */
   beforeDrain?: () => Promise<void>;
@@ -25,8 +26,9 @@ export async function serve({ app, config, log, beforeDrain, onClose }: ServeOpt
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  const sendBuffer = boundSendBuffer(server, config.HTTP_SEND_BUFFER_BYTES, log);
   const { port } = server.address() as AddressInfo;
-  log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections }, 'listening');
+  log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections, sendBuffer }, 'listening');
   if (server.maxConnections < config.HTTP_MAX_CONNECTIONS) {
     log.warn(
       { configured: config.HTTP_MAX_CONNECTIONS, taken: server.maxConnections, descriptors: descriptorLimit() },
