@@ -86,7 +86,10 @@ function correlationMap(): string[] {
 }
 
 interface DoorProblem {
-  location: string;
+  /** Its internal location is `/.door/<name>`. */
+  name: string;
+  /** The statuses nginx gives that this problem answers. */
+  answers: number[];
   status: number;
   title: string;
   detail: string;
@@ -96,38 +99,61 @@ interface DoorProblem {
 /** The door's own answers, as application/problem+json like every answer of the processes (docs/errors.md). */
 const PROBLEMS: DoorProblem[] = [
   {
-    location: '@unavailable',
+    name: 'unavailable',
+    answers: [502, 504],
     status: 503,
     title: 'Service unavailable',
     detail: 'no process of this site answered the request; try again shortly',
     headers: { 'Retry-After': '5' },
   },
   {
-    location: '@too-many-connections',
+    name: 'too-many-connections',
+    answers: [429],
     status: 429,
     title: 'Too many connections',
     detail: 'this address has too many connections open; close some and try again',
     headers: { 'Retry-After': '5' },
   },
-  { location: '@too-large', status: 413, title: 'Payload too large', detail: 'the request body is larger than this site accepts' },
-  { location: '@uri-too-long', status: 414, title: 'URI too long', detail: 'the request line is longer than this site accepts' },
   {
-    location: '@headers-too-large',
+    name: 'too-large',
+    answers: [413],
+    status: 413,
+    title: 'Payload too large',
+    detail: 'the request body is larger than this site accepts',
+  },
+  { name: 'uri-too-long', answers: [414], status: 414, title: 'URI too long', detail: 'the request line is longer than this site accepts' },
+  {
+    name: 'headers-too-large',
+    answers: [494],
     status: 431,
     title: 'Request header fields too large',
     detail: 'a request header is longer than this site accepts',
   },
-  { location: '@bad-request', status: 400, title: 'Bad request', detail: 'the request is not one this site can read' },
+  // Only the door's own 404: its problems' locations asked for from outside.
+  { name: 'not-found', answers: [404], status: 404, title: 'Not found', detail: 'nothing is at this address' },
+  { name: 'bad-request', answers: [400], status: 400, title: 'Bad request', detail: 'the request is not one this site can read' },
 ];
 
-function problemBody(problem: Omit<DoorProblem, 'location'>, instance = '$uri'): string {
+function problemBody(problem: Pick<DoorProblem, 'status' | 'title' | 'detail'>, instance = '$uri'): string {
   // The door writes variables into these only where they are safe in JSON (ANY_METHOD, JSON_SAFE_SEGMENT, SANE_CORRELATION_ID).
   return `'{"type":"/problems/${problem.status === 405 ? 'method-not-allowed' : 'http'}","title":"${problem.title}","status":${problem.status},"detail":"${problem.detail}","instance":"${instance}","correlationId":"${CORRELATION}"}'`;
 }
 
+/**
+ * Where each problem is answered: an internal location of its own rather than a named one, which
+ * nginx cannot enter for a request whose line it could not read (a 10 KB URI, `%00`): it answered
+ * those with its own 500 page.
+ */
+const problemLocation = (problem: DoorProblem) => `/.door/${problem.name}`;
+
+function problemPages(): string[] {
+  return PROBLEMS.map((problem) => `    error_page ${problem.answers.join(' ')} = ${problemLocation(problem)};`);
+}
+
 function problemLocations(): string[] {
   return PROBLEMS.flatMap((problem) => [
-    `    location ${problem.location} {`,
+    `    location = ${problemLocation(problem)} {`,
+    '      internal;',
     '      default_type application/problem+json;',
     `      add_header X-Correlation-Id ${CORRELATION} always;`,
     ...Object.entries(problem.headers ?? {}).map(([name, value]) => `      add_header ${name} ${value} always;`),
@@ -173,7 +199,10 @@ function files(options: FrontDoorOptions): { main: string[]; http: string[] } {
 function forwarded(indent: string, connection: Record<string, string>): string[] {
   const headers = {
     // The processes trust one hop (TRUST_PROXY_HOPS=1): the address, scheme and host the browser used.
+    // X-Forwarded-Host is the Host too, whatever the client sent as its own: read as the site's
+    // origin, a forged one would pass the Origin check.
     Host: '$http_host',
+    'X-Forwarded-Host': '$http_host',
     'X-Forwarded-For': '$proxy_add_x_forwarded_for',
     'X-Forwarded-Proto': '$scheme',
     'X-Correlation-Id': CORRELATION,
@@ -199,6 +228,14 @@ export function nginxConfig(options: FrontDoorOptions): string {
     '  client_max_body_size 10m;',
     `  client_header_timeout ${headerSeconds}s;`,
     `  client_body_timeout ${headerSeconds}s;`,
+    // Progress or go, as in the processes (HTTP_SEND_TIMEOUT_MS): a client that takes nothing of an
+    // answer for this is reset, which frees its socket's buffers at once, not closed into an orphan.
+    `  send_timeout ${Math.ceil(PROCESS.HTTP_SEND_TIMEOUT_MS / 1000)}s;`,
+    '  reset_timedout_connection on;',
+    // An answer the client takes slowly is held in the door's memory only (8 buffers of a page):
+    // never spooled to disk, where 1,000 slow readers had put 679 MiB. The process behind waits
+    // for the client instead, under its own send timeout.
+    '  proxy_max_temp_file_size 0;',
     // The processes do not cap connections per address behind a trusted proxy: the door does.
     '  limit_conn_zone $binary_remote_addr zone=per_address:10m;',
     '  limit_conn_status 429;',
@@ -211,18 +248,14 @@ export function nginxConfig(options: FrontDoorOptions): string {
     ...allowMap(),
     ...upstreams(options),
     '  server {',
-    `    listen ${options.listen};`,
+    // The processes' bounded send buffer (HTTP_SEND_BUFFER_BYTES), for the clients' connections.
+    `    listen ${options.listen}${PROCESS.HTTP_SEND_BUFFER_BYTES > 0 ? ` sndbuf=${PROCESS.HTTP_SEND_BUFFER_BYTES}` : ''};`,
     `    limit_conn per_address ${PROCESS.HTTP_MAX_CONNECTIONS_PER_ADDRESS};`,
     '    proxy_http_version 1.1;',
     ...forwarded('    ', { Connection: '""' }),
     // A request that never reached a process may go to another; one that did is not sent twice (nginx retries no POST).
     '    proxy_next_upstream error timeout;',
-    '    error_page 502 504 = @unavailable;',
-    '    error_page 429 = @too-many-connections;',
-    '    error_page 413 = @too-large;',
-    '    error_page 414 = @uri-too-long;',
-    '    error_page 494 = @headers-too-large;',
-    '    error_page 400 = @bad-request;',
+    ...problemPages(),
     // Collaborative editing's WebSocket: any collab process serves any document (their pub/sub is shared).
     `    location = ${COLLAB_PATH} {`,
     '      proxy_pass http://collab;',

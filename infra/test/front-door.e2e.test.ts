@@ -11,7 +11,20 @@ import { connectEditor, openText, submit, textOf } from '@eventide/collab-servic
 import { readFileSync } from 'node:fs';
 import { composeNginxConfig } from '../front-door/nginx.ts';
 import { COMPOSE_CONFIG } from '../front-door/write-config.ts';
+import { connect } from 'node:net';
+import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { NGINX_MISSING, nginxAvailable, startSplitSite, type SplitSite } from './front-door.ts';
+
+/** Sends `request` as it is written, and answers all the door sent back before it closed. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.once('close', () => resolve(answer));
+    socket.once('error', reject);
+  });
+}
 
 if (!nginxAvailable) console.warn(NGINX_MISSING);
 
@@ -146,6 +159,32 @@ describe.skipIf(!nginxAvailable)('the front door of the split processes', { time
       statuses.push((await guesser.request('POST', '/auth/sign-in', guess, { 'X-Forwarded-For': `203.0.113.${i}` })).status);
     }
     expect(statuses).toEqual([401, 401, 429]);
+  });
+
+  it('answers a forged X-Forwarded-Host with the Host the browser used: another origin stays another', async () => {
+    const browser = jsonClient(split.url);
+    const me = await signUp(browser);
+    const forged = { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' };
+    const reply = await browser.request('PATCH', `/users/${me.userId}`, { name: 'Evil' }, forged);
+    expect(reply.status).toBe(403);
+    expect((await browser.request('GET', `/users/${me.userId}`)).body.name).not.toBe('Evil');
+  });
+
+  it('answers what it refuses before any route as a problem: a 10 KB URI, a NUL, CONNECT, its own locations', async () => {
+    const port = Number(new URL(split.url).port);
+    const cases: Array<[string, number]> = [
+      [`GET /${'a'.repeat(10_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 414],
+      ['GET /products%00 HTTP/1.1\r\nHost: localhost\r\n\r\n', 400],
+      ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n', 400],
+      ['GET /.door/unavailable HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 404],
+    ];
+    for (const [request, status] of cases) {
+      const answer = await rawExchange(port, request);
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head.split('\r\n')[0], request.slice(0, 40)).toContain(` ${status} `);
+      expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+      expect(JSON.parse(body)).toMatchObject({ status });
+    }
   });
 
   it('answers 503 with Retry-After, as a problem, while the process a path needs is down', async () => {

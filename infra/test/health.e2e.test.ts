@@ -34,17 +34,30 @@ describe('health probes', () => {
       ['collabStore', 'eventStore', 'followers', 'keyStore', 'projectionLag', 'readStore', 'sessionStore'].sort(),
     );
     expect(ready.headers.get('cache-control')).toBe('no-store');
+    // The public learns each check's status, not the event store's position or the engines' errors.
+    for (const check of Object.values(body.checks)) expect(check).toEqual({ status: 'pass' });
   });
 
-  it('a projector whose Kafka does not answer is live but not ready, and says why', async () => {
-    const service = await startService({ DATA_DIR: dataDir(), KAFKA_BROKERS: `127.0.0.1:${await freePort()}` }, ENTRY.projector);
+  it('a projector whose Kafka does not answer is live but not ready, and says why on the metrics port', async () => {
+    const metricsPort = await freePort();
+    const service = await startService(
+      { DATA_DIR: dataDir(), KAFKA_BROKERS: `127.0.0.1:${await freePort()}`, METRICS_PORT: String(metricsPort) },
+      ENTRY.projector,
+    );
     running.push(service);
     expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
+    type Body = { status: string; checks: Record<string, { status: string; output?: string; observedValue?: number }> };
     const ready = await fetch(`${service.url}/health/ready`);
     expect(ready.status).toBe(503);
-    const body = (await ready.json()) as { status: string; checks: Record<string, { status: string; output?: string }> };
+    const body = (await ready.json()) as Body;
     expect(body.status).toBe('fail');
-    expect(body.checks.eventBus).toMatchObject({ status: 'fail', output: expect.stringContaining('ECONNREFUSED') });
-    expect(body.checks.eventStore).toMatchObject({ status: 'pass' });
+    expect(body.checks.eventBus).toEqual({ status: 'fail' });
+    expect(body.checks.eventStore).toEqual({ status: 'pass' });
+
+    const operator = await fetch(`http://127.0.0.1:${metricsPort}/health/ready`);
+    expect(operator.status).toBe(503);
+    const details = (await operator.json()) as Body;
+    expect(details.checks.eventBus).toMatchObject({ status: 'fail', output: expect.stringContaining('ECONNREFUSED') });
+    expect(details.checks.eventStore).toMatchObject({ status: 'pass', observedValue: expect.any(Number) });
   });
 });

@@ -2,6 +2,7 @@
 // there), linkProvider (the same, to link it to the signed-in user) and providerCallback (back
 // from there): api/operations.ts. docs/auth.md.
 import type { Context } from 'koa';
+import { requestOrigin } from '@eventide/platform/auth/origin.ts';
 import { signIn } from '@eventide/platform/auth/session.ts';
 import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
 import type { ProvidersBody } from '@eventide/contract/auth.ts';
@@ -33,7 +34,7 @@ export function oauthHandlers(identity: Pick<Identity, 'providerSignIn'>, oauth:
 
   async function redirectToProvider(ctx: Context, provider: Provider, returnToAsked: string | undefined, linkUserId?: string) {
     const returnTo = safeReturnTo(returnToAsked);
-    const redirectUri = `${oauth.publicOrigin ?? `${ctx.protocol}://${ctx.host}`}/auth/callback`;
+    const redirectUri = `${oauth.publicOrigin ?? requestOrigin(ctx)}/auth/callback`;
     const flow = newFlow(provider.name, redirectUri, returnTo, linkUserId);
     const url = await provider.authorizeUrl({
       redirectUri,

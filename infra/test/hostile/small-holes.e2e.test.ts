@@ -48,9 +48,23 @@ describe('small holes, closed', { timeout: 60_000 }, () => {
     }
   });
 
-  it('tells the public /health only that it answers', async () => {
+  it('tells the public /health only that it answers, and /health/ready only whether each check passes', async () => {
     const reply = await fetch(`${target.url}/health`);
     expect(await reply.json()).toEqual({ status: 'ok' });
+    const ready = (await (await fetch(`${target.url}/health/ready`)).json()) as { checks: Record<string, unknown> };
+    for (const check of Object.values(ready.checks)) expect(check).toEqual({ status: 'pass' });
+    // An admin (the operations console) reads what each observed.
+    const admin = await target.admin();
+    expect((await admin.request('GET', '/health/ready')).body.checks.eventStore).toMatchObject({ observedValue: expect.any(Number) });
+  });
+
+  it('takes its own origin from the Host, not from an X-Forwarded-Host a client forges through a proxy that passes it on', async () => {
+    const browser = jsonClient(target.url);
+    const me = await signUp(browser);
+    const forged = { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' };
+    expect((await browser.request('PATCH', `/users/${me.userId}`, { name: 'Evil' }, forged)).status).toBe(403);
+    const own = { Origin: target.url, 'X-Forwarded-Host': 'evil.example' };
+    expect((await browser.request('PATCH', `/users/${me.userId}`, { name: 'Own' }, own)).status).toBe(200);
   });
 });
 

@@ -52,6 +52,7 @@ export async function runServices(name: string, factories: Record<string, Servic
           port: config.METRICS_PORT,
           log,
           health: composition.health,
+          ready: composition.ready,
         });
   const heap = startHeapReducer(log);
   const close = async () => {

@@ -9,13 +9,13 @@ import type { ApiRoute } from '@eventide/contract/routes.ts';
 import type { LimiterFactory } from '../auth/rate-limit.ts';
 import type { HttpAuth } from '../auth/open.ts';
 import { originCheck } from '../auth/origin.ts';
-import { installSessions } from '../auth/session.ts';
+import { installSessions, isAdmin } from '../auth/session.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
 import { allowedMethods, mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
 import { routesBySegment } from './routes-by-segment.ts';
-import type { Readiness } from '@eventide/contract/health.ts';
+import { publicReadiness, type Readiness } from '@eventide/contract/health.ts';
 import { httpMetrics } from '../metrics/http.ts';
 import { httpTracing } from '../tracing/spans.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -90,12 +90,14 @@ function platformHandlers(ready: HttpAppOptions['ready']): Handlers<'platform'> 
       ctx.body = JSON.stringify({ status: 'pass' });
     },
     // Readiness: every store this process uses answers, and the read models are not too far behind.
-    async healthReady({ ctx }) {
-      const answer = ready ? await ready() : { status: 'pass', checks: {} };
+    // What each check observed and why it failed is an admin's (the operations console) and the
+    // metrics port's: the public learns whether each passes.
+    async healthReady({ ctx, user }) {
+      const answer: Readiness = ready ? await ready() : { status: 'pass', checks: {} };
       ctx.status = answer.status === 'pass' ? 200 : 503;
       ctx.set('Cache-Control', 'no-store');
       ctx.type = HEALTH_JSON;
-      ctx.body = JSON.stringify(answer);
+      ctx.body = JSON.stringify(isAdmin(user) ? answer : publicReadiness(answer));
     },
   };
 }

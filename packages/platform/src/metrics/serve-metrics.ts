@@ -1,11 +1,12 @@
-// GET /metrics in Prometheus's text format, and GET /health with what the process runs (its
-// adapters, their files, how far each follower got), on a port of its own (METRICS_PORT), bound to
+// GET /metrics in Prometheus's text format, GET /health with what the process runs (its
+// adapters, their files, how far each follower got) and GET /health/ready with every check's details, on a port of its own (METRICS_PORT), bound to
 // loopback unless METRICS_HOST says otherwise: the figures are for the operator, not for the
 // public the service port faces (its GET /health says only that it answers), and a scrape never
 // queues behind the service's own requests' limits or sessions.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@eventide/kernel/log.ts';
+import type { Readiness } from '@eventide/contract/health.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface MetricsServer {
@@ -19,6 +20,8 @@ export interface MetricsOptions {
   log: Logger;
   /** What GET /health says here: every service's facts (compose.ts). */
   health?: () => Record<string, unknown>;
+  /** GET /health/ready here: every check with what it observed and why it failed (the service port tells the public only each status). */
+  ready?: () => Promise<Readiness>;
 }
 
 export async function serveMetrics(metrics: Metrics, options: MetricsOptions): Promise<MetricsServer> {
@@ -28,8 +31,21 @@ export async function serveMetrics(metrics: Metrics, options: MetricsOptions): P
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', ...options.health?.() }));
       return;
     }
+    if (request.method === 'GET' && path === '/health/ready' && options.ready) {
+      options.ready().then(
+        (answer) =>
+          response
+            .writeHead(answer.status === 'pass' ? 200 : 503, { 'content-type': 'application/health+json', 'cache-control': 'no-store' })
+            .end(JSON.stringify(answer)),
+        (error: unknown) => {
+          options.log.error({ err: error }, 'readiness probes failed');
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('readiness probes failed\n');
+        },
+      );
+      return;
+    }
     if (request.method !== 'GET' || path !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics, GET /health\n');
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics, GET /health, GET /health/ready\n');
       return;
     }
     metrics.registry.metrics().then(
