@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
 import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { connect, type Socket } from 'node:net';
+import { until } from '@eventide/testing/wait.ts';
 import { healthy, startTarget, type HostileTarget } from './service.ts';
 
 const PEOPLE = 4;
@@ -107,5 +109,50 @@ describe('exports of people who hold a lot', { timeout: 300_000 }, () => {
     expect(again.status).toBe(200);
     // And the process gives back what the abuse took: the people's documents, made before it, stay.
     await target.memoryReturns(beforeMiB);
+  });
+});
+
+/** Asks for a person's export on a socket of its own, reads the answer's first bytes, then takes nothing. */
+function stallingExport({ client, userId }: { client: JsonClient; userId: string }): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(target.url).port), '127.0.0.1', () =>
+      socket.write(`GET /users/${userId}/export HTTP/1.1\r\nHost: localhost\r\nCookie: ${client.cookieHeader()}\r\n\r\n`),
+    );
+    socket.once('data', (first) => {
+      socket.pause();
+      if (first.toString().startsWith('HTTP/1.1 200')) resolve(socket);
+      else reject(new Error(`the stalling export was refused: ${first.toString().split('\r\n')[0]}`));
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('export places held by readers that take nothing', { timeout: 300_000 }, () => {
+  it('are given up, and another person is sent their export meanwhile', async () => {
+    // Every place (EXPORTS_AT_ONCE, 4) held by an export of 12 MB that its reader does not take.
+    const stalling = await Promise.all(people.map(stallingExport));
+    const other = jsonClient(target.url);
+    const { userId } = await signUp(other);
+    const refused: number[] = [];
+    const asking = performance.now();
+    let answer: Asked | undefined;
+    await until(
+      async () => {
+        answer = await ask({ client: other, userId });
+        if (answer.status === 503) refused.push(Number(answer.retryAfter));
+        return answer.status === 200;
+      },
+      () => `another person's export (last answer ${answer?.status}: ${answer?.body.slice(0, 200)})`,
+      120_000,
+    );
+    expect(JSON.parse(answer!.body).userId).toBe(userId);
+    // Told to come back in a second while the places were held, never anything but 503 meanwhile.
+    expect(refused.every((seconds) => seconds >= 1)).toBe(true);
+    // Each refusal left the hourly budget (10) whole: it is spent once an export has its place.
+    console.log(
+      `exports: another person was sent theirs after ${((performance.now() - asking) / 1000).toFixed(1)} s and ${refused.length} refusals while 4 readers took nothing`,
+    );
+    for (const socket of stalling) socket.destroy();
+    await target.memoryReturns();
   });
 });

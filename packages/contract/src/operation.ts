@@ -50,6 +50,12 @@ export interface Operation {
   summary: string;
   headers?: readonly RequestHeader[];
   limit?: LimitName;
+  /**
+   * When `limit` is spent: before the handler runs (the default), or by the handler once the work
+   * it counts begins, so that a refusal for the server's own reasons (every export place held)
+   * costs the client nothing of its budget.
+   */
+  limitSpent?: 'before' | 'by-handler';
   /** Served under these versions, each with its own representation; absent: once, unversioned. */
   versions?: readonly PathVersion[];
 }

@@ -202,6 +202,15 @@ const schema = z.object({
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
   /** Personal-data exports one process sends at once (each streams, one per person at a time); more wait with 503. */
   EXPORTS_AT_ONCE: z.coerce.number().int().min(1).default(4),
+  /**
+   * Bytes a second an export must be taken at, over 10 s, to keep its place: one taken more slowly
+   * is cut (a newcomer takes the place of the slowest such at once).
+   */
+  EXPORT_MIN_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(16 * 1024),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT: z.coerce
     .number()

@@ -6,38 +6,56 @@
 // What one export may cost is bounded, so that no one can spend the process's memory through it:
 // the document is streamed with backpressure (the memory of one item, whatever the whole), one
 // export per person runs at a time (in every process: the lease lives where the rate limits do),
-// a few run at once in a process, and each is cut off at a deadline, so a reader that stalls
-// does not hold its share for good.
+// a few run at once in a process, each must be taken at a minimum rate (export-slots.ts: one
+// taken more slowly is cut, and gives its place to a newcomer), and each is cut off at a deadline,
+// so a reader that stalls or trickles does not hold its share.
 import { Readable } from 'node:stream';
 import { spend } from '@eventide/platform/auth/rate-limit.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { Service, ServiceFactory } from './compose.ts';
+import { ExportSlots, type Slot } from './export-slots.ts';
 
 /** How long one export may take to send; a lease not given back (a process that died) lapses then too. */
 export const EXPORT_DEADLINE_SECONDS = 600;
 /** What the stream holds ahead of the socket before it waits: pieces are read only as the client takes them. */
 const STREAM_BUFFER_BYTES = 64 * 1024;
+/** How long an export's rate is measured over, and how long a new one runs before it is judged. */
+const RATE_WINDOW_MS = 10_000;
+
+/** Counts each piece as the stream takes it: the stream reads only as the client takes what it has. */
+async function* counted(pieces: AsyncIterable<string>, slot: Slot): AsyncGenerator<string> {
+  for await (const piece of pieces) {
+    slot.sent(Buffer.byteLength(piece));
+    yield piece;
+  }
+}
 
 export function personalDataExportService(): ServiceFactory<Service> {
   return async ({ auth: openAuth, personalData, config }) => {
     // Sessions (and so who may ask) come from the platform's auth, and the leases from its limiters.
     const { limiters } = await openAuth();
     const leases = limiters({ name: 'personal-data-export-running', points: 1, duration: EXPORT_DEADLINE_SECONDS });
-    let running = 0;
+    const slots = new ExportSlots({
+      size: config.EXPORTS_AT_ONCE,
+      minBytesPerSecond: config.EXPORT_MIN_BYTES_PER_SECOND,
+      windowMs: RATE_WINDOW_MS,
+    });
     return {
       api: {
         service: 'export' as const,
         handlers: {
-          async exportPersonalData({ ctx, params }) {
+          async exportPersonalData({ ctx, params, spend: spendLimit }) {
             const key = params.id;
             let leased = false;
-            let counted = false;
+            let slot: Slot | undefined;
+            let body: Readable | undefined;
             let deadline: NodeJS.Timeout | undefined;
             const release = () => {
-              if (counted) running--;
+              slot?.release();
               clearTimeout(deadline);
               if (leased) void leases.delete(key).catch(() => undefined);
             };
+            const cut = (why: string) => body?.destroy(new Error(`the export was cut off: ${why}`));
             try {
               // Each is taken before it is decided on, so that concurrent requests cannot all pass:
               // the person's lease where every process sees it, then a place in this process.
@@ -47,15 +65,20 @@ export function personalDataExportService(): ServiceFactory<Service> {
                   'Retry-After': '30',
                 });
               }
-              counted = true;
-              if (++running > config.EXPORTS_AT_ONCE) {
-                throw problems.busy(`${config.EXPORTS_AT_ONCE} exports are being sent now, the most this server sends at once`);
+              slot = slots.take(cut);
+              if (!slot) {
+                throw problems.busy(
+                  `${config.EXPORTS_AT_ONCE} exports are being sent now, each taken at ${config.EXPORT_MIN_BYTES_PER_SECOND} bytes a second or more, the most this server sends at once`,
+                );
               }
-              const body = Readable.from(await personalData.exportOf(params.id), { objectMode: false, highWaterMark: STREAM_BUFFER_BYTES });
-              deadline = setTimeout(
-                () => body.destroy(new Error(`the export was not taken within ${EXPORT_DEADLINE_SECONDS} s and was cut off`)),
-                EXPORT_DEADLINE_SECONDS * 1000,
-              );
+              // The hourly budget is spent once the export has its place (limitSpent: by-handler):
+              // told to come back while the places were held, a client loses nothing of it.
+              await spendLimit('personal-data-export');
+              body = Readable.from(counted(await personalData.exportOf(params.id), slot), {
+                objectMode: false,
+                highWaterMark: STREAM_BUFFER_BYTES,
+              });
+              deadline = setTimeout(() => cut(`it was not taken within ${EXPORT_DEADLINE_SECONDS} s`), EXPORT_DEADLINE_SECONDS * 1000);
               // Whether it ended, failed or the client left, the stream closes once: then both go.
               body.once('close', release);
               ctx.type = 'application/json';
@@ -69,8 +92,8 @@ export function personalDataExportService(): ServiceFactory<Service> {
           },
         },
       },
-      health: () => ({ exportsRunning: running }),
-      close: async () => undefined,
+      health: () => ({ exportsRunning: slots.running }),
+      close: async () => slots.close(),
     };
   };
 }

@@ -77,6 +77,7 @@ export const ENTITY_OPERATIONS = {
     tag: 'users',
     summary: 'Download everything the system holds about a user, as one JSON document (docs/privacy.md#export)',
     limit: 'personal-data-export',
+    limitSpent: 'by-handler',
   },
   userHistory: {
     service: 'query',

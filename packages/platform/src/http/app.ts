@@ -9,7 +9,7 @@ import type { ApiRoute } from '@eventide/contract/routes.ts';
 import type { LimiterFactory } from '../auth/rate-limit.ts';
 import type { HttpAuth } from '../auth/open.ts';
 import { originCheck } from '../auth/origin.ts';
-import { installSessions, isAdmin } from '../auth/session.ts';
+import { installSessions } from '../auth/session.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
@@ -92,12 +92,12 @@ function platformHandlers(ready: HttpAppOptions['ready']): Handlers<'platform'> 
     // Readiness: every store this process uses answers, and the read models are not too far behind.
     // What each check observed and why it failed is an admin's (the operations console) and the
     // metrics port's: the public learns whether each passes.
-    async healthReady({ ctx, user }) {
+    async healthReady({ ctx, principal }) {
       const answer: Readiness = ready ? await ready() : { status: 'pass', checks: {} };
       ctx.status = answer.status === 'pass' ? 200 : 503;
       ctx.set('Cache-Control', 'no-store');
       ctx.type = HEALTH_JSON;
-      ctx.body = JSON.stringify(isAdmin(user) ? answer : publicReadiness(answer));
+      ctx.body = JSON.stringify(principal?.admin ? answer : publicReadiness(answer));
     },
   };
 }

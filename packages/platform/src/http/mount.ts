@@ -238,7 +238,7 @@ function serve(
   const consistency = headers.has('Wait-For-Position') ? deps.readConsistency : undefined;
   if (headers.has('Wait-For-Position') && !consistency)
     throw new Error(`${route.operationId} takes Wait-For-Position: its service must give readConsistency`);
-  const spend = spec.limit ? deps.limiterOf(spec.limit) : undefined;
+  const spend = spec.limit && spec.limitSpent !== 'by-handler' ? deps.limiterOf(spec.limit) : undefined;
   const represent = route.version ? shape.representations?.represent[route.version] : undefined;
   const prefix = route.path.slice(0, route.path.length - spec.path.length);
 

@@ -5,40 +5,47 @@
 // socket, the size is inherited by every connection it accepts, so one call bounds them all.
 // Node has no API for SO_SNDBUF on TCP (nodejs/node#65022 is still open); `sockopt` is the
 // setsockopt(2) call, prebuilt for Linux and macOS.
-import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { Logger } from '@eventide/kernel/log.ts';
 
 const SOL_SOCKET = { linux: 1, darwin: 0xffff } as const;
 const SO_SNDBUF = { linux: 7, darwin: 0x1001 } as const;
 
-type SetSockOpt = (socket: unknown, level: number, name: number, value: number) => void;
-type GetSockOpt = (socket: unknown, level: number, name: number) => number;
-
-function loadSockopt(): { setsockopt: SetSockOpt; getsockopt: GetSockOpt } | Error {
-  try {
-    return createRequire(import.meta.url)('sockopt');
-  } catch (error) {
-    return error as Error;
-  }
+interface SockOpt {
+  setsockopt(socket: unknown, level: number, name: number, value: number): void;
+  getsockopt(socket: unknown, level: number, name: number): number;
 }
 
+/** What bounds a listening server's connections' send buffers; answers the size the kernel took. */
+export type SendBufferBound = (server: Server) => number | undefined;
+
 /**
- * Asks the kernel for a send buffer of `bytes` on the listening server's connections (Linux
- * doubles it for its bookkeeping), and answers what it took; 0 leaves the kernel's own sizing.
- * Where it cannot be set (no prebuilt `sockopt` for the platform), it says so and goes on.
+ * Loads what sets the send buffer, before the server listens, so that it is set the moment the
+ * server listens, before it accepts anyone. `bytes` 0 leaves the kernel's own sizing (Linux
+ * doubles what is asked, for its bookkeeping). Where it cannot be set (no prebuilt `sockopt` for
+ * the platform), it says so and the server goes on without.
  */
-export function boundSendBuffer(server: Server, bytes: number, log: Logger): number | undefined {
-  if (bytes === 0) return undefined;
+export async function sendBufferBound(bytes: number, log: Logger): Promise<SendBufferBound> {
+  if (bytes === 0) return () => undefined;
   const platform = process.platform === 'linux' || process.platform === 'darwin' ? process.platform : undefined;
-  const sockopt = loadSockopt();
-  if (platform === undefined || sockopt instanceof Error) {
+  let sockopt: SockOpt | undefined;
+  let reason = 'unsupported platform';
+  try {
+    // A native addon: loaded when asked for, so that a platform without its prebuilt binary still starts.
+    if (platform) sockopt = (await import('sockopt')).default as SockOpt;
+  } catch (error) {
+    reason = (error as Error).message;
+  }
+  if (!platform || !sockopt) {
     log.warn(
-      { platform: process.platform, reason: sockopt instanceof Error ? sockopt.message : 'unsupported platform' },
+      { platform: process.platform, reason },
       'HTTP_SEND_BUFFER_BYTES cannot be applied here: each connection keeps the kernel-sized send buffer',
     );
-    return undefined;
+    return () => undefined;
   }
-  sockopt.setsockopt(server, SOL_SOCKET[platform], SO_SNDBUF[platform], bytes);
-  return sockopt.getsockopt(server, SOL_SOCKET[platform], SO_SNDBUF[platform]);
+  const { setsockopt, getsockopt } = sockopt;
+  return (server) => {
+    setsockopt(server, SOL_SOCKET[platform], SO_SNDBUF[platform], bytes);
+    return getsockopt(server, SOL_SOCKET[platform], SO_SNDBUF[platform]);
+  };
 }
