@@ -102,6 +102,7 @@ export async function runLoad(options: LoadOptions = DEFAULT_LOAD, log: (line: s
     ...env,
     RATE_LIMIT_SEARCH_PER_SECOND: '1000000',
     RATE_LIMIT_PROFILE_PER_SECOND: '1000000',
+    RATE_LIMIT_READ_MS_PER_SECOND: '0',
     COLLAB_MAX_CONNECTIONS_PER_USER: '64',
   });
   const latencies = new Map<string, number[]>();

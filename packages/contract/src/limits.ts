@@ -4,6 +4,24 @@
 // the address. docs/auth.md#rate-limits describes them.
 import type { Config } from '@eventide/kernel/config.ts';
 import type { LimitName } from './operations.ts';
+import type { Operation, ServiceName } from './operation.ts';
+
+/** What a read of the read models takes, measured from outside: a page of 20 products, 0.5 ms. */
+const CHEAP_READ_MS = 0.5;
+
+/** The services whose reads spend the read budget: the read models and the documents. */
+const READ_SIDE: readonly ServiceName[] = ['query', 'collab'];
+
+/**
+ * What a read of `operation` reserves from its client's read budget before it runs, in
+ * milliseconds (RATE_LIMIT_READ_MS_PER_SECOND, platform/http/read-budget.ts); undefined for what
+ * does not spend it (writes, sign-in, the docs, the web app's files, the probes, exports, which have
+ * a budget of their own).
+ */
+export function readCostOf(operation: Operation): number | undefined {
+  if (operation.method !== 'get' || !READ_SIDE.includes(operation.service)) return undefined;
+  return operation.readCost ?? CHEAP_READ_MS;
+}
 
 export interface LimitPolicy {
   points: number;

@@ -56,6 +56,13 @@ export interface Operation {
    * costs the client nothing of its budget.
    */
   limitSpent?: 'before' | 'by-handler';
+  /**
+   * A costly read's usual cost, in milliseconds of the server's time, reserved from the client's
+   * read budget before it runs; what its handler takes beyond is charged after. Other reads
+   * reserve 1 and are not timed (readCostOf); a handler charges what it alone knows is costly
+   * (an as-of fold, a stream's catch-up).
+   */
+  readCost?: number;
   /** Served under these versions, each with its own representation; absent: once, unversioned. */
   versions?: readonly PathVersion[];
 }

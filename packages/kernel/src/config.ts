@@ -98,6 +98,12 @@ const schema = z.object({
     .default(15 * 60),
   SIGNIN_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_SEARCH_PER_SECOND: z.coerce.number().int().min(1).default(10),
+  /**
+   * Milliseconds of the server's time one client's reads (the read models' and the documents')
+   * may take each second, in each process: a tenth of a core by default. Past it a read waits its
+   * turn, up to a second, then is 429. 0 turns the budget off (a load test from one address).
+   */
+  RATE_LIMIT_READ_MS_PER_SECOND: z.coerce.number().int().min(0).max(1000).default(100),
   RATE_LIMIT_PROFILE_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /** Sign-ups per hour from one address (each may tell whether an address is taken; docs/auth.md). */
   RATE_LIMIT_SIGN_UPS_PER_HOUR: z.coerce.number().int().min(1).default(20),

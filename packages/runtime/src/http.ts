@@ -3,6 +3,7 @@
 import type Koa from 'koa';
 import { limitPolicies } from '@eventide/contract/limits.ts';
 import { createHttpApp } from '@eventide/platform/http/app.ts';
+import { ReadBudget } from '@eventide/platform/http/read-budget.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { Composition, Service } from './compose.ts';
 
@@ -18,6 +19,7 @@ export function httpAppOf(
     bodyLimit: config.BODY_LIMIT,
     ready,
     metrics: platform.metrics,
+    ...(config.RATE_LIMIT_READ_MS_PER_SECOND > 0 ? { readBudget: new ReadBudget(config.RATE_LIMIT_READ_MS_PER_SECOND) } : {}),
     ...(auth ? { auth, limits: { limiters: auth.limiters, policies: limitPolicies(config) } } : {}),
   });
 }

@@ -29,11 +29,16 @@ export async function stateAt<S>(
   model: Model,
   id: string,
   at: number | Date,
+  /** Charges the client's read budget what the fold took (a long stream's as-of read is the dearest read there is). */
+  chargeReads: (ms: number) => void,
 ): Promise<{ state: S; revision: number }> {
   const reached = typeof at === 'number' ? at <= (await eventStore.head()) : at.getTime() <= Date.now();
   if (!reached) throw problems.invalidField('at', typeof at === 'number' ? 'is past the last event the store holds' : 'is in the future');
   const bound = typeof at === 'number' ? { position: at } : { time: at.toISOString() };
-  const { state, revision } = await loadStateAsOf(eventStore, MODELS[model], `${model}-${id}`, bound);
+  const started = performance.now();
+  const { state, revision } = await loadStateAsOf(eventStore, MODELS[model], `${model}-${id}`, bound).finally(() =>
+    chargeReads(performance.now() - started),
+  );
   const what = `${model} ${id} as of ${typeof at === 'number' ? `position ${at}` : at.toISOString()}`;
   if (revision < 0) throw refuse.notFound(what);
   if (state.status === 'deleted') throw refuse.gone(what);

@@ -6,9 +6,9 @@ import { openChangeStream } from '../live/stream.ts';
 
 export function changeStreamHandlers({ live }: QueryDeps): Pick<Handlers<'query'>, 'streamChanges'> {
   return {
-    async streamChanges({ ctx, query, principal, lastEventId }) {
+    async streamChanges({ ctx, query, principal, lastEventId, chargeReads }) {
       const from = lastEventId ?? (query.after === undefined ? undefined : Number(query.after));
-      await openChangeStream(live, { ctx, who: principal, of: query.of, from, log: requestLogger(ctx) });
+      await openChangeStream(live, { ctx, who: principal, of: query.of, from, log: requestLogger(ctx), chargeReads });
     },
   };
 }

@@ -26,9 +26,9 @@ export function orderReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Ha
       ctx.body = await offsetPage(readStore, 'orders', query, represent, filter);
     },
     // As of a moment too, under the same rule: an order's customer never changes.
-    getOrder: owned(readOwnership(readStore), async ({ ctx, params, query, owned: doc, represent }) => {
+    getOrder: owned(readOwnership(readStore), async ({ ctx, params, query, owned: doc, represent, chargeReads }) => {
       if (query.at !== undefined) {
-        const { state, revision } = await stateAt<ReadFields['orders']>(eventStore, 'order', params.id, query.at);
+        const { state, revision } = await stateAt<ReadFields['orders']>(eventStore, 'order', params.id, query.at, chargeReads);
         ctx.set('ETag', `"${revision}"`);
         ctx.body = represent(state);
         return;

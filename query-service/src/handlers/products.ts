@@ -45,9 +45,9 @@ export function productReadHandlers({
     async pageProducts({ ctx, query }) {
       answerJson(ctx, await cursorPage(query.cursor ?? '', query.limit ?? DEFAULT_LIMIT, 'cursor'));
     },
-    async getProduct({ ctx, params, query }) {
+    async getProduct({ ctx, params, query, chargeReads }) {
       if (query.at !== undefined) {
-        const { state, revision } = await stateAt<ProductState>(eventStore, 'product', params.id, query.at);
+        const { state, revision } = await stateAt<ProductState>(eventStore, 'product', params.id, query.at, chargeReads);
         ctx.set('ETag', `"${revision}"`);
         ctx.body = productView(state);
         return;

@@ -12,9 +12,9 @@ export function userReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Han
     async listUsers({ ctx, query, represent }) {
       ctx.body = await offsetPage(readStore, 'users', query, represent);
     },
-    async getUser({ ctx, params, query, represent }) {
+    async getUser({ ctx, params, query, represent, chargeReads }) {
       if (query.at !== undefined) {
-        const { state, revision } = await stateAt<UserFields>(eventStore, 'user', params.id, query.at);
+        const { state, revision } = await stateAt<UserFields>(eventStore, 'user', params.id, query.at, chargeReads);
         ctx.set('ETag', `"${revision}"`);
         ctx.body = represent(state);
         return;

@@ -51,9 +51,11 @@ export interface StreamRequest {
   /** Last-Event-ID, or else `after`: where the client's view stands. */
   from: number | undefined;
   log: Logger | undefined;
+  /** Charges the client's read budget for the catch-up, which runs after the handler returned. */
+  chargeReads?: (ms: number) => void;
 }
 
-export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log }: StreamRequest): Promise<void> {
+export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log, chargeReads }: StreamRequest): Promise<void> {
   const release = deps.perUser.take(who.userId);
   if (!release)
     throw problems.tooManyRequests(`at most ${deps.maxPerUser} live change streams per user at once; close one first`, {
@@ -148,8 +150,12 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
   void (async () => {
     try {
       write(`retry: ${RETRY_MS}\n: following ${[...wanted].join(', ')}\n\n`);
-      if (!reset && from !== undefined && from < startAt && (await catchUp(deps, from, startAt, visible, send)) === 'reset')
-        reset = resetReason(from, 'far');
+      if (!reset && from !== undefined && from < startAt) {
+        const started = performance.now();
+        const caughtUp = await catchUp(deps, from, startAt, visible, send);
+        chargeReads?.(performance.now() - started);
+        if (caughtUp === 'reset') reset = resetReason(from, 'far');
+      }
       if (reset) write(`id: ${startAt}\nevent: ${CHANGE_EVENTS.reset}\ndata: ${JSON.stringify(reset)}\n\n`);
       // Where the stream stands, for a browser to resume from, before any change comes.
       write(`id: ${startAt}\nevent: ${CHANGE_EVENTS.ready}\ndata: ${JSON.stringify({ position: startAt })}\n\n`);

@@ -87,6 +87,8 @@ export const ENTITY_OPERATIONS = {
     tag: 'users',
     summary: 'Every change to a user, newest first: when, by whom, which fields (cursor pages)',
     headers: READ,
+    // A page of a long stream's events, each upcast and its changes found: tens of milliseconds.
+    readCost: 20,
   },
 
   // Orders: versioned like users.
@@ -118,6 +120,8 @@ export const ENTITY_OPERATIONS = {
     tag: 'orders',
     summary: 'Every change to an order, newest first: when, by whom, which fields (cursor pages)',
     headers: READ,
+    // A page of a long stream's events, each upcast and its changes found: tens of milliseconds.
+    readCost: 20,
   },
   createOrder: {
     service: 'command',
@@ -196,6 +200,8 @@ export const ENTITY_OPERATIONS = {
     tag: 'products',
     summary: 'Every change to a product, newest first: when, by whom, which fields (cursor pages; admins)',
     headers: READ,
+    // A page of a long stream's events, each upcast and its changes found: tens of milliseconds.
+    readCost: 20,
   },
   createProduct: {
     service: 'command',

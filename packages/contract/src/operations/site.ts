@@ -99,6 +99,8 @@ export const SITE_OPERATIONS = {
     tag: 'live',
     summary: 'Changes to the orders, products and users you may read, as server-sent events, as they reach the read models',
     headers: ['Last-Event-ID'],
+    // Opening one follows the session and joins the hub; a resume's catch-up is charged apart.
+    readCost: 5,
   },
 
   // The operator's console: the followers of the log and what they parked (docs/operations.md#faults).

@@ -15,6 +15,7 @@ import { problemDetails } from './errors.ts';
 import { requestContext } from './request-context.ts';
 import { allowedMethods, mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
 import { routesBySegment } from './routes-by-segment.ts';
+import type { ReadBudget } from './read-budget.ts';
 import { publicReadiness, type Readiness } from '@eventide/contract/health.ts';
 import { httpMetrics } from '../metrics/http.ts';
 import { httpTracing } from '../tracing/spans.ts';
@@ -30,6 +31,8 @@ export interface HttpAppOptions {
   bodyLimit: number;
   /** Where rate limits count, and their budgets (api/limits.ts). */
   limits?: { limiters: LimiterFactory; policies: Record<LimitName, LimitPolicy> };
+  /** Each client's budget of the server's time for reads (read-budget.ts). */
+  readBudget?: ReadBudget;
   /** The routes to mount; the API's, unless a test of the stack gives its own. */
   routes?: readonly ApiRoute[];
   /** GET /health/ready: whether every store this process uses answers (service/readiness.ts). */
@@ -49,7 +52,7 @@ export function routesServedBy(app: Koa): ApiRoute[] {
   return routes;
 }
 
-export function createHttpApp({ log, apis, bodyLimit, limits, routes, ready, metrics, auth }: HttpAppOptions): Koa {
+export function createHttpApp({ log, apis, bodyLimit, limits, routes, ready, metrics, auth, readBudget }: HttpAppOptions): Koa {
   const app = new Koa();
   if (auth) {
     // X-Forwarded-For and -Proto count only when proxies are declared, and then only their hops.
@@ -70,7 +73,13 @@ export function createHttpApp({ log, apis, bodyLimit, limits, routes, ready, met
 
   const platform: ServiceApiOf<'platform'> = { service: 'platform', handlers: platformHandlers(ready) };
   // One router over all, so that 405 lists the methods of every service on a path.
-  const mounted = mountApi({ apis: [platform, ...apis], bodyLimit, ...(limits ? { limits } : {}), ...(routes ? { routes } : {}) });
+  const mounted = mountApi({
+    apis: [platform, ...apis],
+    bodyLimit,
+    ...(limits ? { limits } : {}),
+    ...(routes ? { routes } : {}),
+    ...(readBudget ? { readBudget } : {}),
+  });
   served.set(app, mounted.routes);
   app.use(routesBySegment(mounted.router));
   app.use(allowedMethods(mounted.routes));

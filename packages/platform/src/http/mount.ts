@@ -8,7 +8,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
-import type { LimitPolicy } from '@eventide/contract/limits.ts';
+import { readCostOf, type LimitPolicy } from '@eventide/contract/limits.ts';
 import type { OPERATIONS, Access, LimitName, Operation, OperationName, ServiceName } from '@eventide/contract/operations.ts';
 import { API_ROUTES, routerPath, type SHAPES, type ApiRoute } from '@eventide/contract/routes.ts';
 import type { PathParameter, Shape } from '@eventide/contract/shape.ts';
@@ -18,6 +18,7 @@ import { addressKey } from '../auth/client-address.ts';
 import { clientKey, limiter, type LimiterFactory } from '../auth/rate-limit.ts';
 import { isSelfOrAdmin, type Principal, type UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import { readBody } from './body.ts';
+import type { ReadBudget } from './read-budget.ts';
 import { parseIdempotencyKey, parseIfMatch, parseLastEventId, type IfMatch } from './conditions.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { parseQuery } from './query.ts';
@@ -52,6 +53,11 @@ export interface Input<O extends Operation, S> {
   lastEventId: number | undefined;
   /** Spends one point of a limit for this client, for what only the handler knows it does (429 once spent). */
   spend(limit: LimitName): Promise<void>;
+  /**
+   * Charges this client's read budget for work a read does after its handler returned (a stream
+   * catching up); the handler's own time is charged by the mount. Nothing on a route that does not spend it.
+   */
+  chargeReads(ms: number): void;
 }
 
 type Op<K extends OperationName> = (typeof OPERATIONS)[K];
@@ -108,6 +114,8 @@ export interface MountOptions {
   limits?: { limiters: LimiterFactory; policies: Record<LimitName, LimitPolicy> };
   /** The routes to serve; the API's unless a test gives its own. */
   routes?: readonly ApiRoute[];
+  /** Each client's budget of the server's time for reads (readCostOf); none: reads are not budgeted. */
+  readBudget?: ReadBudget;
 }
 
 export interface Mounted {
@@ -120,7 +128,7 @@ type AnyHandle = (input: Record<string, unknown>) => Promise<void> | void;
 type AnyRegistration = AnyHandle | { owner: Ownership<unknown, unknown, Record<string, unknown>>; handle: AnyHandle };
 
 /** Mounts every route of the given services' operations; refuses to start when a handler is missing or has no route. */
-export function mountApi({ apis, bodyLimit, limits, routes = API_ROUTES }: MountOptions): Mounted {
+export function mountApi({ apis, bodyLimit, limits, routes = API_ROUTES, readBudget }: MountOptions): Mounted {
   const served = new Set(apis.map((api) => api.service));
   const mine = routes.filter((route) => served.has(route.spec.service));
   const operations = new Set(mine.map((route) => route.operation));
@@ -138,7 +146,13 @@ export function mountApi({ apis, bodyLimit, limits, routes = API_ROUTES }: Mount
       throw new Error(`the ${api.service} service has no handler for ${route.operation} (${route.method.toUpperCase()} ${route.path})`);
     router[route.method](
       routerPath(route.path),
-      serve(route, registration, { bodyLimit, limiterOf, readConsistency: api.readConsistency, shadowedBy: rivalsOf(route, mine) }),
+      serve(route, registration, {
+        bodyLimit,
+        limiterOf,
+        readConsistency: api.readConsistency,
+        shadowedBy: rivalsOf(route, mine),
+        readBudget,
+      }),
     );
   }
   return { router, routes: mine };
@@ -225,7 +239,13 @@ function parseParams(shape: Shape, raw: Record<string, string>): Record<string, 
 function serve(
   route: ApiRoute,
   registration: AnyRegistration,
-  deps: { bodyLimit: number; limiterOf: ReturnType<typeof limitersOf>; readConsistency: Middleware | undefined; shadowedBy: RegExp[] },
+  deps: {
+    bodyLimit: number;
+    limiterOf: ReturnType<typeof limitersOf>;
+    readConsistency: Middleware | undefined;
+    shadowedBy: RegExp[];
+    readBudget: ReadBudget | undefined;
+  },
 ): Middleware {
   const { spec, shape } = route;
   const handle = typeof registration === 'function' ? registration : registration.handle;
@@ -239,6 +259,11 @@ function serve(
   if (headers.has('Wait-For-Position') && !consistency)
     throw new Error(`${route.operationId} takes Wait-For-Position: its service must give readConsistency`);
   const spend = spec.limit && spec.limitSpent !== 'by-handler' ? deps.limiterOf(spec.limit) : undefined;
+  const readCost = deps.readBudget ? readCostOf(spec) : undefined;
+  const budget = readCost === undefined ? undefined : deps.readBudget;
+  // A read declared costly is charged what its handler took; another only its reservation: its
+  // time under load is mostly the wait for others' work, which is not its cost.
+  const measured = budget !== undefined && spec.readCost !== undefined;
   const represent = route.version ? shape.representations?.represent[route.version] : undefined;
   const prefix = route.path.slice(0, route.path.length - spec.path.length);
 
@@ -253,8 +278,11 @@ function serve(
     const principal = user ? principalOf(user) : undefined;
     if (spec.access === 'self' && !isSelfOrAdmin(principal!, String(params.id))) throw problems.notFound(`user ${String(params.id)}`);
     if (spend) await spend(ctx, user);
+    const client = clientKey(ctx);
+    if (budget) await budget.reserve(client, readCost!);
     const input: Record<string, unknown> = {
       spend: (limit: LimitName) => deps.limiterOf(limit)(ctx, user),
+      chargeReads: (ms: number) => budget?.charge(client, ms),
       ctx,
       params,
       query: shape.query ? parseQuery(ctx, shape.query) : {},
@@ -277,7 +305,14 @@ function serve(
         input.owned = loaded;
       }
       input.body = shape.body ? await readBody(ctx, shape.body, deps.bodyLimit) : undefined;
-      await handle(input);
+      // The read's own time, not its wait for the read models (Wait-For-Position), is charged.
+      if (!measured) return handle(input);
+      const started = performance.now();
+      try {
+        await handle(input);
+      } finally {
+        budget.charge(client, performance.now() - started - readCost!);
+      }
     };
     if (consistency) await consistency(ctx, run);
     else await run();
