@@ -7,7 +7,7 @@ import { queryHandlers } from './handlers.ts';
 import { queryDeps } from './wire.ts';
 
 export function queryService(): ServiceFactory<Service> {
-  return async ({ config, log, auth: openAuth, eventStore, readModels, parked, projected, personalData }) => {
+  return async ({ config, log, auth: openAuth, eventStore, readModels, parked, projected, personalData, metrics }) => {
     const read = await readModels();
     // Sessions come from the same store the command service signs users in to.
     const auth = await openAuth();
@@ -24,6 +24,11 @@ export function queryService(): ServiceFactory<Service> {
       auth,
       log,
     });
+    metrics.gaugeOnScrape(
+      'live_streams_unread_bytes',
+      'Bytes the live change streams (GET /changes) of this process hold unread, together (bounded by LIVE_UNREAD_BYTES)',
+      () => deps.live.unread.held,
+    );
     return {
       api: { service: 'query' as const, handlers: queryHandlers(deps), readConsistency: readConsistency(deps.progress) },
       health: () => ({ readStore: read.description, auth: auth.description }),

@@ -9,6 +9,7 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
 import { UserConnections } from '@eventide/platform/user-connections.ts';
 import { cursors } from './cursor.ts';
+import { UnreadLedger } from './live/unread.ts';
 import { ChangeHub } from './live/hub.ts';
 import { liveResources } from './live/resources.ts';
 import { progressOf, type ProjectorSignal } from './consistency.ts';
@@ -54,6 +55,7 @@ export function queryDeps(
       eventStore,
       readStore,
       stopping,
+      unread: new UnreadLedger(config.LIVE_UNREAD_BYTES),
     },
   };
 }

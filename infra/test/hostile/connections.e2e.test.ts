@@ -88,3 +88,79 @@ describe('slow connections from one address', { timeout: 120_000 }, () => {
     );
   });
 });
+
+// Issue 60: the shared cap filled by a few addresses. 8,400 slow-header connections from 42
+// addresses, none past its own share, filled the 8,000 cap, and every other client was refused
+// until they timed out, and they reconnected. Now, near the cap, a newcomer takes the place of
+// the connection that has waited longest without a request. Here at a twentieth of the size.
+describe('a shared cap filled by slow connections from many addresses', { timeout: 180_000 }, () => {
+  const CAP = Number(process.env.HOSTILE_CONNECTION_CAP ?? 400);
+  const ADDRESSES = 42;
+  const EACH = Math.ceil((CAP * 1.05) / ADDRESSES);
+  let crowded: HostileTarget;
+  beforeAll(async () => {
+    crowded = await startTarget({
+      TRUST_PROXY_HOPS: '0',
+      HTTP_MAX_CONNECTIONS: String(CAP),
+      // Longer than the test: what lets others in is the shedding, not the slow ones' timeout.
+      HTTP_HEADERS_TIMEOUT_MS: '120000',
+      HTTP_REQUEST_TIMEOUT_MS: '120000',
+    });
+  }, 60_000);
+  afterAll(() => crowded?.close());
+
+  /** A whole request on a connection of its own from `address`: its status line, and how long it took. */
+  function request(port: number, address: string): Promise<{ line: string; ms: number }> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: address }, () =>
+        socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+      );
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.once('close', () => resolve({ line: answer.split('\r\n')[0] ?? '', ms: performance.now() - started }));
+      socket.on('error', () => undefined);
+    });
+  }
+
+  it(`lets another address in while ${ADDRESSES} addresses hold ${ADDRESSES * EACH} slow connections against a cap of ${CAP}, and reconnect`, async () => {
+    const port = Number(new URL(crowded.url).port);
+    let attacking = true;
+    const held = new Set<Socket>();
+    let opened = 0;
+    // Each slot opens a slow connection again once the server closes it, as an attacker would.
+    const slot = (address: string) => {
+      if (!attacking) return;
+      const socket = connect({ port, host: '127.0.0.1', localAddress: address }, () => {
+        opened++;
+        socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
+      });
+      held.add(socket);
+      socket.resume();
+      socket.on('error', () => undefined);
+      socket.once('close', () => {
+        held.delete(socket);
+        setImmediate(() => slot(address));
+      });
+    };
+    for (let a = 0; a < ADDRESSES; a++) for (let i = 0; i < EACH; i++) slot(`127.0.1.${a + 1}`);
+    await until(
+      () => opened >= CAP,
+      () => `the slow connections to fill the cap (${opened} opened)`,
+      60_000,
+    );
+
+    const answers: Array<{ line: string; ms: number }> = [];
+    for (let i = 0; i < 50; i++) answers.push(await request(port, '127.0.2.1'));
+    attacking = false;
+    for (const socket of held) socket.destroy();
+
+    const times = answers.map((a) => a.ms).sort((a, b) => a - b);
+    console.log(
+      `crowded cap: ${ADDRESSES} addresses x ${EACH} slow connections against ${CAP}, ${opened} opened in all; another address's 50 requests: ` +
+        `${answers.filter((a) => a.line.includes(' 200 ')).length} answered 200, p50 ${times[25]?.toFixed(1)} ms, p99 ${times[49]?.toFixed(1)} ms`,
+    );
+    expect(answers.map((a) => a.line)).toEqual(answers.map(() => 'HTTP/1.1 200 OK'));
+    await crowded.memoryReturns();
+  });
+});

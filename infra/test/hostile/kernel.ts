@@ -5,9 +5,12 @@ import { readFileSync } from 'node:fs';
 /** A connection the kernel keeps on the server's side: how many bytes wait in its send queue. */
 export interface ServerConnection {
   sendQueue: number;
+  /** ESTABLISHED, not closing: a connection the server closed with a FIN lingers in the tables until its client reads it. */
+  established: boolean;
 }
 
 const LISTEN = 0x0a;
+const ESTABLISHED = 0x01;
 
 /**
  * The server's open connections on `port` (its listening socket left out), read from the kernel's
@@ -26,7 +29,7 @@ export function connectionsOf(port: number): ServerConnection[] {
       const [, local, , state, queues] = line.trim().split(/\s+/);
       if (!local || !state || !queues) continue;
       if (Number.parseInt(local.slice(local.lastIndexOf(':') + 1), 16) !== port || Number.parseInt(state, 16) === LISTEN) continue;
-      found.push({ sendQueue: Number.parseInt(queues.split(':')[0] ?? '0', 16) });
+      found.push({ sendQueue: Number.parseInt(queues.split(':')[0] ?? '0', 16), established: Number.parseInt(state, 16) === ESTABLISHED });
     }
   }
   return found;

@@ -134,6 +134,15 @@ const schema = z.object({
   COLLAB_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).default(8),
   /** Live change streams (GET /changes) one user may hold at once (per process): a tab holds one. */
   LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).default(6),
+  /**
+   * What all the live change streams of a process may hold unread together, in bytes (each is cut
+   * at 1 MiB on its own): past it, the stream that holds the most is cut, and resumes.
+   */
+  LIVE_UNREAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(64 * 1024 * 1024),
   /** People a user may look up (by email or name) to share documents with, per hour. */
   COLLAB_SHARE_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** Versions of documents a user may name, or take the name off, per hour. */

@@ -7,7 +7,8 @@
 //
 // Bounded: a user holds a few streams at once (LIVE_STREAMS_PER_USER, per process), and a client
 // that does not read what it is sent loses its stream once a megabyte waits for it (it resumes
-// from the last change it read). A stream ends when its session does: sign-out, a password or role
+// from the last change it read), or sooner when the process's streams hold LIVE_UNREAD_BYTES in
+// all and its stream holds the most (unread.ts). A stream ends when its session does: sign-out, a password or role
 // change, a deleted user (the revocation feed, from any process), or a timeout (session-watch.ts).
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
@@ -20,6 +21,7 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { ReadStore } from '@eventide/stores/read-store/port.ts';
 import { entityOf, type Change, type ChangeHub } from './hub.ts';
 import { mayRead, type LiveResources } from './resources.ts';
+import type { UnreadLedger } from './unread.ts';
 import { watchSession, type SessionWatch } from '../session-watch.ts';
 
 export interface LiveDeps {
@@ -32,6 +34,8 @@ export interface LiveDeps {
   eventStore: EventStore;
   readStore: ReadStore;
   stopping: AbortSignal;
+  /** What every stream of the process holds unread, bounded in all (LIVE_UNREAD_BYTES). */
+  unread: UnreadLedger;
 }
 
 const HEARTBEAT_MS = 15_000;
@@ -74,14 +78,21 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
     if (event) stream.write(`event: ${CHANGE_EVENTS.ended}\ndata: ${JSON.stringify(event)}\n\n`);
     stream.end();
   };
+  const unreadBytes = () => stream.writableLength + stream.readableLength;
+  const cut = (why: string) => {
+    log?.warn({ user: who.userId }, `live changes: ${why}; its stream is cut, and it resumes from what it read`);
+    ended = true;
+    stream.destroy();
+    // Reset, not closed: what the kernel holds for a client that does not read is freed now, not
+    // after the orphaned socket's probes give up.
+    ctx.socket.resetAndDestroy();
+  };
+  const unread = deps.unread.join(unreadBytes, () => cut('the streams of this process held too much unread, this one the most'));
   const write = (text: string) => {
     if (ended) return;
     stream.write(text);
-    if (stream.writableLength + stream.readableLength > MAX_UNREAD_BYTES) {
-      log?.warn({ user: who.userId }, 'live changes: a client read too slowly; its stream is cut, and it resumes from what it read');
-      ended = true;
-      stream.destroy();
-    }
+    if (unreadBytes() > MAX_UNREAD_BYTES) cut('a client read too slowly');
+    else unread.written();
   };
   const send = (change: Change) => {
     let text = rendered.get(change);
@@ -107,6 +118,7 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
     deps.stopping.removeEventListener('abort', onStopping);
     stopListening?.();
     joined?.leave();
+    unread.leave();
     release();
     end();
   };

@@ -3,7 +3,7 @@
 // from one address, so that one address holding thousands of slow connections cannot take the
 // descriptors everyone else needs. docs/operations.md#bounds lists the knobs.
 import { readFileSync } from 'node:fs';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { addressKey } from '../auth/client-address.ts';
 import { dropStalledReaders } from './progress.ts';
@@ -69,12 +69,17 @@ function boundConnections(server: Server, bounds: ConnectionBounds): void {
   // Node closes a connection past this at once, before it costs more than its descriptor.
   server.maxConnections = connectionCap(bounds.HTTP_MAX_CONNECTIONS);
   // Behind a proxy every connection is the proxy's: its own caps are the ones that see clients.
-  if (bounds.TRUST_PROXY_HOPS > 0) return;
+  if (bounds.TRUST_PROXY_HOPS === 0) capPerAddress(server, bounds.HTTP_MAX_CONNECTIONS_PER_ADDRESS);
+  // After the cap per address, which closes a connection at once: one it closed makes no room.
+  shedUnderPressure(server, server.maxConnections);
+}
+
+function capPerAddress(server: Server, perAddress: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = addressKey(socket.remoteAddress ?? '');
     const count = (open.get(address) ?? 0) + 1;
-    if (count > bounds.HTTP_MAX_CONNECTIONS_PER_ADDRESS) {
+    if (count > perAddress) {
       socket.destroy();
       return;
     }
@@ -85,4 +90,58 @@ function boundConnections(server: Server, bounds: ConnectionBounds): void {
       else open.delete(address);
     });
   });
+}
+
+/** Below the cap by this share, a new connection makes room by closing the least useful one. */
+const HEADROOM = 0.05;
+
+/**
+ * Under pressure, the costly go, not the newcomers. Once the open connections come within 5% of
+ * the cap, each new one closes the connection that has waited longest without a whole request (a
+ * slow sender of headers), or else the one idle longest between requests (keep-alive): a few
+ * addresses that fill the cap with connections that ask for nothing keep each other out, while
+ * a client that sends a request still gets in. A connection with a request in flight, an event
+ * stream or a WebSocket is never closed for room.
+ */
+export function shedUnderPressure(server: Server, cap: number): void {
+  const soft = Math.max(1, cap - Math.max(1, Math.floor(cap * HEADROOM)));
+  /** In the order they began to wait: a Set keeps its order, and a socket re-added goes last. */
+  const waiting = new Set<Socket>();
+  const idle = new Set<Socket>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (socket.destroyed) return;
+    if (open >= soft) {
+      const shed = first(waiting) ?? first(idle);
+      if (shed) {
+        waiting.delete(shed);
+        idle.delete(shed);
+        shed.destroy();
+      }
+    }
+    open++;
+    waiting.add(socket);
+    socket.once('close', () => {
+      open--;
+      waiting.delete(socket);
+      idle.delete(socket);
+    });
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    waiting.delete(socket);
+    idle.delete(socket);
+    response.once('finish', () => {
+      if (!socket.destroyed) idle.add(socket);
+    });
+  });
+  server.on('upgrade', (request: IncomingMessage) => {
+    waiting.delete(request.socket);
+    idle.delete(request.socket);
+  });
+}
+
+function first<T>(set: Set<T>): T | undefined {
+  for (const item of set) return item;
+  return undefined;
 }
