@@ -11,6 +11,7 @@ import type { DocumentLibrary } from './library.ts';
 import { isMember, roleIn, type DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';
 import { forClient } from './errors.ts';
+import type { Quotas } from './sharedb/quotas.ts';
 import type { NamedVersions } from './sharedb/named-versions.ts';
 import type { HistoryStore } from './store/history.ts';
 import { versionHandlers } from './versions.ts';
@@ -21,6 +22,7 @@ export interface CollabHandlerDeps {
   library: DocumentLibrary;
   named: NamedVersions;
   history: HistoryStore;
+  quotas: Pick<Quotas, 'mayKeep' | 'keptChanged'>;
 }
 
 /** A document's members (its owner, editors and viewers) and admins may open it; to anyone else it does not exist. */
@@ -47,7 +49,7 @@ function owner(access: DocumentAccess): Ownership<AccessRecord | undefined, Acce
   };
 }
 
-export function collabHandlers({ access, reader, library, named, history }: CollabHandlerDeps): Handlers<'collab'> {
+export function collabHandlers({ access, reader, library, named, history, quotas }: CollabHandlerDeps): Handlers<'collab'> {
   const member = members(access);
   const manager = owner(access);
   /** Gives the user a part; takes it away only from someone who has that part (DELETE …/editors/{id} leaves a viewer one). */
@@ -105,7 +107,7 @@ export function collabHandlers({ access, reader, library, named, history }: Coll
     removeEditor: setRole('editor', false),
     addViewer: setRole('viewer', true),
     removeViewer: setRole('viewer', false),
-    ...versionHandlers({ member, reader, named, history, library }),
+    ...versionHandlers({ member, reader, named, history, library, quotas }),
   };
 }
 

@@ -14,6 +14,8 @@ import { roleIn } from './sharedb/access.ts';
 import { DOCUMENTS } from './sharedb/access.ts';
 import { NamingRefused, type NamedEntry, type NamedVersions } from './sharedb/named-versions.ts';
 import type { HistoryStore } from './store/history.ts';
+import { CollabError } from './errors.ts';
+import type { Quotas } from './sharedb/quotas.ts';
 
 type DocumentRule = Ownership<AccessRecord | undefined, AccessRecord>;
 
@@ -39,8 +41,9 @@ export function versionHandlers(deps: {
   named: NamedVersions;
   history: HistoryStore;
   library: DocumentLibrary;
+  quotas: Pick<Quotas, 'mayKeep' | 'keptChanged'>;
 }): Pick<Handlers<'collab'>, 'listVersions' | 'nameVersion' | 'forgetVersion'> {
-  const { member, reader, named, history, library } = deps;
+  const { member, reader, named, history, library, quotas } = deps;
   const editor = editing(member);
 
   const describe = async (version: number, entry: NamedEntry): Promise<NamedVersion> => ({
@@ -72,12 +75,15 @@ export function versionHandlers(deps: {
       ctx.body = timeline;
     }),
 
-    nameVersion: owned(editor, async ({ ctx, params: { id }, body, user }) => {
+    nameVersion: owned(editor, async ({ ctx, params: { id }, body, user, owned: record }) => {
       const version = body.version ?? (await reader.current(id)).version;
       let entry: NamedEntry;
       try {
-        entry = await named.name(id, version, body.name, user.id);
+        // A named version's milestone is kept for good: its characters count against the owner's quota.
+        entry = await named.name(id, version, body.name, user.id, (characters) => quotas.mayKeep(record.owner, characters));
+        quotas.keptChanged(record.owner);
       } catch (error) {
+        if (error instanceof CollabError && error.code === 'ERR_QUOTA') throw problems.quotaReached(error.message);
         if (!(error instanceof NamingRefused)) throw error;
         if (error.reason === 'too-many') throw problems.quotaReached(error.message);
         throw problems.invalidField('version', error.message);
@@ -87,8 +93,9 @@ export function versionHandlers(deps: {
       ctx.body = await describe(version, entry);
     }),
 
-    forgetVersion: owned(editor, async ({ ctx, params: { id, version } }) => {
+    forgetVersion: owned(editor, async ({ ctx, params: { id, version }, owned: record }) => {
       if (!(await named.forget(id, version))) throw refuse.notFound(`a version ${version} of ${id} with a name`);
+      quotas.keptChanged(record.owner);
       ctx.status = 204;
     }),
   };

@@ -17,6 +17,7 @@ import { openCollabPubSub } from './sharedb/pubsub.ts';
 import { attachCollabSocket, type CollabSocket } from './socket/upgrade.ts';
 import { openCollabStore } from './store/open.ts';
 import { documentQuotas } from './sharedb/quotas.ts';
+import { keptCharacters } from './sharedb/named-versions.ts';
 import { limitPolicies } from '@eventide/contract/limits.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
@@ -69,6 +70,7 @@ export async function openCollab(
       perHour: creation.points,
       sparesAdmins: creation.sparesAdmins === true,
     },
+    keptBy: (owner) => keptCharacters(store.db, store.members, owner, config.COLLAB_MAX_DOCUMENTS_PER_USER),
   });
   const collab = createCollabBackend({
     store,
@@ -97,7 +99,7 @@ export async function openCollab(
   const library = documentLibrary({ backend: collab.backend, access: collab.access, members: store.members, users });
   const reader = documentReader(collab.backend);
   if (personalData) addCollabSections(personalData, { members: store.members, access: collab.access, reader });
-  const handlers = collabHandlers({ access: collab.access, reader, library, named: collab.named, history: store.history });
+  const handlers = collabHandlers({ access: collab.access, reader, library, named: collab.named, history: store.history, quotas });
   let socket: CollabSocket | undefined;
   if (metrics) {
     metrics.gaugeOnScrape(

@@ -8,6 +8,7 @@ import type { HistoryKeeper, KeptVersions } from './history.ts';
 import type { HistoryStore } from '../store/history.ts';
 import { DOCUMENTS } from './access.ts';
 import { forClient } from '../errors.ts';
+import { charactersOf } from './text-ops.ts';
 
 /** Server-only: the named versions of each document, under the document's id. */
 export const NAMED_VERSIONS = 'collab_named_versions';
@@ -19,6 +20,8 @@ export interface NamedEntry {
   /** When it was named, and when the document reached it (ms). */
   namedAt: number;
   madeAt?: number;
+  /** The characters its milestone keeps, counted against the owner's quota (quotas.ts); absent on names given before it was counted. */
+  characters?: number;
 }
 type NamedRecord = { versions: Record<string, NamedEntry> };
 
@@ -38,8 +41,11 @@ export class NamingRefused extends Error {
 export interface NamedVersions extends KeptVersions {
   /** The names, by version. */
   list(id: string): Promise<Map<number, NamedEntry>>;
-  /** Names `version` (a name given again replaces the old one); refuses with NamingRefused. */
-  name(id: string, version: number, name: string, by: string): Promise<NamedEntry>;
+  /**
+   * Names `version` (a name given again replaces the old one); refuses with NamingRefused.
+   * `mayKeep` is asked, with the version's characters, before a version not yet named is kept.
+   */
+  name(id: string, version: number, name: string, by: string, mayKeep?: (characters: number) => Promise<void>): Promise<NamedEntry>;
   /** Takes the name off `version`; false if it had none. Its milestone goes at the next trim. */
   forget(id: string, version: number): Promise<boolean>;
 }
@@ -116,7 +122,7 @@ export function namedVersions(deps: {
       const record = await read(id);
       return new Map(Object.entries(record?.versions ?? {}).map(([version, entry]) => [Number(version), entry]));
     },
-    name(id, version, name, by) {
+    name(id, version, name, by, mayKeep) {
       // No trim of this document between recording the name and saving its milestone.
       return keeper.holding(id, async () => {
         const known = await versionsOf(id);
@@ -132,8 +138,10 @@ export function namedVersions(deps: {
           if (told.code !== 'ERR_TOO_FAR_BEHIND') throw error;
           throw new NamingRefused('not-kept', `${String(told.message).split(':')[0]}; name a later one`);
         }
+        const characters = charactersOf(snapshot);
+        if (!known.includes(version)) await mayKeep?.(characters);
         const madeAt = version === 0 ? undefined : await store.reachedAt(DOCUMENTS, id, version);
-        const entry: NamedEntry = { name, by, namedAt: clock(), ...(madeAt === undefined ? {} : { madeAt }) };
+        const entry: NamedEntry = { name, by, namedAt: clock(), characters, ...(madeAt === undefined ? {} : { madeAt }) };
         await new Promise<void>((resolve, reject) =>
           milestones.saveMilestoneSnapshot(
             DOCUMENTS,
@@ -164,4 +172,31 @@ export function namedVersions(deps: {
       await change(id, (record) => (Object.keys(record.versions).length ? [{ p: ['versions'], od: record.versions, oi: {} }] : undefined));
     },
   };
+}
+
+/**
+ * The characters the named versions of `owner`'s documents keep together: what each name recorded
+ * of its milestone. One read of the names' record per document the user owns (at most
+ * COLLAB_MAX_DOCUMENTS_PER_USER), so it is asked per owner now and then (quotas.ts), not per op.
+ */
+export async function keptCharacters(
+  db: ShareDB.DB,
+  members: { documentsOf(userId: string, limit: number): Promise<Array<{ id: string; role: string }>> },
+  owner: string,
+  limit: number,
+): Promise<number> {
+  const owned = (await members.documentsOf(owner, limit)).filter((m) => m.role === 'owner');
+  const records = await Promise.all(
+    owned.map(
+      ({ id }) =>
+        new Promise<NamedRecord | undefined>((resolve, reject) =>
+          db.getSnapshot(NAMED_VERSIONS, id, null, null, (error: Error | null, snapshot?: { type: unknown; data: NamedRecord }) =>
+            error ? reject(error) : resolve(snapshot?.type ? snapshot.data : undefined),
+          ),
+        ),
+    ),
+  );
+  let characters = 0;
+  for (const record of records) for (const entry of Object.values(record?.versions ?? {})) characters += entry.characters ?? 0;
+  return characters;
 }

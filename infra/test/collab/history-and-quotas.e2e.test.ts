@@ -224,4 +224,32 @@ describe('what one user may keep', () => {
       ws.socket.close();
     }
   });
+
+  it('counts what named versions keep against the same characters, and gives it back when a name is taken off', async () => {
+    const user = await app.newUser();
+    const ws = await rawClient(app.url, user.http.cookieHeader());
+    const doc = `named-${user.userId}`;
+    const versions = `/collab/documents/${doc}/versions`;
+    try {
+      expect((await sendOp(ws, { d: doc, v: 0, create: { type: TEXT_TYPE, data: [{ insert: 'a'.repeat(40) }] } })).error).toBeUndefined();
+      // 40 held, and 40 kept by the name.
+      expect((await user.http.request('POST', versions, { name: 'first', version: 1 })).status).toBe(201);
+      expect((await sendOp(ws, { d: doc, v: 1, op: [{ retain: 40 }, { insert: 'b' }] })).error).toBeUndefined();
+      // 41 held and 40 kept: a name of version 2 would keep 41 more.
+      const refused = await user.http.request('POST', versions, { name: 'second', version: 2 });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ type: '/problems/quota-reached', detail: expect.stringContaining('100 characters') });
+      // Typing counts what the name keeps too: 41 + 40 + 20 is past 100.
+      expect((await sendOp(ws, { d: doc, v: 2, op: [{ insert: 'c'.repeat(20) }] })).error?.code).toBe('ERR_QUOTA');
+      // The same version named again keeps nothing more.
+      expect((await user.http.request('POST', versions, { name: 'first, renamed', version: 1 })).status).toBe(201);
+      // Taken off, its characters are free again.
+      expect((await user.http.request('DELETE', `${versions}/1`)).status).toBe(204);
+      expect((await user.http.request('POST', versions, { name: 'second', version: 2 })).status).toBe(201);
+      expect((await sendOp(ws, { d: doc, v: 2, op: [{ insert: 'c'.repeat(20) }] })).error?.code).toBe('ERR_QUOTA');
+      expect((await sendOp(ws, { d: doc, v: 2, op: [{ insert: 'c'.repeat(10) }] })).error).toBeUndefined();
+    } finally {
+      ws.socket.close();
+    }
+  });
 });
