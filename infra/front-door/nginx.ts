@@ -6,7 +6,7 @@
 // nginx rather than Caddy, Envoy or Traefik: routing on method and path is one `map`, WebSocket
 // upgrades and per-address connection caps are built in, it is in Debian and in every container
 // registry, and operators know how to read its configuration.
-import { loadConfig } from '@eventide/kernel/config.ts';
+import { loadConfig, type Config } from '@eventide/kernel/config.ts';
 import { SANE_CORRELATION_ID } from '@eventide/platform/http/request-context.ts';
 import { COLLAB_PATH } from '@eventide/collab-service/src/socket/upgrade.ts';
 import { templatePattern } from '@eventide/contract/path-templates.ts';
@@ -26,10 +26,11 @@ export interface FrontDoorOptions {
   runtimeDirectory?: string;
   /** nginx worker processes; `auto` is one per core. */
   workers?: number | 'auto';
+  /** The processes' settings, which the door's timeouts and caps follow; default: their defaults. */
+  processes?: Config;
 }
 
-/** The processes' defaults: the door's timeouts and caps follow them. */
-const PROCESS = loadConfig({});
+const DEFAULTS = loadConfig({});
 /** A parameter's value when routing: any one segment. */
 const ANY_SEGMENT = '[^/]+';
 /** A parameter's value where the door writes the path into a JSON answer: nothing that needs escaping. */
@@ -165,7 +166,7 @@ function problemLocations(): string[] {
 
 function upstreams(options: FrontDoorOptions): string[] {
   // Idle connections to the processes are reused, and dropped before the processes would drop them.
-  const keepAliveSeconds = Math.max(1, Math.floor(PROCESS.HTTP_KEEP_ALIVE_TIMEOUT_MS / 1000) - 1);
+  const keepAliveSeconds = Math.max(1, Math.floor((options.processes ?? DEFAULTS).HTTP_KEEP_ALIVE_TIMEOUT_MS / 1000) - 1);
   return PROCESSES.flatMap((process) => [
     `  upstream ${process} {`,
     '    least_conn;',
@@ -213,7 +214,8 @@ function forwarded(indent: string, connection: Record<string, string>): string[]
 
 export function nginxConfig(options: FrontDoorOptions): string {
   const { main, http } = files(options);
-  const headerSeconds = Math.ceil(PROCESS.HTTP_HEADERS_TIMEOUT_MS / 1000);
+  const processes = options.processes ?? DEFAULTS;
+  const headerSeconds = Math.ceil(processes.HTTP_HEADERS_TIMEOUT_MS / 1000);
   const lines = [
     '# Written by `npm run front-door` from the route table (infra/front-door/nginx.ts); do not edit.',
     `worker_processes ${options.workers ?? 'auto'};`,
@@ -230,7 +232,7 @@ export function nginxConfig(options: FrontDoorOptions): string {
     `  client_body_timeout ${headerSeconds}s;`,
     // Progress or go, as in the processes (HTTP_SEND_TIMEOUT_MS): a client that takes nothing of an
     // answer for this is reset, which frees its socket's buffers at once, not closed into an orphan.
-    `  send_timeout ${Math.ceil(PROCESS.HTTP_SEND_TIMEOUT_MS / 1000)}s;`,
+    `  send_timeout ${Math.ceil(processes.HTTP_SEND_TIMEOUT_MS / 1000)}s;`,
     '  reset_timedout_connection on;',
     // An answer the client takes slowly is held in the door's memory only (8 buffers of a page):
     // never spooled to disk, where 1,000 slow readers had put 679 MiB. The process behind waits
@@ -249,8 +251,8 @@ export function nginxConfig(options: FrontDoorOptions): string {
     ...upstreams(options),
     '  server {',
     // The processes' bounded send buffer (HTTP_SEND_BUFFER_BYTES), for the clients' connections.
-    `    listen ${options.listen}${PROCESS.HTTP_SEND_BUFFER_BYTES > 0 ? ` sndbuf=${PROCESS.HTTP_SEND_BUFFER_BYTES}` : ''};`,
-    `    limit_conn per_address ${PROCESS.HTTP_MAX_CONNECTIONS_PER_ADDRESS};`,
+    `    listen ${options.listen}${processes.HTTP_SEND_BUFFER_BYTES > 0 ? ` sndbuf=${processes.HTTP_SEND_BUFFER_BYTES}` : ''};`,
+    `    limit_conn per_address ${processes.HTTP_MAX_CONNECTIONS_PER_ADDRESS};`,
     '    proxy_http_version 1.1;',
     ...forwarded('    ', { Connection: '""' }),
     // A request that never reached a process may go to another; one that did is not sent twice (nginx retries no POST).

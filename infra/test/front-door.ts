@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@eventide/testing/wait.ts';
 import { nginxConfig } from '../front-door/nginx.ts';
+import type { Config } from '@eventide/kernel/config.ts';
 import type { ProcessName } from '../front-door/topology.ts';
 import { ENTRY, freePort, startService, type RunningService } from './process.ts';
 
@@ -16,17 +17,22 @@ export const NGINX_MISSING = `SKIPPED: the front door's tests need nginx at ${NG
 
 export interface FrontDoor {
   url: string;
+  /** Its own files: the configuration, the pid, logs and nginx's temporary files. */
+  directory: string;
   /** What nginx wrote to its error log. */
   errors(): string;
   stop(): Promise<void>;
 }
 
 /** Runs nginx in the foreground with a configuration of its own, all its files in a temporary directory. */
-export async function startFrontDoor(upstreams: Record<ProcessName, readonly string[]>): Promise<FrontDoor> {
+export async function startFrontDoor(upstreams: Record<ProcessName, readonly string[]>, processes?: Config): Promise<FrontDoor> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-door-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig({ listen: `127.0.0.1:${port}`, upstreams, runtimeDirectory: dir, workers: 1 }));
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    nginxConfig({ listen: `127.0.0.1:${port}`, upstreams, runtimeDirectory: dir, workers: 1, ...(processes ? { processes } : {}) }),
+  );
   const args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'];
   const child: ChildProcess = spawn(NGINX, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -52,6 +58,7 @@ export async function startFrontDoor(upstreams: Record<ProcessName, readonly str
   );
   return {
     url,
+    directory: dir,
     errors,
     async stop() {
       // SIGQUIT: nginx's graceful stop.

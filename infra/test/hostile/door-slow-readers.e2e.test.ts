@@ -1,0 +1,94 @@
+// Issue 60, through the front door: slow readers of the largest static file. Each asked for
+// Swagger UI's bundle and read nothing; nginx spooled what the process sent it to temporary files
+// (639 to 679 MiB for 1,000 readers) and another client waited up to 12 s. Now the door keeps such
+// an answer in its memory only (proxy_max_temp_file_size 0), bounds each client's send buffer
+// (listen sndbuf=) and resets a client that takes nothing for the send timeout (send_timeout,
+// reset_timedout_connection), and the process behind does the same to the door's connection.
+import { readdirSync, statSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@eventide/kernel/config.ts';
+import { until } from '@eventide/testing/wait.ts';
+import { NGINX_MISSING, nginxAvailable, startFrontDoor, type FrontDoor } from '../front-door.ts';
+import { connectionsOf, hostAvailableMiB, sendQueueBytes } from './kernel.ts';
+import { startTarget, type HostileTarget } from './service.ts';
+
+const READERS = Number(process.env.HOSTILE_DOOR_SLOW_READERS ?? 200);
+const SEND_TIMEOUT_MS = 3000;
+const ADDRESSES = 6;
+
+if (!nginxAvailable) console.warn(NGINX_MISSING);
+
+/** Bytes in the files under `dir`, however deep. */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? bytesUnder(path) : statSync(path).size;
+  }
+  return total;
+}
+
+describe.skipIf(!nginxAvailable)('slow readers of a large static file through the front door', { timeout: 180_000 }, () => {
+  let target: HostileTarget;
+  let door: FrontDoor;
+  beforeAll(async () => {
+    const env = { HTTP_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS) };
+    target = await startTarget(env);
+    const at = [new URL(target.url).host];
+    door = await startFrontDoor({ command: at, query: at, collab: at, site: at }, loadConfig(env));
+    expect((await fetch(`${door.url}/docs/swagger-ui-bundle.js`)).status).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await door?.stop();
+    await target?.close();
+  });
+
+  /** Readers come from several addresses, each within the door's cap per address. */
+  function slowReader(port: number, index: number): Promise<Socket> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: `127.0.3.${(index % ADDRESSES) + 1}` }, () =>
+        socket.write('GET /docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: identity\r\n\r\n'),
+      );
+      socket.once('data', () => {
+        socket.pause();
+        resolve(socket);
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  it(`hold bounded buffers and no files, ${READERS} of them, and are reset when they take nothing`, async () => {
+    const doorPort = Number(new URL(door.url).port);
+    const hostBefore = hostAvailableMiB();
+    const readers: Socket[] = [];
+    for (let i = 0; i < READERS; i += 25)
+      readers.push(...(await Promise.all(Array.from({ length: Math.min(25, READERS - i) }, (_, j) => slowReader(doorPort, i + j)))));
+    const queued = sendQueueBytes(doorPort);
+    const hostHeld = hostBefore - hostAvailableMiB();
+    const spooled = bytesUnder(door.directory);
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      const answer = await fetch(`${door.url}/api/products?limit=5`);
+      await answer.arrayBuffer();
+      expect(answer.status).toBe(200);
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    await until(
+      () => connectionsOf(doorPort).filter((c) => c.sendQueue > 0).length === 0,
+      () => `every reader reset by the door (${sendQueueBytes(doorPort)} bytes still queued)`,
+      60_000,
+    );
+    for (const reader of readers) reader.destroy();
+    console.log(
+      `door slow readers: ${READERS} from ${ADDRESSES} addresses holding /docs/swagger-ui-bundle.js; door send queues ${(queued / 2 ** 20).toFixed(1)} MiB (${(queued / READERS / 1024).toFixed(0)} KiB a reader), ` +
+        `${(spooled / 2 ** 20).toFixed(1)} MiB in the door's files; host memory taken ${hostHeld.toFixed(0)} MiB, readers' own receive buffers included; another client's p50 ${times[10]?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(1)} ms`,
+    );
+    // Logs and the pid file only: no answer spooled.
+    expect(spooled).toBeLessThan(1024 * 1024);
+    expect(queued).toBeLessThan(READERS * (2 * loadConfig({}).HTTP_SEND_BUFFER_BYTES + 64 * 1024));
+  });
+});
