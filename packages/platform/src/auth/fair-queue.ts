@@ -21,6 +21,8 @@ interface Waiting {
   arrival: number;
   start(): void;
   abandon(): void;
+  /** Refused after it waited: another client with less in line took its place. */
+  shed(): void;
   signal: AbortSignal | undefined;
 }
 
@@ -62,7 +64,8 @@ export class FairQueue {
           }),
         );
       }
-      if (this.waitingCount >= this.options.maxWaiting)
+      // A full line makes room for a client with less in it than another: the costly go, not the newcomers.
+      if (this.waitingCount >= this.options.maxWaiting && !this.shedForNewcomer(mine?.length ?? 0))
         return Promise.reject(problems.busy('too many sign-ins at once; try again in a moment'));
     }
     return new Promise<T>((resolve, reject) => {
@@ -79,6 +82,7 @@ export class FairQueue {
             .then(resolve, reject);
         },
         abandon: () => reject(problems.busy('the request was given up before its turn')),
+        shed: () => reject(problems.busy('too many sign-ins at once, this client’s among the most; try again in a moment')),
       };
       const queued = this.line.get(client);
       if (queued) queued.push(entry);
@@ -86,6 +90,21 @@ export class FairQueue {
       this.waitingCount += 1;
       this.pump();
     });
+  }
+
+  /**
+   * When the line is full: the newest task of the client with the longest line gives its place,
+   * if that line is longer than the newcomer's would be with it. A few clients that fill the line
+   * keep each other waiting; a client with nothing in it still gets its turn.
+   */
+  private shedForNewcomer(newcomerWaiting: number): boolean {
+    let longest: Waiting[] | undefined;
+    for (const queued of this.line.values()) if (!longest || queued.length > longest.length) longest = queued;
+    if (!longest || longest.length <= newcomerWaiting + 1) return false;
+    const given = longest.pop()!;
+    this.waitingCount -= 1;
+    given.shed();
+    return true;
   }
 
   private finish(client: string): void {

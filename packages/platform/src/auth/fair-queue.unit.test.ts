@@ -64,16 +64,21 @@ describe('FairQueue', () => {
     expect(started).toEqual(['a0', 'a1', 'a2']);
   });
 
-  it('refuses a client over its share with 429 and everyone with 503 when the line is full', async () => {
+  it('refuses a client over its share with 429; a full line makes room for a newcomer, then is 503 for everyone', async () => {
     const queue = new FairQueue({ concurrency: 1, perClientRunning: 1, perClientWaiting: 2, maxWaiting: 3 });
     const started: string[] = [];
     const blocker = controlled(started, 'a0');
-    const accepted = [queue.run('a', blocker.task), queue.run('a', async () => 'a1'), queue.run('a', async () => 'a2')];
+    const accepted = [queue.run('a', blocker.task), queue.run('a', async () => 'a1')];
+    const shed = queue.run('a', async () => 'a2');
     await expect(queue.run('a', async () => 'a3')).rejects.toSatisfy((e) => statusOf(e) === 429);
     accepted.push(queue.run('b', async () => 'b0'));
-    await expect(queue.run('c', async () => 'c0')).rejects.toSatisfy((e) => statusOf(e) === 503);
+    // The line is full (a1, a2, b0): c, with nothing in it, takes the place of a's newest.
+    accepted.push(queue.run('c', async () => 'c0'));
+    await expect(shed).rejects.toSatisfy((e) => statusOf(e) === 503);
+    // Now no client has more in line than a newcomer would: the line is full for everyone.
+    await expect(queue.run('d', async () => 'd0')).rejects.toSatisfy((e) => statusOf(e) === 503);
     blocker.finish();
-    expect(await Promise.all(accepted)).toEqual(['a0', 'a1', 'a2', 'b0']);
+    expect(await Promise.all(accepted)).toEqual(['a0', 'a1', 'b0', 'c0']);
     expect(queue.size).toEqual({ running: 0, waiting: 0 });
   });
 
