@@ -194,6 +194,8 @@ export const SITE_OPERATIONS = {
     access: 'owner',
     tag: 'documents',
     summary: 'A document now, at a version (?version=) or at a time (?at=): for its owner and editors',
+    // A past version is its milestone and the ops after it, applied: charged what it took.
+    readCost: 2,
   },
   getDocumentAccess: {
     service: 'collab',
