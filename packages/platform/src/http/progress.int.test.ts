@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { dropStalledReaders } from './progress.ts';
-import { sendBufferBound } from './send-buffer.ts';
+import { socketOptions } from './socket-options.ts';
 
 const SEND_TIMEOUT_MS = 3000;
 /** How often the slow reader takes something: a sixth of the timeout, so that a busy machine's late timers do not cut it. */
@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   dropStalledReaders(server, SEND_TIMEOUT_MS);
   // The kernel would otherwise take the whole answer at once on loopback, and nobody would wait.
-  const bound = await sendBufferBound(16 * 1024, createLogger({ level: 'silent' }));
+  const bound = await socketOptions({ sendBufferBytes: 16 * 1024, sendTimeoutMs: SEND_TIMEOUT_MS }, createLogger({ level: 'silent' }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bound(server);
   port = (server.address() as AddressInfo).port;

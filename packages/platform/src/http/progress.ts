@@ -3,7 +3,9 @@
 // kernel took of the answer (up to 2 MiB per socket on loopback, where the send buffer grows with
 // the 64 KiB segments) and what the process could not yet give it. The reset (RST, not FIN) frees
 // both at once: a closed socket with unsent data would stay in the kernel as an orphan, probing a
-// window that never opens. docs/operations.md#bounds lists the knob.
+// window that never opens. What the kernel alone holds (an answer's last bytes, handed over) is
+// bounded by the same timeout there (TCP_USER_TIMEOUT, socket-options.ts). docs/operations.md#bounds
+// lists the knob.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 

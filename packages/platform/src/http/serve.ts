@@ -6,7 +6,7 @@ import type { Config } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { boundedServer, descriptorLimit, type ConnectionBounds } from './connections.ts';
-import { sendBufferBound } from './send-buffer.ts';
+import { socketOptions, type SocketOptionsSet } from './socket-options.ts';
 import { gracefulShutdown } from './shutdown.ts';
 
 export interface ServeOptions {
@@ -20,20 +20,23 @@ export interface ServeOptions {
 
 export async function serve({ app, config, log, beforeDrain, onClose }: ServeOptions): Promise<Server> {
   const server = boundedServer(app.callback(), config);
-  const boundSendBuffer = await sendBufferBound(config.HTTP_SEND_BUFFER_BYTES, log);
+  const setSocketOptions = await socketOptions(
+    { sendBufferBytes: config.HTTP_SEND_BUFFER_BYTES, sendTimeoutMs: config.HTTP_SEND_TIMEOUT_MS },
+    log,
+  );
   server.listen(config.PORT, config.HOST);
   answerClientErrors(server);
-  // At 'listening', before the loop turns to accept anyone: every connection inherits the bound.
-  let sendBuffer: number | undefined;
+  // At 'listening', before the loop turns to accept anyone: every connection inherits them.
+  let kernel: SocketOptionsSet = {};
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => {
-      sendBuffer = boundSendBuffer(server);
+      kernel = setSocketOptions(server);
       resolve();
     });
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections, sendBuffer }, 'listening');
+  log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections, ...kernel }, 'listening');
   if (server.maxConnections < config.HTTP_MAX_CONNECTIONS) {
     log.warn(
       { configured: config.HTTP_MAX_CONNECTIONS, taken: server.maxConnections, descriptors: descriptorLimit() },

@@ -1,2 +1,2 @@
-// sockopt ships no types: what send-buffer.ts takes of it is typed there.
+// sockopt ships no types: what socket-options.ts takes of it is typed there.
 declare module 'sockopt';
