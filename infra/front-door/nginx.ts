@@ -28,6 +28,11 @@ export interface FrontDoorOptions {
   workers?: number | 'auto';
   /** The processes' settings, which the door's timeouts and caps follow; default: their defaults. */
   processes?: Config;
+  /**
+   * Where nginx's stream module is, for an nginx that has it apart (Debian's libnginx-mod-stream,
+   * `/usr/lib/nginx/modules/ngx_stream_module.so`); absent: built in, as in the official image.
+   */
+  streamModule?: string;
 }
 
 const DEFAULTS = loadConfig({});
@@ -105,14 +110,6 @@ const PROBLEMS: DoorProblem[] = [
     status: 503,
     title: 'Service unavailable',
     detail: 'no process of this site answered the request; try again shortly',
-    headers: { 'Retry-After': '5' },
-  },
-  {
-    name: 'too-many-connections',
-    answers: [429],
-    status: 429,
-    title: 'Too many connections',
-    detail: 'this address has too many connections open; close some and try again',
     headers: { 'Retry-After': '5' },
   },
   {
@@ -212,17 +209,51 @@ function forwarded(indent: string, connection: Record<string, string>): string[]
   return Object.entries(headers).map(([name, value]) => `${indent}proxy_set_header ${name} ${value};`);
 }
 
+/**
+ * Where the clients' connections are taken: a stream (TCP) server that caps them per address,
+ * every one counted from its first byte, and hands each to the HTTP server on a local socket with
+ * the client's address in a PROXY protocol header. nginx's HTTP `limit_conn` counts a connection
+ * only once its request's headers are read, so one address could hold any number that trickle
+ * their headers.
+ */
+function clientListener(options: FrontDoorOptions, processes: Config, inner: string): string[] {
+  return [
+    'stream {',
+    '  limit_conn_zone $binary_remote_addr zone=connections_per_address:10m;',
+    '  server {',
+    // The processes' bounded send buffer (HTTP_SEND_BUFFER_BYTES), for the clients' connections.
+    `    listen ${options.listen}${processes.HTTP_SEND_BUFFER_BYTES > 0 ? ` sndbuf=${processes.HTTP_SEND_BUFFER_BYTES}` : ''};`,
+    `    limit_conn connections_per_address ${processes.HTTP_MAX_CONNECTIONS_PER_ADDRESS};`,
+    `    proxy_pass unix:${inner};`,
+    '    proxy_protocol on;',
+    // Progress or go for the clients' connections (HTTP_SEND_TIMEOUT_MS): one on which nothing was
+    // read or written for this long is closed. Event streams send a comment every 15 s and collab
+    // pings its WebSockets every COLLAB_CHECK_EVERY_SECONDS (20), so only the idle and the stuck go.
+    `    proxy_timeout ${Math.ceil(processes.HTTP_SEND_TIMEOUT_MS / 1000)}s;`,
+    '  }',
+    '}',
+  ];
+}
+
+/** The HTTP server's own socket, which only the stream server reaches. */
+const innerSocket = (options: FrontDoorOptions) => `${options.runtimeDirectory ?? '/var/run'}/nginx-http.sock`;
+
 export function nginxConfig(options: FrontDoorOptions): string {
   const { main, http } = files(options);
   const processes = options.processes ?? DEFAULTS;
   const headerSeconds = Math.ceil(processes.HTTP_HEADERS_TIMEOUT_MS / 1000);
+  const inner = innerSocket(options);
   const lines = [
     '# Written by `npm run front-door` from the route table (infra/front-door/nginx.ts); do not edit.',
+    ...(options.streamModule ? [`load_module ${options.streamModule};`] : []),
     `worker_processes ${options.workers ?? 'auto'};`,
     ...main,
     'events {',
-    '  worker_connections 8192;',
+    // A client's connection is three of nginx's (the stream's two and the HTTP server's): room for
+    // many addresses at their cap each.
+    '  worker_connections 32768;',
     '}',
+    ...clientListener(options, processes, inner),
     'http {',
     ...http,
     '  server_tokens off;',
@@ -238,9 +269,6 @@ export function nginxConfig(options: FrontDoorOptions): string {
     // never spooled to disk, where 1,000 slow readers had put 679 MiB. The process behind waits
     // for the client instead, under its own send timeout.
     '  proxy_max_temp_file_size 0;',
-    // The processes do not cap connections per address behind a trusted proxy: the door does.
-    '  limit_conn_zone $binary_remote_addr zone=per_address:10m;',
-    '  limit_conn_status 429;',
     '  map $http_upgrade $connection_upgrade {',
     '    default upgrade;',
     "    '' close;",
@@ -250,9 +278,10 @@ export function nginxConfig(options: FrontDoorOptions): string {
     ...allowMap(),
     ...upstreams(options),
     '  server {',
-    // The processes' bounded send buffer (HTTP_SEND_BUFFER_BYTES), for the clients' connections.
-    `    listen ${options.listen}${processes.HTTP_SEND_BUFFER_BYTES > 0 ? ` sndbuf=${processes.HTTP_SEND_BUFFER_BYTES}` : ''};`,
-    `    limit_conn per_address ${processes.HTTP_MAX_CONNECTIONS_PER_ADDRESS};`,
+    // Reached from the stream server only, which says whose connection it is.
+    `    listen unix:${inner} proxy_protocol;`,
+    '    set_real_ip_from unix:;',
+    '    real_ip_header proxy_protocol;',
     '    proxy_http_version 1.1;',
     ...forwarded('    ', { Connection: '""' }),
     // A request that never reached a process may go to another; one that did is not sent twice (nginx retries no POST).

@@ -2,7 +2,7 @@
 // projector, collab and site processes on one data directory, and in front of them the front door
 // (nginx from Debian) with the configuration written from the route table (infra/front-door/nginx.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@eventide/testing/wait.ts';
@@ -12,8 +12,23 @@ import type { ProcessName } from '../front-door/topology.ts';
 import { ENTRY, freePort, startService, type RunningService } from './process.ts';
 
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-export const nginxAvailable = spawnSync(NGINX, ['-v']).status === 0;
-export const NGINX_MISSING = `SKIPPED: the front door's tests need nginx at ${NGINX} (apt-get install -y nginx)`;
+/** Debian builds the stream module apart (libnginx-mod-stream); the official image builds it in. */
+const DEBIAN_STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
+
+/** Whether nginx is there with its stream module, and where that module is when it is apart. */
+function nginxWithStream(): { available: boolean; streamModule?: string } {
+  const version = spawnSync(NGINX, ['-V'], { encoding: 'utf8' });
+  if (version.status !== 0) return { available: false };
+  const built = `${version.stderr}${version.stdout}`;
+  if (/--with-stream(?=\s)/.test(built)) return { available: true };
+  if (built.includes('--with-stream=dynamic') && existsSync(DEBIAN_STREAM_MODULE))
+    return { available: true, streamModule: DEBIAN_STREAM_MODULE };
+  return { available: false };
+}
+
+const found = nginxWithStream();
+export const nginxAvailable = found.available;
+export const NGINX_MISSING = `SKIPPED: the front door's tests need nginx at ${NGINX} with its stream module (apt-get install -y nginx libnginx-mod-stream)`;
 
 export interface FrontDoor {
   url: string;
@@ -25,13 +40,26 @@ export interface FrontDoor {
 }
 
 /** Runs nginx in the foreground with a configuration of its own, all its files in a temporary directory. */
-export async function startFrontDoor(upstreams: Record<ProcessName, readonly string[]>, processes?: Config): Promise<FrontDoor> {
+export async function startFrontDoor(
+  upstreams: Record<ProcessName, readonly string[]>,
+  processes?: Config,
+  workers = 1,
+): Promise<FrontDoor> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-door-'));
+  // nginx's workers (nobody, when the tests run as root) reach the HTTP server's socket in here.
+  chmodSync(dir, 0o711);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   writeFileSync(
     join(dir, 'nginx.conf'),
-    nginxConfig({ listen: `127.0.0.1:${port}`, upstreams, runtimeDirectory: dir, workers: 1, ...(processes ? { processes } : {}) }),
+    nginxConfig({
+      listen: `127.0.0.1:${port}`,
+      upstreams,
+      runtimeDirectory: dir,
+      workers,
+      ...(processes ? { processes } : {}),
+      ...(found.streamModule ? { streamModule: found.streamModule } : {}),
+    }),
   );
   const args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'];
   const child: ChildProcess = spawn(NGINX, args, { stdio: ['ignore', 'ignore', 'pipe'] });

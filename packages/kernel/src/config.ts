@@ -154,8 +154,12 @@ const schema = z.object({
   COLLAB_MAX_CATCH_UP_OPS: z.coerce.number().int().min(1).default(5000),
   /** Ops one connection may be caught up by per minute, once its first COLLAB_MAX_CATCH_UP_OPS are spent. */
   COLLAB_CATCH_UP_OPS_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
-  /** How often open collab connections are pinged and their sessions checked again (timeouts; revocations end them at once). */
-  COLLAB_CHECK_EVERY_SECONDS: z.coerce.number().int().min(1).default(30),
+  /**
+   * How often open collab connections are pinged and their sessions checked again (timeouts;
+   * revocations end them at once). Under HTTP_SEND_TIMEOUT_MS, so that the front door, which closes
+   * a connection with no traffic for that long, never closes an idle editor's.
+   */
+  COLLAB_CHECK_EVERY_SECONDS: z.coerce.number().int().min(1).default(20),
   /** Collaborative editing: the most characters (UTF-16 code units) a document may hold. */
   COLLAB_MAX_DOCUMENT_CHARACTERS: z.coerce.number().int().min(1).default(1_000_000),
   /** Documents one user may make in an hour (by the route or over the WebSocket), and own at once. */
