@@ -8,8 +8,9 @@
 // Bounded: a user holds a few streams at once (LIVE_STREAMS_PER_USER, per process), and a client
 // that does not read what it is sent loses its stream once a megabyte waits for it (it resumes
 // from the last change it read), or sooner when the process's streams hold LIVE_UNREAD_BYTES in
-// all and its stream holds the most (unread.ts). A stream ends when its session does: sign-out, a password or role
-// change, a deleted user (the revocation feed, from any process), or a timeout (session-watch.ts).
+// all and its stream holds the most (unread.ts). A stream ends when its session does: sign-out,
+// a password or role change, a deleted user (the revocation feed, from any process), or a timeout
+// (session-watch.ts).
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { CHANGE_EVENTS, CHANGE_RESOURCES, type ChangeMessage, type ChangeResource } from '@eventide/contract/changes.ts';

@@ -1,7 +1,9 @@
 // Bounds on what connections a client can hold: how long it may take to send a request, how long
-// it may take nothing of an answer (progress.ts), how long an idle keep-alive connection stays, how many connections there are in all, and how many come
-// from one address, so that one address holding thousands of slow connections cannot take the
-// descriptors everyone else needs. docs/operations.md#bounds lists the knobs.
+// it may take nothing of an answer (progress.ts), how long an idle keep-alive connection stays,
+// how many connections there are in all, and how many come from one address, so that one address
+// holding thousands of slow connections cannot take the descriptors everyone else needs; and near
+// the cap in all, which connections give their place to a newcomer (shedUnderPressure).
+// docs/operations.md#bounds lists the knobs.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
