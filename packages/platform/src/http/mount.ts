@@ -278,7 +278,8 @@ function serve(
     const principal = user ? principalOf(user) : undefined;
     if (spec.access === 'self' && !isSelfOrAdmin(principal!, String(params.id))) throw problems.notFound(`user ${String(params.id)}`);
     if (spend) await spend(ctx, user);
-    const client = clientKey(ctx);
+    // Who the read budget counts for, only where a route spends it: writes and pages do not pay for the lookup.
+    const client = budget ? clientKey(ctx) : '';
     if (budget) await budget.reserve(client, readCost!);
     const input: Record<string, unknown> = {
       spend: (limit: LimitName) => deps.limiterOf(limit)(ctx, user),
