@@ -8,6 +8,7 @@ import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
 import type { Principal } from '@eventide/kernel/models/principal.ts';
 import type { Refusal } from '@eventide/kernel/models/refusal.ts';
 import { newId } from '@eventide/kernel/ids.ts';
+import { WAIT_BOUND_MS } from '@eventide/testing/wait.ts';
 import { fold } from '@eventide/kernel/models/model.ts';
 import { accountAggregate } from './account/decide.ts';
 import { handle, type CommandOptions } from './handle.ts';
@@ -63,7 +64,7 @@ async function snapshotReaches(foldable: Foldable<unknown>, streamId: string, re
       const snapshot = await store.readSnapshot(streamId, { version });
       expect(snapshot?.revision).toBeGreaterThanOrEqual(revision);
     },
-    { timeout: 5_000, interval: 5 },
+    { timeout: WAIT_BOUND_MS, interval: 5 },
   );
 }
 

@@ -2,13 +2,13 @@
 // and the report is written whole, with a row for every target and every link of the targets
 // table landing on a section of the page. Its figures mean nothing and none is asserted (the full
 // run is `npm run bench`).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { anchorOf, HEADING } from '../bench/headings.ts';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const RUN = fileURLToPath(new URL('../bench/run.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'eventide-bench-test-'));
@@ -19,10 +19,10 @@ const headingsOf = (document: string) => [...document.matchAll(/^#{2,3} (.+)$/gm
 describe('npm run bench -- --quick', () => {
   it('runs every section and writes a report whose targets table links to its sections', { timeout: 900_000 }, async () => {
     const out = join(dir, 'benchmarks.md');
-    const child = spawn(process.execPath, [RUN, '--quick', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnInGroup(process.execPath, [RUN, '--quick', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code, output).toBe(0);
 
@@ -41,9 +41,9 @@ describe('npm run bench -- --quick', () => {
   });
 
   it('refuses what it cannot run, and says how to run it', async () => {
-    const child = spawn(process.execPath, [RUN, '--quik'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnInGroup(process.execPath, [RUN, '--quik'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
     expect(output).toContain("Unknown option '--quik'");
     expect(output).toContain('usage: npm run bench');

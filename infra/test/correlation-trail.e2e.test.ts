@@ -28,7 +28,7 @@ it('carries the caller’s correlation id into every log line along the path of 
     { 'X-Correlation-Id': correlationId },
   );
   expect(reply.status).toBe(201);
-  await until(() => handled.includes(correlationId), 'the subscriber to handle the sign-up', 10_000);
+  await until(() => handled.includes(correlationId), 'the subscriber to handle the sign-up');
   const stages = () => new Set(lines.filter((l) => l.correlationId === correlationId).map((l) => l.msg));
   await until(
     () => ['request', 'event projected', 'event published', 'event delivered'].every((stage) => stages().has(stage)),

@@ -5,7 +5,7 @@
 // must print. A block that runs until stopped (a subscriber) is marked with what it prints once
 // ready and what it must print after a product is created; it is then stopped with SIGINT and must
 // exit 0.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startService, type RunningService } from './process.ts';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HAS_CURL = spawnSync('curl', ['--version']).status === 0;
@@ -70,7 +71,7 @@ function start(block: Block, env: Record<string, string>): Run {
     block.language === 'sh'
       ? ['bash', ['-euo', 'pipefail', '-c', block.code]]
       : [process.execPath, ['--input-type=module-typescript', '-e', block.code]];
-  const child = spawn(command, args as string[], {
+  const child = spawnInGroup(command, args as string[], {
     cwd: env.WORK_DIR,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,7 +22,7 @@ beforeAll(async () => {
   }
   dollarProduct = (await app.request('POST', '/products', { name: 'Dollar product', price: { amount: 100, currency: 'USD' } })).body
     .productId;
-}, 60_000);
+});
 afterAll(() => app.close());
 
 async function eventCount(): Promise<number> {

@@ -43,7 +43,7 @@ describe.each(releases)('the store written by release %s', (release) => {
     admin = jsonClient(service.url);
     const signedIn = await admin.request('POST', '/auth/sign-in', { email: me.email, password: me.password });
     if (signedIn.status !== 200) throw new Error(`admin sign-in: ${signedIn.status}`);
-  }, 60_000);
+  });
   afterAll(async () => {
     await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });

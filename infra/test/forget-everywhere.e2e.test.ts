@@ -35,7 +35,7 @@ beforeAll(async () => {
     log: logged.log,
     env: kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: prefix } : {},
   });
-}, 60_000);
+});
 afterAll(async () => {
   // Together: a Kafka consumer's disconnect waits out its fetch in flight (up to kafkajs's
   // maxWaitTimeInMs, 5 s), so ten in a row outlast the hook's bound on a busy machine.

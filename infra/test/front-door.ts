@@ -1,15 +1,16 @@
 // A split deployment on this machine, as docs/operations.md describes it: the command, query,
 // projector, collab and site processes on one data directory, and in front of them the front door
 // (nginx from Debian) with the configuration written from the route table (infra/front-door/nginx.ts).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '@eventide/testing/wait.ts';
+import { START_BOUND_MS, until } from '@eventide/testing/wait.ts';
 import { nginxConfig } from '../front-door/nginx.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { ProcessName } from '../front-door/topology.ts';
-import { ENTRY, freePort, startService, type RunningService } from './process.ts';
+import { ENTRY, freePort, lastLines, startService, type RunningService } from './process.ts';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 /** Debian builds the stream module apart (libnginx-mod-stream); the official image builds it in. */
@@ -62,7 +63,7 @@ export async function startFrontDoor(
     }),
   );
   const args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'];
-  const child: ChildProcess = spawn(NGINX, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawnInGroup(NGINX, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -81,8 +82,8 @@ export async function startFrontDoor(
         () => false,
       );
     },
-    'the front door to answer',
-    20_000,
+    () => `the front door to answer GET ${url}/health/live; nginx wrote:\n${lastLines(errors())}`,
+    START_BOUND_MS,
   );
   return {
     url,

@@ -86,7 +86,7 @@ describe('metrics of npm start, on METRICS_PORT', () => {
         sampleOf(before, 'eventstore_append_duration_seconds_count', { outcome: 'ok' }),
     ).toBeGreaterThanOrEqual(1);
     // The projector catches up with the sign-up: its lag reads 0 once it has.
-    await until(async () => sampleOf(await scrape(), 'projector_lag_events') === 0, 'the projector lag to read 0', 10_000);
+    await until(async () => sampleOf(await scrape(), 'projector_lag_events') === 0, 'the projector lag to read 0');
   });
 });
 
@@ -98,13 +98,13 @@ describe('metrics of collaborative editing', () => {
       const text = () => app.metrics.registry.metrics();
       const opsBefore = sampleOf(await text(), 'collab_ops_total');
       const client = await owner.editor();
-      await until(async () => sampleOf(await text(), 'collab_websocket_connections') === 1, 'one open connection', 10_000);
+      await until(async () => sampleOf(await text(), 'collab_websocket_connections') === 1, 'one open connection');
       const doc = await openText(client.doc('metered'));
       await submit(doc, [{ insert: 'a' }]);
       await submit(doc, [{ retain: 1 }, { insert: 'b' }]);
       expect(sampleOf(await text(), 'collab_ops_total') - opsBefore).toBeGreaterThanOrEqual(2);
       client.close();
-      await until(async () => sampleOf(await text(), 'collab_websocket_connections') === 0, 'the connection to be counted closed', 10_000);
+      await until(async () => sampleOf(await text(), 'collab_websocket_connections') === 0, 'the connection to be counted closed');
     } finally {
       await app.close();
     }

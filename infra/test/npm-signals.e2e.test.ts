@@ -2,7 +2,6 @@
 // SIGINT, as a container runtime or a service manager sends it to the process it started (and
 // only to that one). npm passes the signal on to its script's process; each script `exec`s node,
 // so that process is the server and not a shell that would ignore it and leave node serving.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { until } from '@eventide/testing/wait.ts';
 import { freePort } from './process.ts';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPTS: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
@@ -40,7 +40,7 @@ describe('npm scripts that start a server', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'eventide-signals-'));
       const port = await freePort();
       // A new process group: the signal goes to npm only, never to the group as a terminal's Ctrl-C would.
-      const npm = spawn('npm', ['run', '--silent', script], {
+      const npm = spawnInGroup('npm', ['run', '--silent', script], {
         cwd: ROOT,
         env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +59,7 @@ describe('npm scripts that start a server', () => {
         expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
 
         npm.kill(signal);
-        await until(() => !alive(serverPid!), `the server (pid ${serverPid}) to end after ${signal} to npm`, 30_000);
+        await until(() => !alive(serverPid!), `the server (pid ${serverPid}) to end after ${signal} to npm`);
         expect(output).toContain(`"signal":"${signal}","msg":"shutting down"`);
         expect(await npmExited).toBe(0);
         await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();

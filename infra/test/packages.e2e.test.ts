@@ -4,7 +4,7 @@
 // uses), compiles its own TypeScript against their declarations, and runs a subscriber and a
 // client against `npm start`'s real process, on this machine's Node 24 and on its system Node
 // (20 here), the oldest line the packages promise.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { grantAdmin, startService, type RunningService } from './process.ts';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOWNSTREAM = fileURLToPath(new URL('downstream/', import.meta.url));
@@ -47,10 +48,10 @@ const packedManifest = (tarball: string) =>
 
 /** A program of the downstream project, running; `stop()` sends SIGTERM and waits for its exit. */
 function run(node: string, file: string, args: string[], env: Record<string, string>) {
-  const child = spawn(node, [file, ...args], { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnInGroup(node, [file, ...args], { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     output: () => output,

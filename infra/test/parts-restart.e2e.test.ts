@@ -47,7 +47,7 @@ beforeAll(async () => {
   };
   admin = jsonClient(url);
   await signUpAdmin(admin, composition.services.command.store, composition.services.command.auth.sessions.store);
-}, 60_000);
+});
 afterAll(async () => {
   await closeServer?.();
   await composition?.close();

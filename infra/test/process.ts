@@ -1,10 +1,12 @@
 // Runs the real entry point (`npm start`'s main.ts) as a child process, for tests that kill it.
 // Ready means what it means to a user: GET /health answers 200.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { killGroup, spawnInGroup } from '@eventide/testing/processes.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
+import { START_BOUND_MS, until } from '@eventide/testing/wait.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 /** The entry points a test can start: the combined one, or a service alone. */
@@ -34,7 +36,7 @@ export function startFlags(entry: string): string[] {
 
 /** Runs a command-line entry point of the repository (an npm script's file) as an operator would: its exit code and what it printed. */
 export async function runCli(file: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(file, ROOT)), ...args], {
+  const child = spawnInGroup(process.execPath, [fileURLToPath(new URL(file, ROOT)), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -95,15 +97,34 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-export async function startService(env: Record<string, string>, entry: string = ENTRY.all, timeoutMs = 20_000): Promise<RunningService> {
+export async function startService(
+  env: Record<string, string>,
+  entry: string = ENTRY.all,
+  timeoutMs = START_BOUND_MS,
+): Promise<RunningService> {
   const service = await spawnService(env, entry);
-  const deadline = Date.now() + timeoutMs;
-  while (!(await healthy(service.url))) {
-    if (service.exitCode() !== undefined) throw new Error(`service exited with ${service.exitCode()}: ${service.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`service not healthy within ${timeoutMs} ms: ${service.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  const name = entry.slice(fileURLToPath(ROOT).length);
+  try {
+    await until(
+      async () => {
+        if (service.exitCode() !== undefined)
+          throw new Error(`${name} exited with ${service.exitCode()} before it was healthy; it wrote:\n${lastLines(service.stderr())}`);
+        return healthy(service.url);
+      },
+      () => `${name} to answer GET ${service.url}/health with 200; it wrote:\n${lastLines(service.stderr())}`,
+      timeoutMs,
+    );
+  } catch (error) {
+    await service.kill();
+    throw error;
   }
   return service;
+}
+
+/** The end of what a process wrote, for a message about why it is not ready. */
+export function lastLines(text: string, count = 20): string {
+  const lines = text.trimEnd().split('\n');
+  return lines.length === 1 && lines[0] === '' ? '(nothing)' : lines.slice(-count).join('\n');
 }
 
 /** Starts the process and returns at once, before it is ready: for tests that kill it early. */
@@ -114,7 +135,7 @@ export async function spawnService(
   // A PORT of the caller's: a process started again where its predecessor listened.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...startFlags(entry), entry], {
+  const child = spawnInGroup(process.execPath, [...startFlags(entry), entry], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...TEST_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -133,7 +154,7 @@ export async function spawnService(
     exitCode: () => exitCode,
     stderr: () => stderr.join(''),
     async kill() {
-      child.kill('SIGKILL');
+      killGroup(child, 'SIGKILL');
       await exited;
     },
     async stop() {

@@ -25,7 +25,7 @@ beforeAll(async () => {
     startService(env, ENTRY.query),
     startService(env, ENTRY.collab),
   ]);
-}, 60_000);
+});
 afterAll(async () => {
   await Promise.all([command, projector, query, collab].map((s) => s?.stop()));
   rmSync(dir, { recursive: true, force: true });

@@ -40,7 +40,7 @@ if (unavailable) {
     });
     expect(signedUp.status).toBe(201);
     cookie = owner.cookieHeader();
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([command, first, second].map((s) => s?.stop()));
     await redis?.stop();

@@ -1,7 +1,6 @@
 // `npm run seed` as a user runs it: a shop's history written through the write side, read models
 // built from it, a store that already has events refused unless told, and bad arguments refused
 // with the usage.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,20 +11,21 @@ import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { EVENT_NAMES, parsePayload, type EventName } from '@eventide/kernel/events/catalogue.ts';
 import { openReadModels } from '@eventide/stores/read-models/open.ts';
 import { READ_MODELS_CHECKPOINT } from '@eventide/stores/read-store/port.ts';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-seed-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function npmSeed(...args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn('npm', ['run', '--silent', 'seed', '--', ...args], {
+  const child = spawnInGroup('npm', ['run', '--silent', 'seed', '--', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
 }
 

@@ -63,10 +63,10 @@ describe('the stores of a running server', () => {
     await acknowledgedSignUp(server.url);
     const pid = server.child.pid!;
     // The followers' thread opens events.db, keys.db and read.db again: its opening must not drop the main thread's locks.
-    await until(() => unlocked(pid).length === 0, `a POSIX lock of process ${pid} on each of ${STORES.join(', ')}`, 30_000).catch(() => {
+    await until(() => unlocked(pid).length === 0, `a POSIX lock of process ${pid} on each of ${STORES.join(', ')}`).catch(() => {
       throw new Error(`process ${pid} holds no lock on ${unlocked(pid).join(', ')}`);
     });
-  }, 60_000);
+  });
 
   it.skipIf(!SQLITE3)(
     'keep their WAL and every acknowledged write when the sqlite3 CLI and npm run admin open and close them',

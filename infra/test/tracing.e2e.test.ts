@@ -167,7 +167,7 @@ if (!kcatAvailable()) {
       const { traceId } = await signUpInATrace('Kafka');
 
       const handle = () => inTrace(traceId).find((s) => s.name === 'handle user:created' && s.instrumentationScope.name === 'eventide');
-      await until(() => handle() !== undefined && handled > 0, 'the Kafka subscriber’s handling in the caller’s trace', 30_000);
+      await until(() => handle() !== undefined && handled > 0, 'the Kafka subscriber’s handling in the caller’s trace');
       // Two publishers follow this store (the in-process bus's and Kafka's): each has its span.
       const publishes = inTrace(traceId).filter((s) => s.name === 'publish user:created');
       expect(publishes.map((s) => s.spanContext().spanId)).toContain(parentOf(handle()!));

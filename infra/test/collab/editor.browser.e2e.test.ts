@@ -35,7 +35,7 @@ describe.skipIf(!available)('the editor in the web app, in Chromium', { timeout:
       env: { COLLAB_HISTORY_OPS: String(HISTORY_OPS), COLLAB_SNAPSHOT_EVERY_OPS: '5', COLLAB_SNAPSHOT_EVERY_SECONDS: '3600' },
     });
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await app?.close();

@@ -41,7 +41,7 @@ async function editing(user: User): Promise<{ client: RawClient; doc: string; ve
 }
 
 const closedWith = async (client: RawClient) => {
-  await until(() => client.closed !== undefined, 'the connection to close', 10_000);
+  await until(() => client.closed !== undefined, 'the connection to close');
   return client.closed!.code;
 };
 

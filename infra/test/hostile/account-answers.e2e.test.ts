@@ -17,7 +17,7 @@ beforeAll(async () => {
     RATE_LIMIT_EMAIL_CHANGES_PER_HOUR: '1000',
     COLLAB_SHARE_LOOKUPS_PER_HOUR: '1000',
   });
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 /** A client whose every request comes from `address` (the target trusts one proxy hop). */

@@ -25,7 +25,7 @@ beforeAll(async () => {
   target = await startTarget();
   user = jsonClient(target.url);
   await signUp(user);
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 /** The collab store on disk: the database and its write-ahead log. */

@@ -105,7 +105,7 @@ describe('a flood of ops against an old version', { timeout: 180_000 }, () => {
         client.send({ a: 'op', c: 'documents', d: DOC, v: 1, src: client.id, seq, op: [{ insert: 'y' }] });
     }
     await Promise.all(flooders.map(({ http }) => http.request('POST', '/auth/sign-out')));
-    await until(() => flooders.every(({ client }) => client.closed !== undefined), 'every flooder’s socket to close', 30_000);
+    await until(() => flooders.every(({ client }) => client.closed !== undefined), 'every flooder’s socket to close');
     expect(new Set(flooders.map(({ client }) => client.closed!.code))).toEqual(new Set([4401]));
   });
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
     HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
   });
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 interface Slow {
@@ -106,7 +106,7 @@ describe('a shared cap filled by slow connections from many addresses', { timeou
       HTTP_HEADERS_TIMEOUT_MS: '120000',
       HTTP_REQUEST_TIMEOUT_MS: '120000',
     });
-  }, 60_000);
+  });
   afterAll(() => crowded?.close());
 
   /** A whole request on a connection of its own from `address`: its status line, and how long it took. */

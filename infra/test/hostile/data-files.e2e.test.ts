@@ -10,7 +10,7 @@ import { startTarget, type HostileTarget } from './service.ts';
 let target: HostileTarget;
 beforeAll(async () => {
   target = await startTarget();
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 function everything(dir: string): string[] {

@@ -28,7 +28,7 @@ describe.skipIf(!nginxAvailable)('slow-header connections at the front door', { 
     // Two workers: each client's connection is three of nginx's descriptors.
     door = await startFrontDoor({ command: at, query: at, collab: at, site: at }, undefined, 2);
     port = Number(new URL(door.url).port);
-  }, 60_000);
+  });
   afterAll(async () => {
     await door?.stop();
     await target?.close();

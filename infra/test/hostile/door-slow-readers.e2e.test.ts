@@ -39,7 +39,7 @@ describe.skipIf(!nginxAvailable)('slow readers of a large static file through th
     const at = [new URL(target.url).host];
     door = await startFrontDoor({ command: at, query: at, collab: at, site: at }, loadConfig(env));
     expect((await fetch(`${door.url}/docs/swagger-ui-bundle.js`)).status).toBe(200);
-  }, 60_000);
+  });
   afterAll(async () => {
     await door?.stop();
     await target?.close();

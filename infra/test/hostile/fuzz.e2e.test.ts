@@ -61,7 +61,7 @@ beforeAll(async () => {
     cookies: [app.cookieHeader(), user.cookieHeader()],
     secrets: ['$scrypt$', app.admin.password, me.password, ...sessionIds],
   };
-}, 60_000);
+});
 afterAll(() => app?.close());
 
 describe('fuzzing every route', { timeout: 600_000 }, () => {

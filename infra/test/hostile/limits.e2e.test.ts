@@ -14,7 +14,7 @@ beforeAll(async () => {
     SIGNIN_FAILURES_PER_ACCOUNT: '10',
     SIGNIN_FAILURES_PER_ADDRESS_PER_DAY: '20',
   });
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 let addresses = 0;

@@ -17,7 +17,7 @@ const CHANGES = Number(process.env.HOSTILE_UNREAD_CHANGES ?? 300);
 let target: HostileTarget;
 beforeAll(async () => {
   target = await startTarget({ LIVE_UNREAD_BYTES: String(BOUND) });
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 /** GET /changes of products on a socket of its own; reads its first bytes, then nothing. */

@@ -25,7 +25,7 @@ let abuser: Abuser;
 beforeAll(async () => {
   target = await startTarget();
   abuser = await abuserOf(target.url, SIZE);
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 describe('memory after abuse', { timeout: 900_000 }, () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   provider = await startTestProvider();
   target = await startTarget({ AUTH_PROVIDERS: provider.config('acme') });
   provider.serve(`${target.url}/auth/callback`);
-}, 60_000);
+});
 afterAll(async () => {
   await target?.close();
   await provider?.close();

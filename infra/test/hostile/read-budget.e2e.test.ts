@@ -20,7 +20,7 @@ let target: HostileTarget;
 beforeAll(async () => {
   // The tests' own processes read with the budget off (TEST_ENV): here it is as it ships.
   target = await startTarget({ RATE_LIMIT_READ_MS_PER_SECOND: String(loadConfig({}).RATE_LIMIT_READ_MS_PER_SECOND) });
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 /** The process's CPU time so far, user and system, in milliseconds (Linux /proc; 100 ticks a second). */

@@ -15,10 +15,10 @@ let target: HostileTarget;
 
 beforeAll(async () => {
   target = await startTarget();
-}, 60_000);
+});
 afterAll(() => target?.close());
 
-describe('small holes, closed', { timeout: 60_000 }, () => {
+describe('small holes, closed', () => {
   it('refuses an empty or blank Idempotency-Key with a 400 naming it, and writes nothing', async () => {
     const admin = await target.admin();
     const price = { amount: 100, currency: 'EUR' };
@@ -69,14 +69,14 @@ describe('small holes, closed', { timeout: 60_000 }, () => {
 });
 
 const noRedis = redisUnavailable();
-describe.skipIf(noRedis)('rate-limit keys in Redis', { timeout: 60_000 }, () => {
+describe.skipIf(noRedis)('rate-limit keys in Redis', () => {
   let redis: TestRedis;
   let onRedis: HostileTarget;
 
   beforeAll(async () => {
     redis = await startRedis();
     onRedis = await startTarget({ REDIS_URL: redis.url });
-  }, 60_000);
+  });
   afterAll(async () => {
     await onRedis?.close();
     await redis?.stop();

@@ -28,7 +28,7 @@ beforeAll(async () => {
   port = Number(new URL(target.url).port);
   // The files are compressed in the background from the start: one request waits for them.
   expect((await fetch(`${target.url}/docs/swagger-ui-bundle.js`)).status).toBe(200);
-}, 60_000);
+});
 afterAll(() => target?.close());
 
 function slowReader(index: number): Promise<Socket> {

@@ -20,7 +20,7 @@ describe.skipIf(!chromiumAvailable)('provider sign-in from the web app', { timeo
     app = await startFullApp({ env: { AUTH_PROVIDERS: provider.config('acme') } });
     provider.serve(`${app.url}/auth/callback`);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await app?.close();

@@ -1,24 +1,24 @@
 // Standard output is written in batches (log.ts): these run a process that logs, and read what
 // reaches its stdout, to hold what batching must not cost: lines arrive while the process runs,
 // warnings at once, nothing waiting is lost on exit or crash, and every line arrives whole and in order.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { until } from '@eventide/testing/wait.ts';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const LOG_MODULE = fileURLToPath(new URL('./log.ts', import.meta.url));
 
 /** Runs `body` in a process with `log`, a logger on stdout; its output as it comes, and its exit. */
 function logging(body: string) {
-  const child = spawn(
+  const child = spawnInGroup(
     process.execPath,
     ['--input-type=module', '-e', `import { createLogger } from ${JSON.stringify(LOG_MODULE)};\nconst log = createLogger();\n${body}`],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return {
     output: () => stdout,

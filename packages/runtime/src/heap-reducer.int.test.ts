@@ -44,7 +44,7 @@ describe('the heap reducer', () => {
       growHeap();
       const grown = getHeapStatistics().total_heap_size;
       expect(grown - before).toBeGreaterThan(quick.growthBytes);
-      await until(() => reductions.length > 0, 'a reduction', 20_000);
+      await until(() => reductions.length > 0, 'a reduction');
       const [reduction] = reductions;
       expect(reduction!.beforeMiB - reduction!.afterMiB).toBeGreaterThan(quick.growthBytes / MiB);
       expect(getHeapStatistics().total_heap_size).toBeLessThan(grown - quick.growthBytes);
@@ -65,7 +65,7 @@ describe('the heap reducer', () => {
       }
       expect(reductions).toEqual([]);
       // What held it back was the busy loop, not a heap too small to be worth it: quiet, it reduces.
-      await until(() => reductions.length > 0, 'a reduction once the thread is quiet', 20_000);
+      await until(() => reductions.length > 0, 'a reduction once the thread is quiet');
     } finally {
       reducer.stop();
     }

@@ -66,7 +66,7 @@ describe('readiness', () => {
       );
     }
     await expect
-      .poll(async () => (await composition.ready()).checks.projectionLag, { timeout: 10_000 })
+      .poll(async () => (await composition.ready()).checks.projectionLag)
       .toEqual({
         status: 'fail',
         observedValue: 2,
@@ -92,7 +92,7 @@ describe('readiness', () => {
     cleanups.push(() => kafka.stop());
     const composition = await composed({ KAFKA_BROKERS: kafka.brokers.join(',') }, opening('eventBus'));
     await expect
-      .poll(async () => (await composition.ready()).checks.eventBus, { timeout: 20_000 })
+      .poll(async () => (await composition.ready()).checks.eventBus)
       .toEqual({
         status: 'pass',
         observedValue: 3,

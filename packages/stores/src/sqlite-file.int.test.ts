@@ -1,19 +1,19 @@
 // Several processes opening one store file at the same moment (the services started together on
 // one data directory, or `npm run admin` beside `npm start`) take turns: none fails with
 // "database is locked" while another switches a new file to WAL or recovers its log.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const MODULE = fileURLToPath(new URL('./sqlite-file.ts', import.meta.url));
 const PROCESSES = 4;
 const ROUNDS = 6;
 
 function openAndWrite(path: string): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(
+  const child = spawnInGroup(
     process.execPath,
     [
       '--input-type=module',
@@ -27,7 +27,7 @@ function openAndWrite(path: string): Promise<{ code: number | null; stderr: stri
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
 }
 
@@ -42,4 +42,4 @@ it(`lets ${PROCESSES} processes open a new file at once, ${ROUNDS} times over, a
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}, 60_000);
+});

@@ -1,6 +1,8 @@
 // librdkafka's mock cluster, started through kcat (Debian's `kcat`), as a real Kafka wire-protocol
 // peer; and kcat again as an independent, non-JavaScript consumer of our topics.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { spawnInGroup } from './processes.ts';
+import { START_BOUND_MS } from './wait.ts';
 
 export function kcatAvailable(): boolean {
   return spawnSync('kcat', ['-V']).status === 0;
@@ -13,12 +15,15 @@ export interface MockKafka {
 
 /** A 3-broker cluster; topics are created on first use with 4 partitions. */
 export async function startMockKafka(): Promise<MockKafka> {
-  const child = spawn('kcat', ['-X', 'test.mock.num.brokers=3', '-b', 'localhost:1', '-C', '-t', 'eventide.keepalive'], {
+  const child = spawnInGroup('kcat', ['-X', 'test.mock.num.brokers=3', '-b', 'localhost:1', '-C', '-t', 'eventide.keepalive'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const brokers = await new Promise<string[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the mock cluster did not start within 10 s')), 10_000);
     let seen = '';
+    const timer = setTimeout(
+      () => reject(new Error(`kcat's mock cluster did not name its brokers within ${START_BOUND_MS} ms; it wrote: ${seen || '(nothing)'}`)),
+      START_BOUND_MS,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /replaced with (\S+)/.exec(seen);
@@ -50,7 +55,7 @@ export interface KcatMessage {
 
 /** Everything on a topic so far, read by kcat from the beginning to the end. */
 export async function kcatRead(brokers: string[], topic: string): Promise<KcatMessage[]> {
-  const child = spawn('kcat', ['-C', '-b', brokers.join(','), '-t', topic, '-o', 'beginning', '-e', '-J', '-q'], {
+  const child = spawnInGroup('kcat', ['-C', '-b', brokers.join(','), '-t', topic, '-o', 'beginning', '-e', '-J', '-q'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

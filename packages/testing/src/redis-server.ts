@@ -1,10 +1,12 @@
 // A real Redis for the tests (Debian's `redis-server`), on a Unix socket in a directory of its
 // own: no port to race for, no file kept. REDIS_URL in the tests' environment points them at a
 // Redis of one's own instead.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnInGroup } from './processes.ts';
+import { START_BOUND_MS } from './wait.ts';
 
 export interface TestRedis {
   url: string;
@@ -23,13 +25,16 @@ export async function startRedis(): Promise<TestRedis> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'eventide-redis-'));
   const socket = join(dir, 'redis.sock');
-  const child = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no', '--dir', dir], {
+  const child = spawnInGroup('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('redis-server did not start within 10 s')), 10_000);
     let seen = '';
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server did not say it was ready within ${START_BOUND_MS} ms; it wrote: ${seen || '(nothing)'}`)),
+      START_BOUND_MS,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       if (/ready to accept connections/i.test(seen)) {

@@ -45,7 +45,7 @@ function ask(): Promise<Socket> {
   });
 }
 
-describe('progress or go', { timeout: 60_000 }, () => {
+describe('progress or go', () => {
   it('keeps a reader that takes the answer slowly, piece by piece, to its end', async () => {
     const socket = await ask();
     let received = 0;
@@ -85,7 +85,7 @@ describe('progress or go', { timeout: 60_000 }, () => {
     );
     const open = () => new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
     // The server's side is gone; the paused client has not looked at its kernel yet.
-    await until(async () => (await open()) === 0, 'the server to let the reader go', 30_000);
+    await until(async () => (await open()) === 0, 'the server to let the reader go');
     const why = await new Promise<string>((resolve) => {
       socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
       socket.once('end', () => resolve('end'));

@@ -49,11 +49,11 @@ export function revocationFeedContract(name: string, harness: () => Promise<Revo
           { type: 'document-access', document: 'notes', userId: 'u2' },
         ];
         for (const r of sent) await publisher.publish(r);
-        await until(() => heard.length >= sent.length, 'the other process to hear every revocation', 10_000);
+        await until(() => heard.length >= sent.length, 'the other process to hear every revocation');
         expect(heard).toEqual(sent);
         // Its own are not heard twice, however long one waits for the next poll.
         await subscriber.publish({ type: 'user', userId: 'u3' });
-        await until(() => heardHere.length === 4, 'the first process to hear the other’s', 10_000);
+        await until(() => heardHere.length === 4, 'the first process to hear the other’s');
         expect(heardHere).toEqual([...sent, { type: 'user', userId: 'u3' }]);
         expect(heard).toEqual([...sent, { type: 'user', userId: 'u3' }]);
       }));
@@ -65,14 +65,14 @@ export function revocationFeedContract(name: string, harness: () => Promise<Revo
         const heard: Revocation[] = [];
         const leave = subscriber.subscribe((r) => heard.push(r));
         await publisher.publish({ type: 'user', userId: 'during' });
-        await until(() => heard.length === 1, 'the revocation made while subscribed', 10_000);
+        await until(() => heard.length === 1, 'the revocation made while subscribed');
         leave();
         await publisher.publish({ type: 'user', userId: 'after' });
         // A marker through a fresh listener shows the feed has moved past "after".
         const marker: Revocation[] = [];
         subscriber.subscribe((r) => marker.push(r));
         await publisher.publish({ type: 'user', userId: 'marker' });
-        await until(() => marker.length === 1, 'the marker', 10_000);
+        await until(() => marker.length === 1, 'the marker');
         expect(heard).toEqual([{ type: 'user', userId: 'during' }]);
       }));
   });

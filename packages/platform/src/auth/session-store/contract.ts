@@ -33,7 +33,7 @@ export function sessionStoreContract(name: string, open: () => Promise<{ store: 
       withStore(async (store) => {
         const k = key();
         await store.set(k, { data: { a: 1 } }, 20);
-        await until(async () => (await store.get(k)) === undefined, 'the record to expire', 5_000);
+        await until(async () => (await store.get(k)) === undefined, 'the record to expire');
         expect(await store.take(k)).toBeUndefined();
       }));
 

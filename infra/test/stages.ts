@@ -1,0 +1,31 @@
+// `npm test`: the stages one after another, lint, types, then vitest's (unit, int, e2e, processes,
+// browser: vitest.config.ts), stopping at the first that fails. Lint's and types' times are handed
+// to vitest's time report (setup/time-report.ts), which prints every stage's in one table.
+// Arguments go to vitest: `npm test -- --project e2e` still lints and type-checks first.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const bin = (path: string) => join(ROOT, 'node_modules', path);
+
+const seconds: Record<string, number> = {};
+
+function stage(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const start = performance.now();
+  const run = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env });
+  seconds[name] = (performance.now() - start) / 1000;
+  if (run.status !== 0) {
+    console.error(
+      `\nnpm test: the ${name} stage failed (${run.error?.message ?? `exit ${run.status ?? run.signal}`}) after ${seconds[name].toFixed(1)} s`,
+    );
+    process.exit(run.status || 1);
+  }
+}
+
+stage('lint', bin('@biomejs/cli-linux-x64/biome'), ['ci', '.']);
+stage('types', process.execPath, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
+stage('vitest', process.execPath, [bin('vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], {
+  ...process.env,
+  EVENTIDE_STAGE_SECONDS: JSON.stringify(seconds),
+});
