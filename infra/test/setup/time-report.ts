@@ -32,7 +32,13 @@ export default class TimeReport implements Reporter {
     for (const [stage, spent] of Object.entries(before)) lines.push(`  ${stage.padEnd(10)}${seconds(spent * 1000)}`);
     for (const [stage, span] of this.spans) {
       const files = modules.filter((m) => m.project.name === stage).length;
-      lines.push(`  ${stage.padEnd(10)}${seconds(span.end - span.start)}  (${files} files)`);
+      // Stages of one group (unit and int) run at once: their times overlap and do not add up.
+      const alongside = [...this.spans]
+        .filter(([other, o]) => other !== stage && o.start < span.end && span.start < o.end)
+        .map(([other]) => other);
+      lines.push(
+        `  ${stage.padEnd(10)}${seconds(span.end - span.start)}  (${files} files${alongside.length > 0 ? `, alongside ${alongside.join(', ')}` : ''})`,
+      );
     }
     lines.push(`Slowest files (time in tests and hooks)`);
     const slowest = [...modules].sort((a, b) => b.diagnostic().duration - a.diagnostic().duration).slice(0, SLOWEST);

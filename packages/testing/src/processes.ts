@@ -1,6 +1,6 @@
 // Every process a test starts, it stops. Each is started as the leader of a process group of its
 // own, so that what it starts in turn (npm's shell and node, nginx's workers) goes with it, and
-// each group is remembered until it is empty. A test file that ends with a group still running
+// each group is remembered until its test file ends. A test file that ends with a group running
 // fails, naming it (setup/leftovers.ts), and the groups are killed when the test worker exits,
 // however its suites ended: a failed beforeAll used to leave the split processes running.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
@@ -52,8 +52,8 @@ function groupAlive(pgid: number): boolean {
 }
 
 /**
- * `child_process.spawn` as the leader of a new process group, remembered until the group is
- * empty. The child's stdio and events are spawn's own.
+ * `child_process.spawn` as the leader of a new process group, remembered until the test file
+ * ends. The child's stdio and events are spawn's own.
  */
 export function spawnInGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
