@@ -38,6 +38,14 @@ function processesMarked(mark: string): { pid: number; command: string }[] {
   return found;
 }
 
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone meanwhile
+  }
+}
+
 export default function setup(): () => Promise<void> {
   const outside = tmpdir();
   const root = mkdtempSync(join(outside, 'eventide-run-'));
@@ -47,7 +55,14 @@ export default function setup(): () => Promise<void> {
   const strayBefore = new Set(readdirSync(outside));
   process.env[RUN_MARK] = mark;
   process.env[RUN_TMP] = root;
+  // A run stopped short (Ctrl-C) ends without its teardown: what it started goes all the same.
+  const onExit = () => {
+    for (const { pid } of processesMarked(mark)) kill(pid);
+    rmSync(root, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   return async () => {
+    process.off('exit', onExit);
     // A worker's last groups may still be dying of the SIGKILL it sent as it exited.
     const deadline = Date.now() + 10_000;
     let running = processesMarked(mark);
@@ -55,13 +70,7 @@ export default function setup(): () => Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
       running = processesMarked(mark);
     }
-    for (const { pid } of running) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
+    for (const { pid } of running) kill(pid);
     // A file that was skipped whole ran no hooks to remove its folder, which it left empty.
     const folders = readdirSync(root).filter((name) => readdirSync(join(root, name)).length > 0);
     rmSync(root, { recursive: true, force: true });
