@@ -23,8 +23,9 @@ function stage(name: string, command: string, args: string[], env: NodeJS.Proces
   }
 }
 
-stage('lint', bin('@biomejs/cli-linux-x64/biome'), ['ci', '.']);
-stage('types', process.execPath, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
+// The scripts `npm run lint` and `npm run typecheck` run (package.json), as they are written there.
+stage('lint', 'npm', ['run', '--silent', 'lint']);
+stage('types', 'npm', ['run', '--silent', 'typecheck']);
 stage('vitest', process.execPath, [bin('vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], {
   ...process.env,
   EVENTIDE_STAGE_SECONDS: JSON.stringify(seconds),
