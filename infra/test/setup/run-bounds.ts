@@ -8,29 +8,31 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processTable } from '@eventide/testing/processes.ts';
 
 export const RUN_MARK = 'EVENTIDE_TEST_RUN';
 export const RUN_TMP = 'EVENTIDE_TEST_TMP';
 
-/** The process's parent, from /proc/<pid>/stat (the field after the command's closing parenthesis and the state). */
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+interface Marked {
+  pid: number;
+  /** The leader of a group of its own (spawnInGroup's): killed with its group, as nginx's workers. */
+  leadsGroup: boolean;
+  command: string;
 }
 
 /**
- * The processes whose environment carries `mark`, with their command lines: what the tests
- * started, not vitest's own (its workers and watchdog are this process's children).
+ * The processes the run started, with their command lines: those whose environment carries
+ * `mark`, or whose command line names the run's folder `root` (nginx writes its process title
+ * over its environment). Not vitest's own: its workers and watchdog are this process's children.
  */
-function processesMarked(mark: string): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+function processesMarked(mark: string, root: string): Marked[] {
+  const found: Marked[] = [];
+  for (const { pid, parent, group } of processTable()) {
+    if (pid === process.pid || parent === process.pid) continue;
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${RUN_MARK}=${mark}`)) continue;
-      if (parentOf(pid) === process.pid) continue;
-      found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim().slice(0, 200) });
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+      const marked = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${RUN_MARK}=${mark}`);
+      if (marked || command.includes(root)) found.push({ pid, leadsGroup: group === pid, command: command.slice(0, 200) });
     } catch {
       // gone meanwhile, or another user's
     }
@@ -38,9 +40,9 @@ function processesMarked(mark: string): { pid: number; command: string }[] {
   return found;
 }
 
-function kill(pid: number): void {
+function kill({ pid, leadsGroup }: Marked): void {
   try {
-    process.kill(pid, 'SIGKILL');
+    process.kill(leadsGroup ? -pid : pid, 'SIGKILL');
   } catch {
     // gone meanwhile
   }
@@ -57,7 +59,7 @@ export default function setup(): () => Promise<void> {
   process.env[RUN_TMP] = root;
   // A run stopped short (Ctrl-C) ends without its teardown: what it started goes all the same.
   const onExit = () => {
-    for (const { pid } of processesMarked(mark)) kill(pid);
+    for (const marked of processesMarked(mark, root)) kill(marked);
     rmSync(root, { recursive: true, force: true });
   };
   process.once('exit', onExit);
@@ -65,12 +67,12 @@ export default function setup(): () => Promise<void> {
     process.off('exit', onExit);
     // A worker's last groups may still be dying of the SIGKILL it sent as it exited.
     const deadline = Date.now() + 10_000;
-    let running = processesMarked(mark);
+    let running = processesMarked(mark, root);
     while (running.length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      running = processesMarked(mark);
+      running = processesMarked(mark, root);
     }
-    for (const { pid } of running) kill(pid);
+    for (const marked of running) kill(marked);
     // A file that was skipped whole ran no hooks to remove its folder, which it left empty.
     const folders = readdirSync(root).filter((name) => readdirSync(join(root, name)).length > 0);
     rmSync(root, { recursive: true, force: true });

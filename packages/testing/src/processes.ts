@@ -32,23 +32,38 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/**
- * Whether any process of the group still runs. Not `kill(-pgid, 0)`: that also finds zombies, and
- * a child whose parent died waits as one until the container's init reaps it, which some never do.
- */
-function groupAlive(pgid: number): boolean {
+/** A process the kernel lists now (/proc/<pid>/stat). */
+export interface ProcessEntry {
+  pid: number;
+  /** R, S, D, Z (a zombie: ended, not yet reaped), … */
+  state: string;
+  parent: number;
+  group: number;
+}
+
+/** Every process the kernel lists now, read once from /proc. */
+export function processTable(): ProcessEntry[] {
+  const table: ProcessEntry[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      // After the command's closing parenthesis: state, parent, process group.
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(group) === pgid && state !== 'Z') return true;
+      // After the command's closing parenthesis (the command may hold spaces): state, parent, group.
+      const [state = '', parent, group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.push({ pid: Number(name), state, parent: Number(parent), group: Number(group) });
     } catch {
       // gone meanwhile
     }
   }
-  return false;
+  return table;
+}
+
+/**
+ * The groups with a process that still runs. Not `kill(-pgid, 0)`: that also finds zombies, and
+ * a child whose parent died waits as one until the container's init reaps it, which some never do.
+ */
+function livingGroups(): Set<number> {
+  return new Set(processTable().flatMap((entry) => (entry.state === 'Z' ? [] : [entry.group])));
 }
 
 /**
@@ -74,7 +89,10 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL
  */
 export async function killLeftoverGroups(graceMs = 10_000): Promise<string[]> {
   const deadline = Date.now() + graceMs;
-  const alive = () => [...groups].filter(([pgid]) => groupAlive(pgid));
+  const alive = () => {
+    const living = livingGroups();
+    return [...groups].filter(([pgid]) => living.has(pgid));
+  };
   while (alive().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const left = alive();
   for (const [pgid] of left) signalGroup(pgid, 'SIGKILL');
