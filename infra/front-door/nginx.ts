@@ -174,11 +174,59 @@ function upstreams(options: FrontDoorOptions): string[] {
   ]);
 }
 
+/**
+ * The door's copies of the files the processes mark as the same for everyone (X-Accel-Expires,
+ * set by serveStatic in platform/http/static-file.ts; nothing else is kept). A slow reader of
+ * Swagger UI's bundle is then served from the door's disk: through the door, 1,000 such readers
+ * had held 495 KiB each in the door's connections to the process and 131 KiB each in the
+ * process's send queues, for as long as the send timeout let them.
+ *
+ * One copy per path and encoding (the key holds the encoding, normalised, so that a client
+ * cannot make a copy per spelling of its Accept-Encoding); all of them take a few MB, and the
+ * bound stops a mistake from filling the disk.
+ */
+const CACHE_ZONE = 'shared_files';
+function cachePath(dir: string | undefined): string {
+  const path = dir ? `${dir}/cache` : '/var/cache/nginx/eventide';
+  return `  proxy_cache_path ${path} levels=1:2 keys_zone=${CACHE_ZONE}:1m max_size=64m inactive=10m use_temp_path=off;`;
+}
+
+/** The encoding the door asks the processes for, one of three: the cache key's second half. */
+const ENCODING = '$eventide_encoding';
+function encodingMap(): string[] {
+  // Named and not refused with q=0 (RFC 9110 12.5.3); brotli first, as the processes prefer it.
+  const accepted = (coding: string) => quoted(`~*(^|,)\\s*${coding}\\s*(,|$|;\\s*q=(1|0?\\.\\d*[1-9]))`);
+  return [
+    `  map $http_accept_encoding ${ENCODING} {`,
+    '    default identity;',
+    `    ${accepted('br')} br;`,
+    `    ${accepted('gzip')} gzip;`,
+    '  }',
+  ];
+}
+
+/** In the location that proxies to the processes: keep what they mark as kept, ask again with its ETag. */
+function cacheDirectives(indent: string): string[] {
+  return [
+    `proxy_cache ${CACHE_ZONE};`,
+    `proxy_cache_key "$uri$is_args$args ${ENCODING}";`,
+    // The key holds the encoding: one copy per path and encoding, whatever the client's spelling.
+    'proxy_ignore_headers Vary;',
+    // Many readers of a copy being fetched wait for it, or take the old one while it is renewed.
+    'proxy_cache_lock on;',
+    'proxy_cache_use_stale updating;',
+    'proxy_cache_revalidate on;',
+    // A kept answer would repeat the correlation id of the request that fetched it.
+    'proxy_hide_header X-Correlation-Id;',
+    `add_header X-Correlation-Id ${CORRELATION} always;`,
+  ].map((line) => `${indent}${line}`);
+}
+
 function files(options: FrontDoorOptions): { main: string[]; http: string[] } {
   const dir = options.runtimeDirectory;
-  const log = `escape=json '{"time":"$time_iso8601","correlationId":"${CORRELATION}","method":"$request_method","path":"$uri","status":$status,"process":"$eventide_route","upstream":"$upstream_addr","seconds":$request_time}'`;
+  const log = `escape=json '{"time":"$time_iso8601","correlationId":"${CORRELATION}","method":"$request_method","path":"$uri","status":$status,"process":"$eventide_route","upstream":"$upstream_addr","cache":"$upstream_cache_status","seconds":$request_time}'`;
   if (!dir) {
-    return { main: ['error_log stderr warn;'], http: [`  log_format door ${log};`, '  access_log /dev/stdout door;'] };
+    return { main: ['error_log stderr warn;'], http: [`  log_format door ${log};`, '  access_log /dev/stdout door;', cachePath(dir)] };
   }
   return {
     main: [`pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log warn;`],
@@ -186,6 +234,7 @@ function files(options: FrontDoorOptions): { main: string[]; http: string[] } {
       `  log_format door ${log};`,
       `  access_log ${dir}/access.log door;`,
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${dir}/${kind};`),
+      cachePath(dir),
     ],
   };
 }
@@ -204,6 +253,7 @@ function forwarded(indent: string, connection: Record<string, string>): string[]
     'X-Forwarded-For': '$proxy_add_x_forwarded_for',
     'X-Forwarded-Proto': '$scheme',
     'X-Correlation-Id': CORRELATION,
+    'Accept-Encoding': ENCODING,
     ...connection,
   };
   return Object.entries(headers).map(([name, value]) => `${indent}proxy_set_header ${name} ${value};`);
@@ -274,6 +324,7 @@ export function nginxConfig(options: FrontDoorOptions): string {
     "    '' close;",
     '  }',
     ...correlationMap(),
+    ...encodingMap(),
     ...routeMap(),
     ...allowMap(),
     ...upstreams(options),
@@ -309,6 +360,7 @@ export function nginxConfig(options: FrontDoorOptions): string {
     '      }',
     // The event stream (text/event-stream) turns buffering off itself (X-Accel-Buffering) and sends a heartbeat within this.
     '      proxy_read_timeout 120s;',
+    ...cacheDirectives('      '),
     `      proxy_pass http://${ROUTE};`,
     '    }',
     ...problemLocations(),

@@ -9,6 +9,7 @@ import { startFullApp } from './full-app.ts';
 import { jsonClient } from '@eventide/platform/testing/json-client.ts';
 import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { composeNginxConfig } from '../front-door/nginx.ts';
 import { COMPOSE_CONFIG } from '../front-door/write-config.ts';
 import { connect } from 'node:net';
@@ -103,6 +104,53 @@ describe.skipIf(!nginxAvailable)('the front door of the split processes', { time
     expect(offered.headers.get('x-correlation-id')).toBe('trace-me.1');
     const insane = await anonymous.request('GET', '/products', undefined, { 'X-Correlation-Id': 'no spaces "allowed"' });
     expect(insane.headers.get('x-correlation-id')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('answers a shared file from its own copy: in each client’s encoding, with each request’s correlation id, 304 to a current copy', async () => {
+    // fetch decodes what it is sent, and keeps Content-Encoding to say what that was.
+    const get = (encoding: string, headers: Record<string, string> = {}) =>
+      fetch(`${split.url}/app.js`, { headers: { 'Accept-Encoding': encoding, ...headers } });
+    const plain = await get('identity');
+    const text = await plain.text();
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    // Spellings of one choice share a copy; a coding refused with q=0 is not chosen.
+    for (const [accept, chosen] of [
+      ['br', 'br'],
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0.5', 'gzip'],
+      ['gzip;q=0', null],
+    ] as const) {
+      const answer = await get(accept, { 'X-Correlation-Id': `copy-${accept.length}` });
+      expect(answer.status, accept).toBe(200);
+      expect(answer.headers.get('content-encoding'), accept).toBe(chosen);
+      expect(answer.headers.get('x-correlation-id'), accept).toBe(`copy-${accept.length}`);
+      expect(answer.headers.get('x-accel-expires'), 'the door keeps its instruction to itself').toBeNull();
+      expect(await answer.text(), accept).toBe(text);
+    }
+    const current = await get('br', { 'If-None-Match': plain.headers.get('etag')! });
+    expect(current.status).toBe(304);
+    // Asked for again and again, the process was asked once per encoding (or once more, past the door's few seconds).
+    const log = readFileSync(join(split.door.directory, 'access.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { path: string; cache: string });
+    const ofFile = log.filter((entry) => entry.path === '/app.js');
+    expect(ofFile.filter((entry) => entry.cache === 'HIT').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps no copy of an answer meant for one person', async () => {
+    const owner = jsonClient(split.url);
+    const signedUp = await owner.request('POST', '/users', { name: 'Kept', email: 'kept@example.com', password: 'a long passphrase' });
+    const path = `/users/${signedUp.body.userId}`;
+    const headers = { 'Wait-For-Position': signedUp.headers.get('event-position')! };
+    expect((await owner.request('GET', path, undefined, headers)).status).toBe(200);
+    expect((await owner.request('GET', path)).status).toBe(200);
+    const stranger = await jsonClient(split.url).request('GET', path);
+    expect(stranger.status).toBe(401);
+    const log = readFileSync(join(split.door.directory, 'access.log'), 'utf8');
+    const kept = log.split('\n').filter((line) => line.includes(`"path":"${path}"`) && line.includes('"cache":"HIT"'));
+    expect(kept).toEqual([]);
   });
 
   it('reads through the door what was written through it, with the session the command process opened', async () => {
