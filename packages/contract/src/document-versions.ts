@@ -3,7 +3,7 @@
 // milestones the server saved on its own are kept only as long as the history they belong to.
 import { z } from 'zod';
 import { person } from './documents.ts';
-import { text } from './text.ts';
+import { text } from '@eventide/kernel/text.ts';
 
 /** The most named versions one document keeps: a name past it is refused until one is forgotten. */
 export const MAX_NAMED_VERSIONS = 100;

@@ -2,7 +2,7 @@
 // WebSocket, docs/collab.md).
 import { z } from 'zod';
 import { DOCUMENT_ROLES, SHARED_ROLES } from './document-roles.ts';
-import { text } from './text.ts';
+import { text } from '@eventide/kernel/text.ts';
 
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const documentId = z.string().regex(DOCUMENT_ID, 'a document id is 1 to 100 letters, digits, "-" or "_"');

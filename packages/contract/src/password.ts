@@ -1,7 +1,7 @@
 // The password a person chooses (sign-up, PUT /auth/password): long enough to resist guessing,
 // bounded so that hashing it cannot be turned into a denial of service.
 import { z } from 'zod';
-import { characters } from './text.ts';
+import { characters } from '@eventide/kernel/characters.ts';
 
 /** In characters (code points). Long enough for passphrases; bounded so that hashing cannot be turned into a denial of service. */
 export const PASSWORD_MAX = 1024;

@@ -1,7 +1,7 @@
 // GET /search's shapes: the query the service checks, and what it answers. The client's search
 // as you type asks only for what this accepts (SEARCH_MIN characters and more).
 import { z } from 'zod';
-import { characters } from './text.ts';
+import { characters } from '@eventide/kernel/characters.ts';
 import { positiveInt } from './paging.ts';
 import { productBody } from './products.ts';
 

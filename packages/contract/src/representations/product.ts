@@ -1,24 +1,12 @@
-// How a product looks in responses.
+// How a product looks in responses: as its declaration shows every entity (entities.ts).
 import type { Product } from '../products.ts';
 import type { ProductState } from '@eventide/kernel/models/product/state.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
+import { representationOf } from '../entities.ts';
 
-type Known = Exclude<ProductState, { status: 'absent' }>;
+const represent = representationOf(PRODUCT);
 
 export function productView(state: ProductState): Product {
   if (state.status === 'absent') throw new Error('a write left the product absent');
-  const known: Known = state;
-  return {
-    productId: known.productId,
-    name: known.name,
-    description: known.description,
-    price: known.price,
-    // Documents projected before products had tax rates have none: not stated.
-    taxRate: known.taxRate ?? null,
-    sku: known.sku,
-    category: known.category,
-    createdAt: known.createdAt,
-    updatedAt: known.updatedAt,
-    ...(known.status === 'deleted' ? { deletedAt: known.deletedAt } : {}),
-    version: known.version,
-  };
+  return represent(state);
 }

@@ -1,6 +1,9 @@
 // The public event catalogue: the nine `<model>:<action>` names, their payload schemas and
 // the one envelope every consumer sees. Only these events leave the write side.
 import { z } from 'zod';
+import { PRODUCT } from '../entities/product.ts';
+import { USER } from '../entities/user.ts';
+import { entityId, money } from '../entities/values.ts';
 
 export const MODELS = ['user', 'order', 'product'] as const;
 export const ACTIONS = ['created', 'updated', 'deleted'] as const;
@@ -14,34 +17,24 @@ export function isEventName(value: string): value is EventName {
   return (EVENT_NAMES as readonly string[]).includes(value);
 }
 
-/** Money in integer minor units (cents), so that no total ever suffers binary rounding. */
-export const money = z.strictObject({
-  amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code in capitals, such as EUR'),
-});
-export type Money = z.infer<typeof money>;
+export { money, type Money } from '../entities/values.ts';
 
 export const ORDER_STATUSES = ['draft', 'placed', 'paid', 'shipped', 'delivered', 'cancelled'] as const;
 export const orderStatus = z.enum(ORDER_STATUSES, { message: `must be one of ${ORDER_STATUSES.join(', ')}` });
 export type OrderStatus = z.infer<typeof orderStatus>;
 
-const id = z.string().min(1);
+const id = entityId;
 
-/**
- * Personal: null once the person was forgotten (docs/privacy.md), and the event then says
- * `forgotten: true`. On the bus they travel sealed; the subscriber SDK opens them.
- */
-const userFields = { name: z.string().nullable(), email: z.string().nullable() };
-/** The tax included in a price, in percent of the price before tax (20 for 20 %); null when not stated. */
-export const taxRate = z.number().min(0).max(100).nullable();
-const productFields = {
-  name: z.string(),
-  description: z.string(),
-  price: money,
-  taxRate,
-  sku: z.string().nullable(),
-  category: z.string().nullable(),
-};
+/** The events every declared entity has (models/entity.ts): created with every detail, updated with some, deleted. */
+type IdShape<K extends string> = { [P in K]: typeof entityId };
+type Declared<K extends string, S extends z.ZodRawShape> = { idKey: K; stored: z.ZodObject<S, z.core.$strict> };
+const idShape = <K extends string>(key: K) => ({ [key]: entityId }) as IdShape<K>;
+const created = <K extends string, S extends z.ZodRawShape>(entity: Declared<K, S>) =>
+  z.strictObject({ ...idShape(entity.idKey), ...entity.stored.shape });
+const updated = <K extends string, S extends z.ZodRawShape>(entity: Declared<K, S>) =>
+  z.strictObject({ ...idShape(entity.idKey), changes: entity.stored.partial() });
+const deleted = <K extends string>(entity: { idKey: K }) => z.strictObject(idShape(entity.idKey));
+
 export const orderLine = z.strictObject({
   productId: id,
   quantity: z.number().int().positive(),
@@ -50,12 +43,12 @@ export const orderLine = z.strictObject({
 export type OrderLine = z.infer<typeof orderLine>;
 
 export const payloadSchemas = {
-  'user:created': z.strictObject({ userId: id, ...userFields }),
-  'user:updated': z.strictObject({ userId: id, changes: z.strictObject(userFields).partial() }),
-  'user:deleted': z.strictObject({ userId: id }),
-  'product:created': z.strictObject({ productId: id, ...productFields }),
-  'product:updated': z.strictObject({ productId: id, changes: z.strictObject(productFields).partial() }),
-  'product:deleted': z.strictObject({ productId: id }),
+  'user:created': created(USER),
+  'user:updated': updated(USER),
+  'user:deleted': deleted(USER),
+  'product:created': created(PRODUCT),
+  'product:updated': updated(PRODUCT),
+  'product:deleted': deleted(PRODUCT),
   'order:created': z.strictObject({
     orderId: id,
     userId: id,

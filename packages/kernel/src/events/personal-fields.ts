@@ -4,6 +4,7 @@
 // key seals it. What a sealed value looks like is known here too, so that an event can be read
 // (its sealed fields as null) by any layer; sealing and opening, with keys, are personal-data's.
 import type { JsonValue } from './recorded.ts';
+import { USER } from '../entities/user.ts';
 
 /** A sealed value as it is stored: unmistakable for anything a user typed, which is a string. */
 export type Sealed = {
@@ -22,11 +23,9 @@ export const PERSONAL_STREAMS = ['user-', 'account-'] as const;
 
 /** The personal fields of each event type, as paths into its data. */
 export const PERSONAL_FIELDS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> = {
-  'user:created': [['name'], ['email']],
-  'user:updated': [
-    ['changes', 'name'],
-    ['changes', 'email'],
-  ],
+  // The user's personal details, as its declaration marks them: every detail, in both events that carry them.
+  'user:created': USER.personal.map((name) => [name]),
+  'user:updated': USER.personal.map((name) => ['changes', name]),
   'account:password-set': [['hash']],
   'account:identity-linked': [['subject']],
   'account:identity-unlinked': [['subject']],

@@ -3,7 +3,7 @@
 // sign-in and replaced. scrypt runs on libuv's thread pool: it does not block the event loop.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { PASSWORD_MAX } from '@eventide/contract/password.ts';
-import { characters } from '@eventide/contract/text.ts';
+import { characters } from '@eventide/kernel/characters.ts';
 
 export interface ScryptParameters {
   /** log2 of the CPU/memory cost N. */

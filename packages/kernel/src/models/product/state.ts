@@ -1,18 +1,12 @@
 // The product model, for both sides: what a catalogue entry holds and how its events evolve it.
-import type { Money } from '../../events/catalogue.ts';
+import type { DetailsOf } from '../../entities/entity.ts';
 import type { DomainEvent, EntityModel, Recorded } from '../model.ts';
+import type { PRODUCT } from '../../entities/product.ts';
 
 export type ProductEvent = DomainEvent<'product:created' | 'product:updated' | 'product:deleted'>;
 
-export interface ProductDetails {
-  name: string;
-  description: string;
-  price: Money;
-  /** The tax included in the price, in percent of the price before tax; null when not stated (products listed before tax rates were). */
-  taxRate: number | null;
-  sku: string | null;
-  category: string | null;
-}
+/** What a product says of itself: its declaration's details (entity.ts). */
+export type ProductDetails = DetailsOf<typeof PRODUCT>;
 
 type ProductFields = ProductDetails & { productId: string; createdAt: string; updatedAt: string; version: number };
 

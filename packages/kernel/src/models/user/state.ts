@@ -1,6 +1,8 @@
 // The user model, for both sides: its events, its state as a union on `status`, and how events
 // evolve it.
+import type { DetailsOf } from '../../entities/entity.ts';
 import type { DomainEvent, EntityModel, Recorded } from '../model.ts';
+import { USER } from '../../entities/user.ts';
 
 export type UserEvent = DomainEvent<'user:created' | 'user:updated' | 'user:deleted'>;
 
@@ -12,20 +14,20 @@ interface UserFields {
 }
 
 /**
- * What is personal about a user. Null in an active state only while a forgotten user's events are
- * replayed: their deletion follows, which removes both for good.
+ * What a user says of themselves (entity.ts), all of it personal. Null in an active state only
+ * while a forgotten user's events are replayed: their deletion follows, which removes it for good.
  */
-interface Personal {
-  name: string | null;
-  email: string | null;
-}
+type Personal = DetailsOf<typeof USER>;
+type Forgotten = { [K in keyof Personal]: null };
 
 export type UserState =
   | { status: 'absent' }
   | ({ status: 'active' } & UserFields & Personal)
-  | ({ status: 'deleted'; deletedAt: string; name: null; email: null } & UserFields);
+  | ({ status: 'deleted'; deletedAt: string } & UserFields & Forgotten);
 
 export const initialState: UserState = { status: 'absent' };
+
+const FORGOTTEN = Object.fromEntries(USER.personal.map((name) => [name, null])) as Forgotten;
 
 export function evolve(state: UserState, event: Recorded<UserEvent>): UserState {
   switch (event.type) {
@@ -45,9 +47,8 @@ export function evolve(state: UserState, event: Recorded<UserEvent>): UserState 
       // A deleted user keeps nothing personal, in the write side's state and in the read model alike.
       return {
         ...state,
+        ...FORGOTTEN,
         status: 'deleted',
-        name: null,
-        email: null,
         deletedAt: event.time,
         updatedAt: event.time,
         version: event.revision,

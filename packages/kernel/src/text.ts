@@ -2,14 +2,12 @@
 // emoji is one, not two), and free of control characters, which no name needs and which turn
 // into forged log lines and broken displays. Multi-line text keeps line breaks and tabs.
 import { z } from 'zod';
-import { characters } from '@eventide/kernel/characters.ts';
+import { characters } from './characters.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
-
-export { characters };
 
 export interface TextRules {
   min?: number;
