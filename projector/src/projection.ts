@@ -5,9 +5,7 @@
 import { isEventName, type Model } from '@eventide/kernel/events/catalogue.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { type DomainEvent, type EntityModel, fold } from '@eventide/kernel/models/model.ts';
-import { orderModel } from '@eventide/kernel/models/order/state.ts';
-import { productModel } from '@eventide/kernel/models/product/state.ts';
-import { userModel } from '@eventide/kernel/models/user/state.ts';
+import { ENTITY_MODELS } from '@eventide/kernel/models/registry.ts';
 import {
   COLLECTION_OF,
   type Collection,
@@ -25,9 +23,9 @@ interface Projection<C extends Collection> {
 }
 
 const PROJECTIONS: { user: Projection<'users'>; product: Projection<'products'>; order: Projection<'orders'> } = {
-  user: { collection: COLLECTION_OF.user, model: userModel, idOf: (d) => String(d.userId) },
-  product: { collection: COLLECTION_OF.product, model: productModel, idOf: (d) => String(d.productId) },
-  order: { collection: COLLECTION_OF.order, model: orderModel, idOf: (d) => String(d.orderId) },
+  user: { collection: COLLECTION_OF.user, model: ENTITY_MODELS.user, idOf: (d) => String(d.userId) },
+  product: { collection: COLLECTION_OF.product, model: ENTITY_MODELS.product, idOf: (d) => String(d.productId) },
+  order: { collection: COLLECTION_OF.order, model: ENTITY_MODELS.order, idOf: (d) => String(d.orderId) },
 };
 
 /** Which document an event belongs to, or undefined for events that have no read model. */

@@ -8,22 +8,23 @@ import type { HistoryEntry, HistoryPage } from '@eventide/contract/history.ts';
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { Actor, EventName, Model } from '@eventide/kernel/events/catalogue.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import type { DomainEvent } from '@eventide/kernel/models/model.ts';
+import { fold } from '@eventide/kernel/models/model.ts';
+import { ENTITY_MODELS } from '@eventide/kernel/models/registry.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
 import { readOwnership } from '../ownership.ts';
-import { MODELS } from './as-of.ts';
 import { loadEventsFrom, loadLastEvents } from '@eventide/stores/event-store/load-state.ts';
 
 /** What a state holds about its own bookkeeping, not the entity (and its id, which never changes): never shown as a change. */
 const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', 'userId', 'productId', 'orderId']);
 
 /** A state's fields: none before the entity existed. */
-const fieldsOf = (state: Record<string, unknown>) => (state.status === 'absent' ? {} : state);
+const fieldsOf = (state: { status: string }): Record<string, unknown> =>
+  state.status === 'absent' ? {} : Object.fromEntries(Object.entries(state));
 
 /** The fields that differ between two states, before and after; null where a state has none. */
-function changesBetween(beforeState: Record<string, unknown>, afterState: Record<string, unknown>): HistoryEntry['changes'] {
+function changesBetween(beforeState: { status: string }, afterState: { status: string }): HistoryEntry['changes'] {
   const [before, after] = [fieldsOf(beforeState), fieldsOf(afterState)];
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((field) => !BOOKKEEPING.has(field));
   return fields
@@ -37,7 +38,12 @@ export function historyHandlers({
   cursors,
 }: QueryDeps): Pick<Handlers<'query'>, 'productHistory' | 'orderHistory' | 'userHistory'> {
   /** The page of `model` `id`'s changes that ends before the cursor's revision, newest first. */
-  async function page(model: Model, id: string, query: { cursor?: string | undefined; limit?: number | undefined }): Promise<HistoryPage> {
+  async function page<M extends Model>(
+    model: M,
+    id: string,
+    query: { cursor?: string | undefined; limit?: number | undefined },
+  ): Promise<HistoryPage> {
+    const entity = ENTITY_MODELS[model];
     const streamId = `${model}-${id}`;
     const list = `history:${streamId}`;
     const before = query.cursor === undefined ? undefined : cursors.decode(list, query.cursor, 'cursor');
@@ -46,14 +52,14 @@ export function historyHandlers({
     // that a page costs about as much on a long stream as on a short one.
     const { before: start, events } =
       before === undefined
-        ? await loadLastEvents(eventStore, MODELS[model], streamId, limit)
-        : await loadEventsFrom(eventStore, MODELS[model], streamId, { from: Math.max(0, before - limit), to: before - 1 });
+        ? await loadLastEvents(eventStore, entity, streamId, limit)
+        : await loadEventsFrom(eventStore, entity, streamId, { from: Math.max(0, before - limit), to: before - 1 });
     if (events.length === 0 && before === undefined) throw refuse.notFound(`${model} ${id}`);
     const entries: Array<Omit<HistoryEntry, 'actor'> & { by: Actor }> = [];
     let state = start;
     for (const event of events) {
-      const next = MODELS[model].evolve(state as never, event as RecordedEvent & DomainEvent);
-      entries.push(entryOf(event, state as never, next as never));
+      const next = fold(entity, [event], state);
+      entries.push(entryOf(event, state, next));
       state = next;
     }
     const actors = await erasedAmong(entries.map((e) => e.by));
@@ -65,7 +71,7 @@ export function historyHandlers({
     return { items, nextCursor: oldest && oldest.revision > 0 ? cursors.encode(list, oldest.revision) : null };
   }
 
-  function entryOf(event: RecordedEvent, before: Record<string, unknown>, after: Record<string, unknown>) {
+  function entryOf(event: RecordedEvent, before: { status: string }, after: { status: string }) {
     return {
       revision: event.revision,
       time: event.time,

@@ -4,7 +4,6 @@
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
-import type { ReadFields } from '@eventide/stores/read-store/port.ts';
 import { readOwnership } from '../ownership.ts';
 import { stateAt } from './as-of.ts';
 import { answerOne, live, offsetPage, type QueryDeps } from './context.ts';
@@ -28,7 +27,7 @@ export function orderReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Ha
     // As of a moment too, under the same rule: an order's customer never changes.
     getOrder: owned(readOwnership(readStore), async ({ ctx, params, query, owned: doc, represent, chargeReads }) => {
       if (query.at !== undefined) {
-        const { state, revision } = await stateAt<ReadFields['orders']>(eventStore, 'order', params.id, query.at, chargeReads);
+        const { state, revision } = await stateAt(eventStore, 'order', params.id, query.at, chargeReads);
         ctx.set('ETag', `"${revision}"`);
         ctx.body = represent(state);
         return;

@@ -9,7 +9,6 @@ import { productView } from '@eventide/contract/representations/product.ts';
 import { renderedJson, withItems } from './rendered.ts';
 import { answerJson, findOne, offsetList, type QueryDeps } from './context.ts';
 import { stateAt } from './as-of.ts';
-import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 
 const LIST = 'products';
 
@@ -47,7 +46,7 @@ export function productReadHandlers({
     },
     async getProduct({ ctx, params, query, chargeReads }) {
       if (query.at !== undefined) {
-        const { state, revision } = await stateAt<ProductState>(eventStore, 'product', params.id, query.at, chargeReads);
+        const { state, revision } = await stateAt(eventStore, 'product', params.id, query.at, chargeReads);
         ctx.set('ETag', `"${revision}"`);
         ctx.body = productView(state);
         return;

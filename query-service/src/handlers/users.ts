@@ -3,9 +3,6 @@
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { answerOne, findOne, offsetPage, type QueryDeps } from './context.ts';
 import { stateAt } from './as-of.ts';
-import type { ReadFields } from '@eventide/stores/read-store/port.ts';
-
-type UserFields = ReadFields['users'];
 
 export function userReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Handlers<'query'>, 'listUsers' | 'getUser'> {
   return {
@@ -14,7 +11,7 @@ export function userReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Han
     },
     async getUser({ ctx, params, query, represent, chargeReads }) {
       if (query.at !== undefined) {
-        const { state, revision } = await stateAt<UserFields>(eventStore, 'user', params.id, query.at, chargeReads);
+        const { state, revision } = await stateAt(eventStore, 'user', params.id, query.at, chargeReads);
         ctx.set('ETag', `"${revision}"`);
         ctx.body = represent(state);
         return;

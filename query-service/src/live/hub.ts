@@ -14,12 +14,14 @@ import { COLLECTION_OF, type Collection, type ReadDocument, type ReadStore } fro
 import type { Progress } from '../consistency.ts';
 
 /** One entity as the read models hold it after the event at `position`: what a stream sends. */
-export interface Change {
-  /** The global position of the event: a stream's resume point once it is sent. */
-  position: number;
-  resource: Collection;
-  doc: ReadDocument;
-}
+export type Change<C extends Collection = Collection> = {
+  [K in C]: {
+    /** The global position of the event: a stream's resume point once it is sent. */
+    position: number;
+    resource: K;
+    doc: ReadDocument<K>;
+  };
+}[C];
 
 export interface ChangeListener {
   change(change: Change): void;
@@ -45,6 +47,17 @@ export function entityOf(event: Pick<RecordedEvent, 'type' | 'streamId'>): { res
   if (!isEventName(event.type)) return undefined;
   const model = event.type.slice(0, event.type.indexOf(':')) as Model;
   return { resource: COLLECTION_OF[model], id: event.streamId.slice(event.streamId.indexOf('-') + 1) };
+}
+
+/** The entity as the read models hold it now, as a change at `position`; undefined when they hold none. */
+export async function changeOf<C extends Collection>(
+  readStore: ReadStore,
+  resource: C,
+  id: string,
+  position: number,
+): Promise<Change<C> | undefined> {
+  const doc = await readStore.get(resource, id);
+  return doc && { position, resource, doc };
 }
 
 export class ChangeHub {
@@ -132,12 +145,12 @@ export class ChangeHub {
           const key = `${entity.resource}/${entity.id}`;
           // A document read for an earlier event of this burst already included this one.
           if ((shown.get(key) ?? -1) < event.revision) {
-            const doc = await readStore.get(entity.resource, entity.id);
+            const change = await changeOf(readStore, entity.resource, entity.id, event.position);
             if (signal.aborted) return;
-            if (doc) {
+            if (change) {
               if (shown.size >= REMEMBERED) shown.clear();
-              shown.set(key, doc.version);
-              this.deliver({ position: event.position, resource: entity.resource, doc });
+              shown.set(key, change.doc.version);
+              this.deliver(change);
             }
           }
         }

@@ -20,7 +20,7 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { UserConnections } from '@eventide/platform/user-connections.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { ReadStore } from '@eventide/stores/read-store/port.ts';
-import { entityOf, type Change, type ChangeHub } from './hub.ts';
+import { changeOf, entityOf, type Change, type ChangeHub } from './hub.ts';
 import { mayRead, type LiveResources } from './resources.ts';
 import type { UnreadLedger } from './unread.ts';
 import { watchSession, type SessionWatch } from '../session-watch.ts';
@@ -103,9 +103,7 @@ export async function openChangeStream(deps: LiveDeps, { ctx, who, of, from, log
     }
     write(text);
   };
-  const visible = (change: Change) =>
-    wanted.has(change.resource as ChangeResource) &&
-    mayRead(deps.resources[change.resource as ChangeResource] as never, who, change.doc as never);
+  const visible = (change: Change) => wanted.has(change.resource) && mayReadChange(deps.resources, who, change);
 
   let joined: Awaited<ReturnType<ChangeHub['join']>> | undefined;
   let stopListening: (() => void) | undefined;
@@ -222,23 +220,25 @@ async function catchUp(
   }
   controller.abort();
   for (const { position, resource, id } of last.values()) {
-    const doc = await deps.readStore.get(resource, id);
-    if (!doc) continue;
-    const change: Change = { position, resource, doc };
-    if (visible(change)) send(change);
+    const change = await changeOf(deps.readStore, resource, id, position);
+    if (change && visible(change)) send(change);
   }
   return 'done';
 }
 
+/** Whether `who` may read the change's entity, by its resource's read route. */
+function mayReadChange<C extends ChangeResource>(resources: LiveResources, who: UserPrincipal, change: Change<C>): boolean {
+  return mayRead(resources[change.resource], who, change.doc);
+}
+
 /** One change as an SSE message: the entity as its read route answers now, or that it is deleted. */
-function messageOf(resources: LiveResources, { position, resource, doc }: Change): string {
+function messageOf<C extends ChangeResource>(resources: LiveResources, { position, resource, doc }: Change<C>): string {
   const deleted = doc.deleted;
-  const render = resources[resource as ChangeResource].render as (fields: unknown) => unknown;
   const message: ChangeMessage = {
-    resource: resource as ChangeResource,
+    resource,
     id: doc.id,
     version: doc.version,
-    ...(deleted ? {} : { body: render(doc.fields) }),
+    ...(deleted ? {} : { body: resources[resource].render(doc.fields) }),
   };
   return `id: ${position}\nevent: ${deleted ? CHANGE_EVENTS.deleted : CHANGE_EVENTS.changed}\ndata: ${JSON.stringify(message)}\n\n`;
 }

@@ -116,12 +116,11 @@ export async function loadStateAsOf<State>(
   let last: Pick<LoadedState<State>, 'revision' | 'position' | 'time'> = snapshot ?? { revision: -1, position: 0, time: undefined };
   for (let from = last.revision + 1; ; from += PAGE) {
     const events = await store.readStream(streamId, { fromRevision: from, toRevision: from + PAGE - 1 });
-    for (const event of events) {
-      if (!reached(event)) return { streamId, state, ...last };
-      state = foldable.evolve(state, event as never);
-      last = event;
-    }
-    if (events.length < PAGE) return { streamId, state, ...last };
+    const cut = events.findIndex((event) => !reached(event));
+    const taken = cut < 0 ? events : events.slice(0, cut);
+    state = fold(foldable, taken, state);
+    last = taken.at(-1) ?? last;
+    if (cut >= 0 || events.length < PAGE) return { streamId, state, ...last };
   }
 }
 
