@@ -14,6 +14,7 @@ const STARTS_PROCESSES = [
   'infra/test/bench.e2e.test.ts',
   'infra/test/collab-restart.e2e.test.ts',
   'infra/test/documented-commands.e2e.test.ts',
+  'infra/test/entity-field-drill.e2e.test.ts',
   'infra/test/fixture-stores.e2e.test.ts',
   'infra/test/front-door.e2e.test.ts',
   'infra/test/health.e2e.test.ts',

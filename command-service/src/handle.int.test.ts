@@ -10,6 +10,7 @@ import { Refusal } from '@eventide/kernel/models/refusal.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { handle } from './handle.ts';
 import { productAggregate } from './product/decide.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const metadata = { correlationId: 'c', actor: { type: 'anonymous' as const } };
 let dir: string;
@@ -44,7 +45,7 @@ function racing(inner: EventStore): EventStore {
 
 async function createProduct(): Promise<string> {
   const productId = newId();
-  const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, taxRate: null, sku: null, category: null };
+  const details = PRODUCT.complete({ name: 'Mine', price: { amount: 1, currency: 'EUR' } });
   await handle(store, productAggregate, productId, { type: 'CreateProduct', productId, details }, { metadata });
   return productId;
 }
@@ -102,7 +103,7 @@ describe('handle() with appends to other streams first', () => {
     const claimEvent = (causationId: string) => ({ id: newId(), type: 'test:claimed', data: {}, metadata: { ...metadata, causationId } });
     let asked = 0;
     const productId = newId();
-    const details = { name: 'Mine', description: '', price: { amount: 1, currency: 'EUR' }, taxRate: null, sku: null, category: null };
+    const details = PRODUCT.complete({ name: 'Mine', price: { amount: 1, currency: 'EUR' } });
     const result = await handle(
       store,
       productAggregate,
@@ -127,7 +128,7 @@ describe('handle() with appends to other streams first', () => {
 });
 
 describe('handle() creating an entity whose id it was just given (unwritten)', () => {
-  const details = { name: 'New', description: '', price: { amount: 1, currency: 'EUR' }, taxRate: null, sku: null, category: null };
+  const details = PRODUCT.complete({ name: 'New', price: { amount: 1, currency: 'EUR' } });
 
   it('reads nothing of the stream, and writes the entity as new', async () => {
     const reads: string[] = [];

@@ -25,6 +25,7 @@ import { productModel } from '@eventide/kernel/models/product/state.ts';
 import { orderAggregate } from './order/decide.ts';
 import { productAggregate } from './product/decide.ts';
 import { userAggregate } from './user/decide.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const metadata = { correlationId: 'c', actor: { type: 'anonymous' as const } };
 const options: CommandOptions = { metadata };
@@ -68,14 +69,7 @@ async function snapshotReaches(foldable: Foldable<unknown>, streamId: string, re
   );
 }
 
-const product = (name: string) => ({
-  name,
-  description: `about ${name}`,
-  price: { amount: 100, currency: 'EUR' },
-  taxRate: null,
-  sku: null,
-  category: null,
-});
+const product = (name: string) => PRODUCT.complete({ name, description: `about ${name}`, price: { amount: 100, currency: 'EUR' } });
 
 async function longProduct(): Promise<string> {
   const productId = newId();

@@ -27,10 +27,12 @@ const START_SCRIPTS: Record<string, string> = JSON.parse(readFileSync(new URL('p
  * exactly as `npm start` does.
  */
 export function startFlags(entry: string): string[] {
-  const relative = entry.slice(fileURLToPath(ROOT).length);
+  // By the end of its path, so that the same entry of a copy of the repository (a drill's) is found too.
   // `exec`: the shell npm runs a script in becomes node, so that npm's signals reach the server (npm-signals.e2e.test.ts).
-  const script = Object.values(START_SCRIPTS).find((command) => command.endsWith(` ${relative}`) && command.startsWith('exec node '));
-  if (!script) throw new Error(`no start script in package.json runs ${relative}`);
+  const script = Object.values(START_SCRIPTS).find(
+    (command) => command.startsWith('exec node ') && entry.endsWith(`/${command.slice(command.lastIndexOf(' ') + 1)}`),
+  );
+  if (!script) throw new Error(`no start script in package.json runs ${entry}`);
   return script.split(' ').slice(2, -1);
 }
 

@@ -20,6 +20,7 @@ import { newId } from '@eventide/kernel/ids.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startProjector, type Projector } from '../src/projector.ts';
 import { ParkingLot, type Handling } from '../src/parking.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const log = createLogger({ level: 'silent' });
 /** A release that knows a version 3 of product:updated (with nothing new in it), as the next one might. */
@@ -28,7 +29,7 @@ const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'system'
 const event = (type: string, data: Record<string, unknown>): NewEvent => ({ id: newId(), type, data: data as never, metadata });
 const price = { amount: 100, currency: 'EUR' };
 const created = (productId: string) =>
-  event('product:created', { productId, name: 'Kettle', description: '', price, taxRate: null, sku: null, category: null });
+  event('product:created', { productId, ...PRODUCT.complete({ name: 'Kettle', price }) });
 
 let dir: string;
 let events: EventStore;

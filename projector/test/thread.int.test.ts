@@ -13,6 +13,7 @@ import { compose, type Platform } from '@eventide/runtime/compose.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { projectorBesideRequests, projectorOnThread } from '../src/thread.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,15 +26,7 @@ function createProduct(platform: Platform, productId = newId()) {
         {
           id: newId(),
           type: 'product:created',
-          data: {
-            productId,
-            name: 'Threaded kettle',
-            description: 'Boils water',
-            price: { amount: 1999, currency: 'EUR' },
-            taxRate: null,
-            sku: null,
-            category: null,
-          },
+          data: { productId, ...PRODUCT.complete({ name: 'Threaded kettle', description: 'Boils water', price: { amount: 1999, currency: 'EUR' } }) },
           metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
         },
       ],

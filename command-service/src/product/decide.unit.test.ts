@@ -1,18 +1,12 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../testing/given.ts';
-import type { ProductDetails, ProductEvent } from '@eventide/kernel/models/product/state.ts';
+import type { ProductEvent } from '@eventide/kernel/models/product/state.ts';
 import { productAggregate } from './decide.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const given = deciderSpec(productAggregate);
 const productId = '5d0b1c38-43a9-4f0e-9d6a-0f5f8a2b9c11';
-const details: ProductDetails = {
-  name: 'Kettle',
-  description: 'Boils water',
-  price: { amount: 2999, currency: 'EUR' },
-  taxRate: 20,
-  sku: 'K-1',
-  category: null,
-};
+const details = PRODUCT.complete({ name: 'Kettle', description: 'Boils water', price: { amount: 2999, currency: 'EUR' }, taxRate: 20, sku: 'K-1' });
 const created: ProductEvent = { type: 'product:created', data: { productId, ...details } };
 const deleted: ProductEvent = { type: 'product:deleted', data: { productId } };
 

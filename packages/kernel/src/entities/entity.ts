@@ -45,6 +45,12 @@ type CreateShape<D extends Details> = {
   -readonly [K in keyof D]: D[K] extends Detail<z.ZodType, infer A, true> ? z.ZodDefault<A> : D[K]['accepted'];
 };
 
+type StoredObject<D extends Details> = z.ZodObject<StoredShape<D>, z.core.$strict>;
+type RequiredName<D extends Details> = { [K in keyof D]: D[K] extends Detail<z.ZodType, z.ZodType, true> ? never : K }[keyof D];
+/** Every detail a create must state, and any of the others. */
+type StoredValues<D extends Details> = z.output<StoredObject<D>>;
+export type GivenDetails<D extends Details> = Pick<StoredValues<D>, RequiredName<D> & keyof StoredValues<D>> & Partial<StoredValues<D>>;
+
 /** The entity's details as a state holds them. */
 export type DetailsOf<E extends { stored: z.ZodType }> = z.output<E['stored']>;
 
@@ -55,13 +61,15 @@ export interface Entity<Name extends string, IdKey extends string, D extends Det
   idKey: IdKey;
   details: D;
   /** The details as events store them: `<name>:created` carries them all, `<name>:updated` some. */
-  stored: z.ZodObject<StoredShape<D>, z.core.$strict>;
+  stored: StoredObject<D>;
   /** A create's details: every accepted one, each optional one defaulting to what it means unstated. */
   createInput: z.ZodObject<CreateShape<D>, z.core.$strict>;
   /** A change: any accepted details, at least one. */
   changesInput: z.ZodObject<{ -readonly [K in keyof D]: z.ZodOptional<D[K]['accepted']> }, z.core.$strict>;
   /** The personal details' names. */
   personal: ReadonlyArray<keyof D & string>;
+  /** Every detail: those given, and each optional one left out as it means unstated (for the seed and the tests' builders). */
+  complete(given: GivenDetails<D>): z.output<StoredObject<D>>;
 }
 
 function shapeOf<D extends Details, T>(details: D, pick: (detail: Detail) => T): Record<string, T> {
@@ -75,6 +83,7 @@ export function declareEntity<const Name extends string, const IdKey extends str
 ): Entity<Name, IdKey, D> {
   // The shapes are built by walking the declaration; their types are the mapped types above.
   const accepted = shapeOf(details, (d) => d.accepted) as AcceptedShape<D>;
+  const unstated = Object.fromEntries(Object.entries(details).flatMap(([name, d]) => (d.optional ? [[name, d.unstated]] : [])));
   return {
     name,
     idKey,
@@ -86,5 +95,6 @@ export function declareEntity<const Name extends string, const IdKey extends str
       .partial()
       .refine((changes) => Object.keys(changes).length > 0, `send at least one of: ${Object.keys(details).join(', ')}`),
     personal: Object.keys(details).filter((key) => details[key]?.personal),
+    complete: (given) => ({ ...unstated, ...given }) as z.output<StoredObject<D>>,
   };
 }

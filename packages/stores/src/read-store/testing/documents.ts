@@ -2,6 +2,7 @@
 // (ReadFields), with only what a test is about given and the rest plain.
 import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
 import type { DocumentWrite, ReadDocument, ReadFields } from '../port.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const TIME = '2026-01-01T00:00:00.000Z';
 let nextSeq = 1;
@@ -30,12 +31,7 @@ export function productDoc(
     {
       status: 'active',
       productId: id,
-      name,
-      description,
-      price,
-      taxRate: null,
-      sku: null,
-      category,
+      ...PRODUCT.complete({ name, description, price, category }),
       createdAt: TIME,
       updatedAt: TIME,
       version: 0,
