@@ -3,7 +3,7 @@
 // as the life cycle says (packages/kernel/src/models/order/life-cycle.ts). The expectations are worked out
 // here from the life cycle's table of steps, not by calling the functions the server calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_STATUSES, type OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import { ORDER_STATUSES, type OrderStatus } from '@eventide/kernel/entities/order.ts';
 import { DELETABLE_IN, ORDER_STEPS, type OrderRole } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { signUp } from '../src/testing/sign-in.ts';

@@ -9,7 +9,7 @@ import type { Aggregate } from '@eventide/command-service/src/aggregate.ts';
 import { orderAggregate } from '@eventide/command-service/src/order/decide.ts';
 import { productAggregate } from '@eventide/command-service/src/product/decide.ts';
 import { userAggregate } from '@eventide/command-service/src/user/decide.ts';
-import { ORDER_STATUSES } from '@eventide/kernel/events/catalogue.ts';
+import { ORDER_STATUSES } from '@eventide/kernel/entities/order.ts';
 
 export type Kind = 'user' | 'product' | 'order';
 export interface Step {

@@ -28,8 +28,7 @@ const NEXT_RELEASE: Upcasters = { ...UPCASTERS, 'product:updated': [...UPCASTERS
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'system' as const, name: 'test' } };
 const event = (type: string, data: Record<string, unknown>): NewEvent => ({ id: newId(), type, data: data as never, metadata });
 const price = { amount: 100, currency: 'EUR' };
-const created = (productId: string) =>
-  event('product:created', { productId, ...PRODUCT.complete({ name: 'Kettle', price }) });
+const created = (productId: string) => event('product:created', { productId, ...PRODUCT.complete({ name: 'Kettle', price }) });
 
 let dir: string;
 let events: EventStore;

@@ -26,7 +26,10 @@ function createProduct(platform: Platform, productId = newId()) {
         {
           id: newId(),
           type: 'product:created',
-          data: { productId, ...PRODUCT.complete({ name: 'Threaded kettle', description: 'Boils water', price: { amount: 1999, currency: 'EUR' } }) },
+          data: {
+            productId,
+            ...PRODUCT.complete({ name: 'Threaded kettle', description: 'Boils water', price: { amount: 1999, currency: 'EUR' } }),
+          },
           metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
         },
       ],

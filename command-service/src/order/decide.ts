@@ -1,7 +1,7 @@
 // Order commands and the pure decisions on them. Lines arrive priced: the caller looked the
 // products up, so deciding needs nothing but the command and the state. Who may take which step
 // is the order's life cycle (packages/kernel/src/models/order/life-cycle.ts); every command says who acts.
-import type { OrderLine, OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { OrderLine, OrderStatus } from '@eventide/kernel/entities/order.ts';
 import {
   maySee,
   requireDeletable,

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { ORDER_STATUSES, type OrderLine, type OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import { ORDER_STATUSES, type OrderLine, type OrderStatus } from '@eventide/kernel/entities/order.ts';
 import { ORDER_STEPS } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { Principal } from '@eventide/kernel/models/principal.ts';
 import { deciderSpec } from '../testing/given.ts';

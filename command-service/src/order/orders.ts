@@ -2,7 +2,7 @@
 // the order refers to (its customer, its products' prices: pricing.ts) and runs the command.
 // Who may take which step is the decider's to refuse, by the life cycle, from `by`.
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
-import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
 import type { OrderState } from '@eventide/kernel/models/order/state.ts';
 import type { Principal } from '@eventide/kernel/models/principal.ts';
 import { handle, newEntity, type CommandOptions, type WriteResult } from '../handle.ts';

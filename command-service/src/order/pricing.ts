@@ -1,7 +1,8 @@
 // Looks up what an order refers to: its user must exist, and each line's product must exist
 // and gives the line its price. A product already on the order keeps the price it was added
 // at; a new one takes the catalogue's current price.
-import type { Money, OrderLine } from '@eventide/kernel/events/catalogue.ts';
+import type { Money } from '@eventide/kernel/entities/values.ts';
+import type { OrderLine } from '@eventide/kernel/entities/order.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { isUuid } from '@eventide/kernel/ids.ts';

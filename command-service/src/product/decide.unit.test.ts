@@ -6,7 +6,13 @@ import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const given = deciderSpec(productAggregate);
 const productId = '5d0b1c38-43a9-4f0e-9d6a-0f5f8a2b9c11';
-const details = PRODUCT.complete({ name: 'Kettle', description: 'Boils water', price: { amount: 2999, currency: 'EUR' }, taxRate: 20, sku: 'K-1' });
+const details = PRODUCT.complete({
+  name: 'Kettle',
+  description: 'Boils water',
+  price: { amount: 2999, currency: 'EUR' },
+  taxRate: 20,
+  sku: 'K-1',
+});
 const created: ProductEvent = { type: 'product:created', data: { productId, ...details } };
 const deleted: ProductEvent = { type: 'product:deleted', data: { productId } };
 

@@ -1,22 +1,16 @@
-// The order endpoints' shapes (see users.ts for who uses them).
+// The order endpoints' shapes (see users.ts for who uses them), from the order's declaration.
 import { z } from 'zod';
-import { money, orderStatus } from '@eventide/kernel/events/catalogue.ts';
+import { money } from '@eventide/kernel/entities/values.ts';
+import { ORDER, orderStatus } from '@eventide/kernel/entities/order.ts';
 import { timestamps } from './common.ts';
 import { limit, page } from './paging.ts';
 
-export const MAX_ORDER_LINES = 100;
-const id = z.string().min(1, 'must not be empty').max(64).toLowerCase();
-export const requestedLine = z.strictObject({
-  productId: id,
-  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
-});
-const lines = z.array(requestedLine).max(MAX_ORDER_LINES, `an order holds at most ${MAX_ORDER_LINES} lines`);
-export const createOrderBody = z.strictObject({ userId: id, lines: lines.default([]) });
-export const orderChanges = z
-  .strictObject({ lines, status: orderStatus })
-  .partial()
-  .refine((c) => Object.keys(c).length > 0, 'send at least one of: lines, status');
-export const replaceOrderBody = z.strictObject({ userId: id, lines, status: orderStatus });
+const { userId, lines, status } = ORDER.details;
+/** A create names its customer and, if it likes, its lines; it starts a draft (the life cycle's first status). */
+export const createOrderBody = z.strictObject({ userId: userId.accepted, lines: lines.accepted.default([]) });
+export const orderChanges = ORDER.changesInput;
+/** v1's PUT: every detail. */
+export const replaceOrderBody = z.strictObject({ userId: userId.accepted, lines: lines.accepted, status: status.accepted });
 
 export const orderListQuery = z.strictObject({
   page: page.optional(),

@@ -7,7 +7,10 @@ export type { DeadLetterRecord, DeadLetterResolution, DeadLettersOptions, KafkaD
 export type { KafkaSubscriberOptions, KeyLookup, Subscriber, SubscriberOptions, SubscriberSettings } from './subscriber.ts';
 export type { DeadLetter, Handler, Outcome, RetryPolicy } from './dispatch.ts';
 export type { HttpTransportOptions } from './http-transport.ts';
-export { EVENT_NAMES, isEventName, ORDER_STATUSES } from '@eventide/kernel/events/catalogue.ts';
+export { EVENT_NAMES, isEventName } from '@eventide/kernel/events/catalogue.ts';
+export { ORDER_STATUSES } from '@eventide/kernel/entities/order.ts';
+export type { OrderLine, OrderStatus } from '@eventide/kernel/entities/order.ts';
+export type { Money } from '@eventide/kernel/entities/values.ts';
 export type {
   Action,
   Actor,
@@ -16,8 +19,5 @@ export type {
   EventMetadata,
   EventName,
   Model,
-  Money,
-  OrderLine,
-  OrderStatus,
   PayloadOf,
 } from '@eventide/kernel/events/catalogue.ts';

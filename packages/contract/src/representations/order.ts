@@ -1,6 +1,7 @@
 // How an order looks in responses, per API version (docs/api.md#versioning): v2 gives money in
 // integer minor units with its currency; v1 (deprecated) gave decimal amounts.
-import type { Money, OrderLine } from '@eventide/kernel/events/catalogue.ts';
+import type { Money } from '@eventide/kernel/entities/values.ts';
+import type { OrderLine } from '@eventide/kernel/entities/order.ts';
 import type { OrderV1, OrderV2 } from '../orders.ts';
 import { toMajorUnits } from '@eventide/kernel/money.ts';
 import type { OrderState } from '@eventide/kernel/models/order/state.ts';

@@ -1,9 +1,10 @@
 // The public event catalogue: the nine `<model>:<action>` names, their payload schemas and
 // the one envelope every consumer sees. Only these events leave the write side.
 import { z } from 'zod';
+import { ORDER } from '../entities/order.ts';
 import { PRODUCT } from '../entities/product.ts';
 import { USER } from '../entities/user.ts';
-import { entityId, money } from '../entities/values.ts';
+import { entityId } from '../entities/values.ts';
 
 export const MODELS = ['user', 'order', 'product'] as const;
 export const ACTIONS = ['created', 'updated', 'deleted'] as const;
@@ -17,30 +18,15 @@ export function isEventName(value: string): value is EventName {
   return (EVENT_NAMES as readonly string[]).includes(value);
 }
 
-export { money, type Money } from '../entities/values.ts';
-
-export const ORDER_STATUSES = ['draft', 'placed', 'paid', 'shipped', 'delivered', 'cancelled'] as const;
-export const orderStatus = z.enum(ORDER_STATUSES, { message: `must be one of ${ORDER_STATUSES.join(', ')}` });
-export type OrderStatus = z.infer<typeof orderStatus>;
-
-const id = entityId;
-
-/** The events every declared entity has (models/entity.ts): created with every detail, updated with some, deleted. */
+/** The events every declared entity has (entities/entity.ts): created with every detail, updated with some, deleted. */
 type IdShape<K extends string> = { [P in K]: typeof entityId };
 type Declared<K extends string, S extends z.ZodRawShape> = { idKey: K; stored: z.ZodObject<S, z.core.$strict> };
 const idShape = <K extends string>(key: K) => ({ [key]: entityId }) as IdShape<K>;
 const created = <K extends string, S extends z.ZodRawShape>(entity: Declared<K, S>) =>
   z.strictObject({ ...idShape(entity.idKey), ...entity.stored.shape });
-const updated = <K extends string, S extends z.ZodRawShape>(entity: Declared<K, S>) =>
-  z.strictObject({ ...idShape(entity.idKey), changes: entity.stored.partial() });
+const updated = <K extends string, C extends z.ZodRawShape>(entity: { idKey: K; storedChanges: z.ZodObject<C, z.core.$strict> }) =>
+  z.strictObject({ ...idShape(entity.idKey), changes: entity.storedChanges });
 const deleted = <K extends string>(entity: { idKey: K }) => z.strictObject(idShape(entity.idKey));
-
-export const orderLine = z.strictObject({
-  productId: id,
-  quantity: z.number().int().positive(),
-  unitPrice: money,
-});
-export type OrderLine = z.infer<typeof orderLine>;
 
 export const payloadSchemas = {
   'user:created': created(USER),
@@ -49,17 +35,9 @@ export const payloadSchemas = {
   'product:created': created(PRODUCT),
   'product:updated': updated(PRODUCT),
   'product:deleted': deleted(PRODUCT),
-  'order:created': z.strictObject({
-    orderId: id,
-    userId: id,
-    lines: z.array(orderLine),
-    status: orderStatus,
-  }),
-  'order:updated': z.strictObject({
-    orderId: id,
-    changes: z.strictObject({ lines: z.array(orderLine), status: orderStatus }).partial(),
-  }),
-  'order:deleted': z.strictObject({ orderId: id }),
+  'order:created': created(ORDER),
+  'order:updated': updated(ORDER),
+  'order:deleted': deleted(ORDER),
 } satisfies Record<EventName, z.ZodType>;
 
 export type PayloadOf<N extends EventName> = z.infer<(typeof payloadSchemas)[N]>;
@@ -67,7 +45,7 @@ export type PayloadOf<N extends EventName> = z.infer<(typeof payloadSchemas)[N]>
 /** Who caused an event. Sign-in fills `user`; until then requests act as `anonymous`. */
 export const actor = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('anonymous') }),
-  z.strictObject({ type: z.literal('user'), userId: id }),
+  z.strictObject({ type: z.literal('user'), userId: entityId }),
   z.strictObject({ type: z.literal('system'), name: z.string() }),
 ]);
 export type Actor = z.infer<typeof actor>;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readStoreContract } from './contract.ts';
 import { openSqliteReadStore } from './sqlite.ts';
 import { orderDoc, userDoc } from './testing/documents.ts';
-import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
 
 readStoreContract('embedded SQLite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import type { Order, Product, User } from '@eventide/client/api-client.ts';
-import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
 import { ORDER_STEPS } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';

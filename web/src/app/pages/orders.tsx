@@ -16,7 +16,7 @@ import {
   type OrderStepName,
 } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { Principal } from '@eventide/kernel/models/principal.ts';
-import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
 import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';

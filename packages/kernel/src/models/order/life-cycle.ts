@@ -10,7 +10,7 @@
 // a delivery are recorded by an admin, who may also take the customer's steps for them. Only a
 // draft's lines change; only a draft or a cancelled order is deleted. Someone who is neither the
 // order's customer nor an admin cannot tell that the order exists.
-import type { OrderStatus } from '../../events/catalogue.ts';
+import type { OrderStatus } from '../../entities/order.ts';
 import { refuse } from '../refusal.ts';
 import { actsAsAdmin, type Principal } from '../principal.ts';
 

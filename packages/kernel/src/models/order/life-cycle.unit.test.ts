@@ -1,7 +1,7 @@
 // The steps a page offers (stepsFor) are exactly those the decider takes (requireStep), for every
 // status, target and actor: the web app and the server read one rule.
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUSES } from '../../events/catalogue.ts';
+import { ORDER_STATUSES } from '../../entities/order.ts';
 import type { Principal } from '../principal.ts';
 import { isRefusal } from '../refusal.ts';
 import { ORDER_PATH, requireStep, stepsFor } from './life-cycle.ts';

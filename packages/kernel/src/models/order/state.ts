@@ -1,18 +1,18 @@
 // The order model, for both sides: a user's order of product lines, priced when the lines were
 // set, and its status (which steps it may take, and who takes them, is its life cycle: life-cycle.ts).
-import type { OrderLine, OrderStatus } from '../../events/catalogue.ts';
+import type { DetailsOf } from '../../entities/entity.ts';
+import type { ORDER, OrderStatus } from '../../entities/order.ts';
 import type { DomainEvent, EntityModel, Recorded } from '../model.ts';
 
 export type OrderEvent = DomainEvent<'order:created' | 'order:updated' | 'order:deleted'>;
 
-interface OrderFields {
+/** Its declaration's details (entities/order.ts) but the status, which the union below says. */
+type OrderFields = Omit<DetailsOf<typeof ORDER>, 'status'> & {
   orderId: string;
-  userId: string;
-  lines: OrderLine[];
   createdAt: string;
   updatedAt: string;
   version: number;
-}
+};
 
 export type OrderState =
   | { status: 'absent' }

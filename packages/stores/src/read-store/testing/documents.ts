@@ -1,6 +1,6 @@
 // Read documents for tests and benchmarks: each collection's fields as the projector writes them
 // (ReadFields), with only what a test is about given and the rest plain.
-import type { OrderStatus } from '@eventide/kernel/events/catalogue.ts';
+import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
 import type { DocumentWrite, ReadDocument, ReadFields } from '../port.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
