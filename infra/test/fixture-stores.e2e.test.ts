@@ -13,7 +13,7 @@ import type { FixtureFacts } from '@eventide/command-service/test/write-store-fi
 import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
 import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
 import { loadConfig } from '@eventide/kernel/config.ts';
-import { currentVersion } from '@eventide/kernel/events/versions.ts';
+import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { grantAdmin, startService, type RunningService } from './process.ts';
@@ -61,7 +61,7 @@ describe.each(releases)('the store written by release %s', (release) => {
       expect([...EVENT_NAMES].filter((name) => !types.has(name))).toEqual([]);
       for (const event of events) {
         const envelope = toEnvelope(event);
-        if (envelope) expect(envelope.schemaVersion, event.type).toBe(currentVersion(envelope.type));
+        if (envelope) expect(envelope.schemaVersion, event.type).toBe(currentSchemaVersion(envelope.type));
       }
     } finally {
       await opened.store.close();

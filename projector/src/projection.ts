@@ -85,12 +85,12 @@ function projectCollection<C extends Collection>(
   for (const event of events) {
     const id = projection.idOf(event.data as Record<string, unknown>);
     const before = working.get(id)?.doc ?? stored.get(id);
-    const currentVersion = before?.version ?? -1;
-    if (event.revision <= currentVersion) {
+    const storedRevision = before?.version ?? -1;
+    if (event.revision <= storedRevision) {
       outcome.skipped++;
       continue;
     }
-    if (event.revision !== currentVersion + 1) {
+    if (event.revision !== storedRevision + 1) {
       outcome.gaps.push(event);
       continue;
     }

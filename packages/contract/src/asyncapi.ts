@@ -6,7 +6,7 @@ import { EVENT_NAMES, eventMetadata, MODELS, payloadSchemas, type EventName, typ
 import { EXAMPLES } from '@eventide/kernel/events/examples.ts';
 import { HEADERS, topicOf } from '@eventide/kernel/events/on-the-wire.ts';
 import { PERSONAL_FIELDS } from '@eventide/kernel/events/personal-fields.ts';
-import { currentVersion } from '@eventide/kernel/events/versions.ts';
+import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
 import { jsonSchemaOf } from '@eventide/kernel/json-schema.ts';
 
 type Json = Record<string, unknown>;
@@ -60,7 +60,7 @@ function envelopeOf(name: EventName): Json {
     properties: {
       id: { type: 'string', description: 'Unique per event: subscribers drop duplicates by it' },
       type: { const: name },
-      schemaVersion: { const: currentVersion(name), description: 'The version of data’s schema' },
+      schemaVersion: { const: currentSchemaVersion(name), description: 'The version of data’s schema' },
       streamId: { type: 'string', pattern: `^${model}-`, description: '<model>-<entity id>' },
       revision: { type: 'integer', minimum: 0, description: '0-based position of the event in its stream' },
       position: { type: 'integer', minimum: 1, description: 'Position in the global log, strictly increasing in commit order' },
@@ -80,12 +80,12 @@ function headersSchema(name: EventName): Json {
     if (!('optional' in rest)) required.push(header);
   }
   properties['event-type'] = { ...properties['event-type'], const: name };
-  properties['schema-version'] = { ...properties['schema-version'], const: String(currentVersion(name)) };
+  properties['schema-version'] = { ...properties['schema-version'], const: String(currentSchemaVersion(name)) };
   return { type: 'object', required, properties };
 }
 
 function message(name: EventName): Json {
-  const version = currentVersion(name);
+  const version = currentSchemaVersion(name);
   const example = {
     id: '01a21dd5-61c3-74d9-b404-fdd9bf86fc9e',
     type: name,
@@ -130,7 +130,7 @@ function message(name: EventName): Json {
 }
 
 /** Every event's current version, as one string: it changes whenever one of them does. */
-const catalogueVersion = () => EVENT_NAMES.map((name) => `${name} ${currentVersion(name)}`).join(', ');
+const catalogueVersion = () => EVENT_NAMES.map((name) => `${name} ${currentSchemaVersion(name)}`).join(', ');
 
 export function asyncApiDocument(): Json {
   const channels: Json = {};

@@ -1,7 +1,7 @@
 import { Parser, DiagnosticSeverity } from '@asyncapi/parser';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
-import { currentVersion } from '@eventide/kernel/events/versions.ts';
+import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
 import { asyncApiDocument } from './asyncapi.ts';
 import { asyncApiChecker } from './testing/asyncapi-messages.ts';
 
@@ -26,10 +26,10 @@ describe('the AsyncAPI document', () => {
       const name = message.name() as (typeof EVENT_NAMES)[number];
       const headers = message.headers()!.json() as { properties: Record<string, { const?: string }>; required: string[] };
       expect(headers.properties['event-type']!.const).toBe(name);
-      expect(headers.properties['schema-version']!.const).toBe(String(currentVersion(name)));
+      expect(headers.properties['schema-version']!.const).toBe(String(currentSchemaVersion(name)));
       expect(headers.required).toEqual(['event-type', 'event-id', 'schema-version', 'correlation-id']);
       expect((message.payload()!.json() as { properties: { schemaVersion: { const: number } } }).properties.schemaVersion.const).toBe(
-        currentVersion(name),
+        currentSchemaVersion(name),
       );
       expect(message.bindings().get('kafka')!.value().key).toMatchObject({ type: 'string' });
     }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isUuid } from '@eventide/kernel/ids.ts';
 import { orderV1, orderV2 } from './representations/order.ts';
-import { CURRENT_VERSION, DEPRECATED_VERSIONS, type ApiVersion } from './versions.ts';
+import { CURRENT_API_VERSION, DEPRECATED_API_VERSIONS, type ApiVersion } from './versions.ts';
 import { known as knownUser, userV1, userV2 } from './representations/user.ts';
 import { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from './auth.ts';
 import { cursorPageOf, offsetPageOf } from './common.ts';
@@ -358,7 +358,7 @@ export function routesOf(operations: Record<string, Operation>, shapes: Record<s
     const shape = shapes[name];
     if (!shape) throw new Error(`operation ${name} has no shape`);
     return (spec.versions ?? [undefined]).map((pathVersion): ApiRoute => {
-      const version = pathVersion === undefined ? undefined : pathVersion === 'unversioned' ? CURRENT_VERSION : pathVersion;
+      const version = pathVersion === undefined ? undefined : pathVersion === 'unversioned' ? CURRENT_API_VERSION : pathVersion;
       return {
         operation: name,
         operationId: pathVersion === undefined || pathVersion === 'unversioned' ? name : `${name}${pathVersion.toUpperCase()}`,
@@ -367,7 +367,7 @@ export function routesOf(operations: Record<string, Operation>, shapes: Record<s
         spec,
         shape,
         version,
-        deprecated: version !== undefined && DEPRECATED_VERSIONS.includes(version) && pathVersion !== 'unversioned',
+        deprecated: version !== undefined && DEPRECATED_API_VERSIONS.includes(version) && pathVersion !== 'unversioned',
       };
     });
   });

@@ -5,8 +5,8 @@
 export type ApiVersion = 'v1' | 'v2';
 
 /** The version the unversioned paths serve, and the ones that are deprecated. */
-export const CURRENT_VERSION: ApiVersion = 'v2';
-export const DEPRECATED_VERSIONS: readonly ApiVersion[] = ['v1'];
+export const CURRENT_API_VERSION: ApiVersion = 'v2';
+export const DEPRECATED_API_VERSIONS: readonly ApiVersion[] = ['v1'];
 
 /** When v1 was deprecated and when it will stop answering. */
 export const V1_DEPRECATED_AT = new Date('2026-11-20T00:00:00Z');

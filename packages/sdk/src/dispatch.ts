@@ -7,7 +7,7 @@ import type { DeadLetter } from '@eventide/stores/event-bus/port.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, type EventName } from '@eventide/kernel/events/catalogue.ts';
 import { checkedPayload } from '@eventide/kernel/events/envelope.ts';
 import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
-import { currentVersion, upcast, type Payload } from '@eventide/kernel/events/versions.ts';
+import { currentSchemaVersion, upcast, type Payload } from '@eventide/kernel/events/versions.ts';
 import { inEventSpan, markFailed, SpanKind } from '@eventide/platform/tracing/spans.ts';
 import { traceIdOf } from '@eventide/kernel/events/trail.ts';
 import { openPayload, type KeyLookup } from './personal.ts';
@@ -159,7 +159,7 @@ export class Dispatcher {
     }
     // Envelopes published before events had versions carry none: version 1.
     const data = upcast(value.type, value.schemaVersion ?? 1, value.data as Payload);
-    return { ...value, schemaVersion: currentVersion(value.type), data: checkedPayload(value.type, data) } as AnyEventEnvelope;
+    return { ...value, schemaVersion: currentSchemaVersion(value.type), data: checkedPayload(value.type, data) } as AnyEventEnvelope;
   }
 
   /** The envelope its handlers see: personal fields opened, or null and marked forgotten or withheld. */

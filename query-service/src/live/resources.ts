@@ -7,7 +7,7 @@ import type { ChangeResource } from '@eventide/contract/changes.ts';
 import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts';
 import { productView } from '@eventide/contract/representations/product.ts';
 import { SHAPES } from '@eventide/contract/routes.ts';
-import { CURRENT_VERSION } from '@eventide/contract/versions.ts';
+import { CURRENT_API_VERSION } from '@eventide/contract/versions.ts';
 import type { Ownership } from '@eventide/platform/http/mount.ts';
 import { Refusal } from '@eventide/kernel/models/refusal.ts';
 import { actsAsAdmin, isSelfOrAdmin, type UserPrincipal } from '@eventide/kernel/models/principal.ts';
@@ -26,9 +26,9 @@ export type LiveResources = { [C in ChangeResource]: LiveResource<C> };
 
 export function liveResources(readStore: ReadStore): LiveResources {
   return {
-    orders: { read: 'getOrder', render: SHAPES.getOrder.representations.represent[CURRENT_VERSION], ownership: readOwnership(readStore) },
+    orders: { read: 'getOrder', render: SHAPES.getOrder.representations.represent[CURRENT_API_VERSION], ownership: readOwnership(readStore) },
     products: { read: 'getProduct', render: productView },
-    users: { read: 'getUser', render: SHAPES.getUser.representations.represent[CURRENT_VERSION] },
+    users: { read: 'getUser', render: SHAPES.getUser.representations.represent[CURRENT_API_VERSION] },
   };
 }
 

@@ -6,7 +6,7 @@
 // stored, saying why.
 import { PERSONAL_FIELDS, mapFields } from '@eventide/kernel/events/personal-fields.ts';
 import type { JsonValue, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { versionOf } from '@eventide/kernel/events/versions.ts';
+import { schemaVersionOf } from '@eventide/kernel/events/versions.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 
 export interface StreamPage {
@@ -30,7 +30,7 @@ function shown(event: RecordedEvent) {
     eventId: event.id,
     type: event.type,
     time: event.time,
-    schemaVersion: versionOf(event.metadata),
+    schemaVersion: schemaVersionOf(event.metadata),
     ...(event.unreadable === undefined ? {} : { unreadable: event.unreadable }),
     data,
     masked,

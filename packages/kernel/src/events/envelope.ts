@@ -2,7 +2,7 @@
 import type { JsonValue, RecordedEvent } from './recorded.ts';
 import { withSealedAsNull } from './personal-fields.ts';
 import { isEventName, parsePayload, type AnyEventEnvelope, type EventName, type Model, type PayloadOf } from './catalogue.ts';
-import { currentVersion, versionOf } from './versions.ts';
+import { currentSchemaVersion, schemaVersionOf } from './versions.ts';
 
 /**
  * The payload checked against its name's schema with any sealed field as null, and as it was when
@@ -25,7 +25,7 @@ export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
   if (event.unreadable !== undefined) throw new Error(`the event at position ${event.position} cannot be checked: ${event.unreadable}`);
   return {
     ...envelopeOf(event),
-    schemaVersion: currentVersion(event.type),
+    schemaVersion: currentSchemaVersion(event.type),
     // Checked on the way out: only what the catalogue allows reaches the bus.
     data: checkedPayload(event.type, event.data),
   } as AnyEventEnvelope;
@@ -38,7 +38,7 @@ export function toEnvelope(event: RecordedEvent): AnyEventEnvelope | undefined {
  */
 export function asWritten(event: RecordedEvent): AnyEventEnvelope | undefined {
   if (!isEventName(event.type)) return undefined;
-  return { ...envelopeOf(event), schemaVersion: versionOf(event.metadata), data: event.data } as AnyEventEnvelope;
+  return { ...envelopeOf(event), schemaVersion: schemaVersionOf(event.metadata), data: event.data } as AnyEventEnvelope;
 }
 
 /** What every envelope of the event says besides its payload and its version. */

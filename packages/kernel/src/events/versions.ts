@@ -5,9 +5,9 @@
 // services open (stores/event-store/versioned.ts) and in the subscriber SDK, for what the bus
 // retained. The store is never rewritten to change a schema.
 //
-// To change an event (docs/events.md#changing-an-event): change its schema in catalogue.ts, add
-// the upcaster from the version before here, and `npm run events:publish`; the compatibility gate
-// (versions.unit.test.ts) fails until both are done.
+// To change an event (docs/events.md#changing-an-event): change its entity's declaration
+// (entities/) or its schema in catalogue.ts, add the upcaster from the version before here, and
+// `npm run events:publish`; the compatibility gate (versions.unit.test.ts) fails until both are done.
 import type { EventName } from './catalogue.ts';
 import type { JsonValue } from './recorded.ts';
 
@@ -39,12 +39,12 @@ export const UPCASTERS: Upcasters = {
 };
 
 /** The newest version of `type` a release knows: this one's, or the one whose upcasters are given. */
-export function currentVersion(type: EventName, upcasters: Upcasters = UPCASTERS): number {
+export function currentSchemaVersion(type: EventName, upcasters: Upcasters = UPCASTERS): number {
   return upcasters[type].length + 1;
 }
 
 /** The schema version an event was written at: 1 for events written before versions existed. */
-export function versionOf(metadata: { schemaVersion?: number | undefined }): number {
+export function schemaVersionOf(metadata: { schemaVersion?: number | undefined }): number {
   return metadata.schemaVersion ?? 1;
 }
 
@@ -54,7 +54,7 @@ export class NewerEventVersionError extends Error {
   readonly version: number;
   /** The newest version the release that met it knows. */
   readonly known: number;
-  constructor(type: EventName, version: number, known = currentVersion(type)) {
+  constructor(type: EventName, version: number, known = currentSchemaVersion(type)) {
     super(
       `${type} version ${version} is newer than this release knows (${known}): upgrade to a release that knows it (docs/events.md#changing-an-event)`,
     );
@@ -67,7 +67,7 @@ export class NewerEventVersionError extends Error {
 
 /** The payload of `type` written at `version`, as the current version: unchanged when it is current. */
 export function upcast(type: EventName, version: number, data: Payload, upcasters: Upcasters = UPCASTERS): Payload {
-  const known = currentVersion(type, upcasters);
+  const known = currentSchemaVersion(type, upcasters);
   if (version > known) throw new NewerEventVersionError(type, version, known);
   return upcastWith(upcasters[type], version, data, type);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { payloadSchemas } from './catalogue.ts';
 import { compatibilityProblems, currentCatalogue, fieldsLeftOut, jsonSchemaOf, readPublished, type Catalogue } from './compatibility.ts';
-import { currentVersion, NewerEventVersionError, upcast, type Payload } from './versions.ts';
+import { currentSchemaVersion, NewerEventVersionError, upcast, type Payload } from './versions.ts';
 
 describe('the compatibility gate', () => {
   it('passes the catalogue as it is, against every version published', () => {
@@ -90,7 +90,7 @@ describe('upcasting', () => {
 
   it('leaves a payload of the current version as it is', () => {
     const data = { orderId: 'o' };
-    expect(currentVersion('order:deleted')).toBe(1);
+    expect(currentSchemaVersion('order:deleted')).toBe(1);
     expect(upcast('order:deleted', 1, data)).toBe(data);
   });
 

@@ -8,7 +8,7 @@ import type { EventStore, Snapshot, SnapshotBound } from './port.ts';
 import type { JsonValue, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { fold, type Recorded } from '@eventide/kernel/models/model.ts';
 import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
-import { currentVersion } from '@eventide/kernel/events/versions.ts';
+import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
 
 /**
  * Short streams (most entities) never get a snapshot; a long one folds at most this many events
@@ -54,7 +54,7 @@ const versions = new WeakMap<Foldable<unknown>, string>();
 export function snapshotVersionOf(foldable: Foldable<unknown>): string {
   let version = versions.get(foldable);
   if (!version) {
-    const eventVersions = EVENT_NAMES.map((name) => currentVersion(name));
+    const eventVersions = EVENT_NAMES.map((name) => currentSchemaVersion(name));
     const parts = JSON.stringify([foldable.snapshotVersion ?? 1, foldable.evolve.toString(), foldable.initialState, eventVersions]);
     version = createHash('sha256').update(parts).digest('base64url').slice(0, 22);
     versions.set(foldable, version);

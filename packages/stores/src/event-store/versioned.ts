@@ -10,14 +10,14 @@
 // event parks alone instead of stopping every follower at it (docs/operations.md#faults).
 import { isEventName } from '@eventide/kernel/events/catalogue.ts';
 import type { NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { currentVersion, upcast, UPCASTERS, versionOf, type Payload, type Upcasters } from '@eventide/kernel/events/versions.ts';
+import { currentSchemaVersion, upcast, UPCASTERS, schemaVersionOf, type Payload, type Upcasters } from '@eventide/kernel/events/versions.ts';
 import type { EventStore, StreamAppend } from './port.ts';
 
 /** `upcasters`: what the release knows of each event's versions; this one's unless a test plays another. */
 export function versionedEventStore(store: EventStore, upcasters: Upcasters = UPCASTERS): EventStore {
   function marked(event: NewEvent): NewEvent {
     if (!isEventName(event.type)) return event;
-    return { ...event, metadata: { ...event.metadata, schemaVersion: currentVersion(event.type, upcasters) } };
+    return { ...event, metadata: { ...event.metadata, schemaVersion: currentSchemaVersion(event.type, upcasters) } };
   }
 
   /** The event as the current version, or itself when it is one already (or private); throws when it cannot be read. */
@@ -25,8 +25,8 @@ export function versionedEventStore(store: EventStore, upcasters: Upcasters = UP
     if (event.unreadable !== undefined)
       throw new Error(`the event at position ${event.position} of ${event.streamId} cannot be read: ${event.unreadable}`);
     if (!isEventName(event.type)) return event;
-    const version = versionOf(event.metadata);
-    const latest = currentVersion(event.type, upcasters);
+    const version = schemaVersionOf(event.metadata);
+    const latest = currentSchemaVersion(event.type, upcasters);
     if (version === latest) return event;
     return {
       ...event,
