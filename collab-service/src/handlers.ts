@@ -1,20 +1,19 @@
 // The collab service's operations (api/operations.ts): the old editor page's address, the
 // caller's documents and new ones, a document's text now or as it was (at a version or a time),
-// and who may edit it. Who may open a document is its access record's rule (sharedb/access.ts),
+// and who may edit it. Who may open a document is its access record's rule (document-rules.ts),
 // given to the mount beside each handler: its members read, its owner shares.
 import type { AccessRecord, SharedRole } from '@eventide/contract/documents.ts';
-import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
+import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
-import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
-import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { DocumentLibrary } from './library.ts';
-import { isMember, roleIn, type DocumentAccess } from './sharedb/access.ts';
+import { roleIn, type DocumentAccess } from './sharedb/access.ts';
 import type { documentReader } from './documents.ts';
 import { forClient } from './errors.ts';
 import type { Quotas } from './sharedb/quotas.ts';
 import type { NamedVersions } from './sharedb/named-versions.ts';
 import type { HistoryStore } from './store/history.ts';
 import { versionHandlers } from './versions.ts';
+import { members, owner } from './document-rules.ts';
 
 export interface CollabHandlerDeps {
   access: DocumentAccess;
@@ -23,30 +22,6 @@ export interface CollabHandlerDeps {
   named: NamedVersions;
   history: HistoryStore;
   quotas: Pick<Quotas, 'mayKeep' | 'keptChanged'>;
-}
-
-/** A document's members (its owner, editors and viewers) and admins may open it; to anyone else it does not exist. */
-function members(access: DocumentAccess): Ownership<AccessRecord | undefined, AccessRecord> {
-  return {
-    load: ({ id }) => access.record(id),
-    check(who, record, { id }): asserts record is AccessRecord {
-      if (!record || !(actsAsAdmin(who) || (who.type === 'user' && isMember(record, who.userId)))) throw refuse.notFound(`document ${id}`);
-    },
-  };
-}
-
-/** Of its members, the owner (and admins) share and unshare it. */
-function owner(access: DocumentAccess): Ownership<AccessRecord | undefined, AccessRecord> {
-  const member: Ownership<AccessRecord | undefined, AccessRecord> = members(access);
-  return {
-    load: member.load,
-    check(who, record, params): asserts record is AccessRecord {
-      member.check(who, record, params);
-      if (!actsAsAdmin(who) && (who.type !== 'user' || record.owner !== who.userId)) {
-        throw refuse.forbidden(`only the owner of ${params.id} and administrators share it`);
-      }
-    },
-  };
 }
 
 export function collabHandlers({ access, reader, library, named, history, quotas }: CollabHandlerDeps): Handlers<'collab'> {

@@ -1,37 +1,18 @@
 // A document's versions over HTTP (docs/collab.md#versions): its timeline (the named versions and
 // the milestones the server keeps), naming a version and taking a name off. Reading a version's
 // text is GET /collab/documents/{id}?version=N; restoring one is an op like any other edit.
-import type { AccessRecord } from '@eventide/contract/documents.ts';
 import type { DocumentTimeline, NamedVersion } from '@eventide/contract/document-versions.ts';
-import { ROLE_MAY } from '@eventide/contract/document-roles.ts';
-import { owned, type Handlers, type Ownership } from '@eventide/platform/http/mount.ts';
+import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
-import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { DocumentLibrary } from './library.ts';
 import type { DocumentReader } from './documents.ts';
-import { roleIn } from './sharedb/access.ts';
+import { editing, type DocumentRule } from './document-rules.ts';
 import { DOCUMENTS } from './sharedb/access.ts';
 import { NamingRefused, type NamedEntry, type NamedVersions } from './sharedb/named-versions.ts';
 import type { HistoryStore } from './store/history.ts';
 import { CollabError } from './errors.ts';
 import type { Quotas } from './sharedb/quotas.ts';
-
-type DocumentRule = Ownership<AccessRecord | undefined, AccessRecord>;
-
-/** Of its members, those who may edit it (and admins) name versions and take names off. */
-function editing(member: DocumentRule): DocumentRule {
-  return {
-    load: member.load,
-    check(who, record, params): asserts record is AccessRecord {
-      member.check(who, record, params);
-      const role = who.type === 'user' ? roleIn(record, who.userId) : undefined;
-      if (!actsAsAdmin(who) && !(role && ROLE_MAY[role].edit)) {
-        throw refuse.forbidden(`only those who may edit ${params.id} name its versions`);
-      }
-    },
-  };
-}
 
 const iso = (ms: number | undefined) => (ms === undefined ? {} : { madeAt: new Date(ms).toISOString() });
 

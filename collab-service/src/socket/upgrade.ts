@@ -16,10 +16,9 @@ import { endWithProblem } from '@eventide/platform/http/client-errors.ts';
 import type { ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
-import { CLOSE_FORBIDDEN, CLOSE_RESTARTING, CLOSE_SESSION_ENDED } from '@eventide/contract/collab-wire.ts';
+import { CLOSE_FORBIDDEN, CLOSE_RESTARTING, CLOSE_SESSION_ENDED, COLLAB_PATH } from '@eventide/contract/collab-wire.ts';
 import { UserConnections } from '@eventide/platform/user-connections.ts';
 
-export const COLLAB_PATH = '/collab';
 /** Messages of one connection being handled at once before its reading pauses. */
 const MAX_IN_FLIGHT = 16;
 
@@ -66,7 +65,7 @@ export function attachCollabSocket(server: Server, options: CollabSocketOptions)
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://host').pathname !== COLLAB_PATH)
-      return refuse(socket, 404, 'not-found', 'Not found', 'no WebSocket endpoint here: use /collab');
+      return refuse(socket, 404, 'not-found', 'Not found', `no WebSocket endpoint here: use ${COLLAB_PATH}`);
     const origin = request.headers.origin;
     if (origin && origin !== ownOrigin(request) && !allowed.has(origin)) {
       return refuse(socket, 403, 'forbidden', 'Forbidden', `pages from ${origin === 'null' ? 'an opaque origin' : origin} may not connect`);

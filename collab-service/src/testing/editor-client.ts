@@ -5,7 +5,7 @@ import ShareDB from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 import { WebSocket } from 'ws';
 import { until } from '@eventide/testing/wait.ts';
-import { plainText } from '@eventide/contract/collab-wire.ts';
+import { COLLAB_PATH, plainText } from '@eventide/contract/collab-wire.ts';
 
 const richText = richTextModule.type;
 
@@ -24,7 +24,7 @@ export interface EditorClient {
 
 /** Opens a socket and resolves once it is open; rejects with the refusal's status and body if refused. */
 export function openSocket(url: string, cookie: string, origin?: string): Promise<WebSocket> {
-  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/collab`, { headers: { cookie, ...(origin ? { origin } : {}) } });
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}${COLLAB_PATH}`, { headers: { cookie, ...(origin ? { origin } : {}) } });
   return new Promise((resolve, reject) => {
     socket.once('open', () => resolve(socket));
     socket.once('unexpected-response', (_request, response) => {

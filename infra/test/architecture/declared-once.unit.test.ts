@@ -22,8 +22,15 @@ function sources(): string[] {
 
 /** Where a role may be looked at: where it is defined, where the table is enforced, and the rules the table points to. */
 const MAY_LOOK_AT_ROLES: Record<string, string> = {
+  'packages/kernel/src/models/principal.ts': 'defines who acts with an admin’s authority, and the `self` rule',
   'packages/platform/src/auth/session.ts': 'defines sessions, their roles and the principal made of them',
   'packages/platform/src/http/mount.ts': 'enforces each route’s access level',
+  'packages/platform/src/http/app.ts': 'readiness says what each check saw to admins only, as /health/ready’s route describes',
+  'packages/kernel/src/models/order/life-cycle.ts': 'the order’s rules: who sees an order, whose a list holds, who takes each step',
+  'collab-service/src/document-rules.ts':
+    'the document rules the collab service’s `owner` routes name: members read, the owner shares, editors name',
+  'query-service/src/live/resources.ts':
+    'a live stream shows a change to whom its entity’s read route admits, by that route’s declared access',
   'collab-service/src/sharedb/access.ts':
     'the document access rule, for the WebSocket’s messages (the HTTP routes take it through the mount)',
   'collab-service/src/sharedb/message-checks.ts': 'the WebSocket’s own messages, which no route declares',
@@ -51,7 +58,11 @@ describe('each rule declared once', () => {
 
   it('checks no role by hand outside the mount and the rules it applies', () => {
     const found = files.flatMap(({ file, text }) =>
-      [...text.matchAll(/\b(?:requireUser|requireAdmin|isAdmin|mayActFor)\(|roles\.includes\('admin'\)/g)]
+      [
+        ...text.matchAll(
+          /\b(?:requireUser|requireAdmin|isAdmin|mayActFor|actsAsAdmin|isSelfOrAdmin)\(|roles\.includes\('admin'\)|\.admin\b(?!\()/g,
+        ),
+      ]
         .filter(() => !(file in MAY_LOOK_AT_ROLES))
         .map((m) => `${file}: ${m[0]}`),
     );

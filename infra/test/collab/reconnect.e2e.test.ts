@@ -9,6 +9,7 @@ import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
 import { converged, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
 import ShareDB from 'sharedb/lib/client/index.js';
+import { COLLAB_PATH } from '@eventide/contract/collab-wire.ts';
 
 let app: CollabApp;
 let proxy: Server;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   proxy = createServer();
   const wss = new WebSocketServer({ server: proxy });
   wss.on('connection', (client, request) => {
-    const upstream = new WebSocket(`${app.url.replace('http', 'ws')}/collab`, { headers: { cookie: request.headers.cookie ?? '' } });
+    const upstream = new WebSocket(`${app.url.replace('http', 'ws')}${COLLAB_PATH}`, { headers: { cookie: request.headers.cookie ?? '' } });
     const queued: string[] = [];
     upstream.on('open', () => {
       for (const m of queued.splice(0)) upstream.send(m);

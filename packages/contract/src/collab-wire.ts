@@ -2,6 +2,9 @@
 // WebSocket beyond ShareDB's protocol (docs/collab.md): where documents live, the close codes and
 // the text of a document. No imports, so that the browser's bundle takes it as it is.
 
+/** Where the WebSocket is: the one path of this API that is not in the route table, since it upgrades rather than answers. */
+export const COLLAB_PATH = '/collab';
+
 /** The one collection clients edit. */
 export const DOCUMENTS_COLLECTION = 'documents';
 

@@ -3,7 +3,7 @@
 // applies it to one order through readOwnership (ownership.ts); a list holds only what its reader may see.
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
-import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
+import { listedCustomer } from '@eventide/kernel/models/order/life-cycle.ts';
 import { readOwnership } from '../ownership.ts';
 import { stateAt } from './as-of.ts';
 import { answerOne, live, offsetPage, type QueryDeps } from './context.ts';
@@ -12,15 +12,12 @@ export function orderReadHandlers({ readStore, eventStore }: QueryDeps): Pick<Ha
   return {
     async listOrders({ ctx, query, principal, represent }) {
       const filter: Record<string, string> = {};
-      if (query.userId) filter.userId = query.userId;
-      // A user lists their own orders; another user's list is as empty as a stranger's.
-      if (!actsAsAdmin(principal)) {
-        if (query.userId && query.userId !== principal.userId) {
-          ctx.body = { items: [], page: query.page ?? 1, limit: query.limit ?? DEFAULT_LIMIT, total: 0 };
-          return;
-        }
-        filter.userId = principal.userId;
+      const customer = listedCustomer(principal, query.userId);
+      if (customer === null) {
+        ctx.body = { items: [], page: query.page ?? 1, limit: query.limit ?? DEFAULT_LIMIT, total: 0 };
+        return;
       }
+      if (customer !== undefined) filter.userId = customer;
       if (query.status) filter.status = query.status;
       ctx.body = await offsetPage(readStore, 'orders', query, represent, filter);
     },

@@ -26,7 +26,11 @@ export type LiveResources = { [C in ChangeResource]: LiveResource<C> };
 
 export function liveResources(readStore: ReadStore): LiveResources {
   return {
-    orders: { read: 'getOrder', render: SHAPES.getOrder.representations.represent[CURRENT_API_VERSION], ownership: readOwnership(readStore) },
+    orders: {
+      read: 'getOrder',
+      render: SHAPES.getOrder.representations.represent[CURRENT_API_VERSION],
+      ownership: readOwnership(readStore),
+    },
     products: { read: 'getProduct', render: productView },
     users: { read: 'getUser', render: SHAPES.getUser.representations.represent[CURRENT_API_VERSION] },
   };

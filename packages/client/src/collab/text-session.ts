@@ -8,7 +8,14 @@ import { Connection, types } from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 import Delta from 'quill-delta';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
-import { CLOSE_FORBIDDEN, CLOSE_RESTARTING, CLOSE_SESSION_ENDED, DOCUMENTS_COLLECTION, plainText } from '@eventide/contract/collab-wire.ts';
+import {
+  CLOSE_FORBIDDEN,
+  CLOSE_RESTARTING,
+  CLOSE_SESSION_ENDED,
+  COLLAB_PATH,
+  DOCUMENTS_COLLECTION,
+  plainText,
+} from '@eventide/contract/collab-wire.ts';
 import { OwnUndo } from './own-undo.ts';
 import { textEdit, type TextEdit } from './text-edit.ts';
 
@@ -71,7 +78,7 @@ export class TextSession {
   constructor(id: string, on: TextSessionEvents, options: { url?: string } = {}) {
     this.id = id;
     this.on = on;
-    this.connection = this.connect(options.url ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/collab`);
+    this.connection = this.connect(options.url ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${COLLAB_PATH}`);
     this.connection.on('state', (state) => {
       if (state === 'connected') on.state('connected');
     });

@@ -10,7 +10,14 @@
 // event parks alone instead of stopping every follower at it (docs/operations.md#faults).
 import { isEventName } from '@eventide/kernel/events/catalogue.ts';
 import type { NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { currentSchemaVersion, upcast, UPCASTERS, schemaVersionOf, type Payload, type Upcasters } from '@eventide/kernel/events/versions.ts';
+import {
+  currentSchemaVersion,
+  upcast,
+  UPCASTERS,
+  schemaVersionOf,
+  type Payload,
+  type Upcasters,
+} from '@eventide/kernel/events/versions.ts';
 import type { EventStore, StreamAppend } from './port.ts';
 
 /** `upcasters`: what the release knows of each event's versions; this one's unless a test plays another. */

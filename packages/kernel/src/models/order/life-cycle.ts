@@ -64,6 +64,17 @@ export function roleIn(customerId: string, who: Principal): OrderRole | undefine
 /** Whether `who` may see (and so act on) an order of `customerId`. */
 export const maySee = (customerId: string, who: Principal): boolean => roleIn(customerId, who) !== undefined;
 
+/**
+ * Whose orders a list `who` asks for holds, the customer `asked` for or anyone's: an admin's, what
+ * was asked (undefined: everyone's); a user's, their own, and none (null) when they ask for
+ * someone else's, whose list is as empty as a stranger's.
+ */
+export function listedCustomer(who: Principal, asked: string | undefined): string | undefined | null {
+  if (actsAsAdmin(who)) return asked;
+  if (who.type !== 'user' || (asked !== undefined && asked !== who.userId)) return null;
+  return who.userId;
+}
+
 /** Orders are made for oneself; an admin makes them for anyone. Another user, to anyone else, does not exist. */
 export function requireMayOrderFor(userId: string, who: Principal): void {
   if (roleIn(userId, who) === undefined) throw refuse.unprocessable('userId', 'no user has this id');
