@@ -1,7 +1,7 @@
 // Runs one command against one aggregate instance: load its state, replay the answer of a
 // repeated request, check If-Match, decide, append with the revision it decided on.
 import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
-import type { IfMatch } from '@eventide/platform/http/conditions.ts';
+import type { ExpectedRevisions } from '@eventide/kernel/models/model.ts';
 import { streamIdOf } from '@eventide/kernel/events/catalogue.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { derivedId, newId } from '@eventide/kernel/ids.ts';
@@ -10,7 +10,6 @@ import type { Aggregate, Decided } from './aggregate.ts';
 import { loadState, unwrittenState, type LoadedState } from '@eventide/stores/event-store/load-state.ts';
 
 /** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
-export type { IfMatch };
 
 /** A request made with an Idempotency-Key: retries of it land on the same ids. */
 export interface Idempotency {
@@ -22,7 +21,7 @@ export interface Idempotency {
 
 export interface CommandOptions {
   metadata: Omit<EventMetadata, 'causationId'>;
-  ifMatch?: IfMatch | undefined;
+  ifMatch?: ExpectedRevisions | undefined;
   idempotency?: Idempotency | undefined;
   /** The command this write is a step of (a sign-up, a provider sign-in), when not its own. */
   partOf?: string | undefined;
@@ -114,7 +113,7 @@ async function replay<State, Event extends Decided>(
   return { state: then.state, revision: last.revision, position: last.position, changed: false };
 }
 
-function checkIfMatch(ifMatch: IfMatch | undefined, revision: number, what: string): void {
+function checkIfMatch(ifMatch: ExpectedRevisions | undefined, revision: number, what: string): void {
   if (ifMatch === undefined) return;
   if (revision < 0) throw refuse.stale(`${what} does not exist, so it cannot match If-Match`);
   if (ifMatch !== '*' && !ifMatch.includes(revision)) {

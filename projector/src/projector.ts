@@ -6,7 +6,7 @@
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { READ_MODELS_CHECKPOINT, type Collection, type ReadModelWriter, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import { logTrail } from '@eventide/kernel/events/trail.ts';
-import { inEventSpans, SpanKind } from '@eventide/platform/tracing/spans.ts';
+import { inEventSpans, SpanKind } from '@eventide/stores/tracing/event-spans.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { batches } from '@eventide/stores/event-store/batches.ts';
 import { eventAt } from '@eventide/stores/event-store/event-at.ts';

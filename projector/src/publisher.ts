@@ -11,7 +11,7 @@ import type { EventBus } from '@eventide/stores/event-bus/port.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { AnyEventEnvelope } from '@eventide/kernel/events/catalogue.ts';
 import { logTrail } from '@eventide/kernel/events/trail.ts';
-import { inEventSpans, SpanKind } from '@eventide/platform/tracing/spans.ts';
+import { inEventSpans, SpanKind } from '@eventide/stores/tracing/event-spans.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { publisherCheckpoint } from '@eventide/stores/read-store/follower-checkpoints.ts';
 import { startFollower, type Checkpoints, type Follower } from './follower.ts';

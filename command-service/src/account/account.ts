@@ -3,7 +3,7 @@
 // take the nine public events, and no read model is built from these. The decisions on it are
 // in decide.ts.
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
-import type { Role } from '@eventide/platform/auth/session.ts';
+import type { Role } from '@eventide/kernel/models/principal.ts';
 import { streamIdOf } from '@eventide/kernel/events/catalogue.ts';
 import { loadState } from '@eventide/stores/event-store/load-state.ts';
 

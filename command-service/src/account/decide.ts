@@ -1,6 +1,6 @@
 // Account commands and the pure decisions on them; they run through handle() like every other
 // aggregate's, so a concurrent change to the same account is refused there, once.
-import type { Role } from '@eventide/platform/auth/session.ts';
+import type { Role } from '@eventide/kernel/models/principal.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { Aggregate } from '../aggregate.ts';

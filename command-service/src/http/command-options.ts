@@ -3,14 +3,14 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Actor } from '@eventide/kernel/events/catalogue.ts';
-import type { IfMatch } from '@eventide/platform/http/conditions.ts';
+import type { ExpectedRevisions } from '@eventide/kernel/models/model.ts';
 import type { CommandOptions, Idempotency } from '../handle.ts';
 import { metadataOf } from './actor.ts';
 
 /** The part of a handler's input a write's options come from. */
 export interface WriteRequest {
   ctx: Context;
-  ifMatch?: IfMatch | undefined;
+  ifMatch?: ExpectedRevisions | undefined;
   idempotencyKey: string | undefined;
 }
 

@@ -11,7 +11,7 @@
 //      attacker's account made in advance with the victim's address (pre-hijacking), so the
 //      sign-in is refused: the owner of that account signs in with its password and links the
 //      provider from there.
-import type { Role } from '@eventide/platform/auth/session.ts';
+import type { Role } from '@eventide/kernel/models/principal.ts';
 import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { ClaimNames } from '../claims.ts';

@@ -1,7 +1,7 @@
 // Granting and revoking roles. The first admin is made with the CLI (`npm run admin -- grant
 // <email>`), which writes here on the server's own event store; sessions carry roles, so the
 // user's sessions end and the next sign-in picks the change up.
-import type { Role } from '@eventide/platform/auth/session.ts';
+import type { Role } from '@eventide/kernel/models/principal.ts';
 import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { accountCommands } from '../account/decide.ts';

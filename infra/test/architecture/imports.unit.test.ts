@@ -120,6 +120,17 @@ describe('the packages', () => {
     ).toEqual([...WORKSPACES].sort());
   });
 
+  it('ships the SDK and the typed client without the Koa stack: they depend on no package that serves HTTP', () => {
+    // Both are installed by other teams' services (npm run pack): what they run is what they need.
+    const serving = ['@eventide/platform', '@eventide/runtime'];
+    const found = ['packages/sdk', 'packages/client'].flatMap((workspace) =>
+      Object.keys(manifestOf(workspace).dependencies)
+        .filter((name) => serving.includes(name))
+        .map((name) => `${workspace} -> ${name}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   it("every import is declared in its workspace's package.json, and every declaration is used", () => {
     const rootTools = manifestOf('.');
     const found = WORKSPACES.flatMap((workspace) => undeclared(workspace, usesOf(workspace), manifestOf(workspace), rootTools));

@@ -19,7 +19,7 @@ import { createMetrics, type Metrics } from '@eventide/platform/metrics/metrics.
 import { meteredEventStore } from '@eventide/platform/metrics/event-store.ts';
 import { meteredLimiters } from '@eventide/platform/metrics/limiters.ts';
 import { oneCounterPerName } from '@eventide/platform/auth/rate-limit.ts';
-import { tracedEventStore } from '@eventide/platform/tracing/spans.ts';
+import { tracedEventStore } from '@eventide/stores/tracing/event-spans.ts';
 
 export interface Service {
   /** The operations of the route table this service serves, by name (http/mount.ts); none for a follower. */

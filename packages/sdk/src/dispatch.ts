@@ -8,7 +8,7 @@ import { isEventName, parsePayload, type AnyEventEnvelope, type EventEnvelope, t
 import { checkedPayload } from '@eventide/kernel/events/envelope.ts';
 import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
 import { currentSchemaVersion, upcast, type Payload } from '@eventide/kernel/events/versions.ts';
-import { inEventSpan, markFailed, SpanKind } from '@eventide/platform/tracing/spans.ts';
+import { inEventSpan, markFailed, SpanKind } from '@eventide/stores/tracing/event-spans.ts';
 import { traceIdOf } from '@eventide/kernel/events/trail.ts';
 import { openPayload, type KeyLookup } from './personal.ts';
 

@@ -4,6 +4,12 @@
 import type { EventName, Model, PayloadOf } from '../events/catalogue.ts';
 import type { RecordedEvent } from '../events/recorded.ts';
 
+/**
+ * The revisions a write accepts its entity at (If-Match): `*`, any, so long as it exists; or one
+ * of these. A write to an entity at another revision is refused (412).
+ */
+export type ExpectedRevisions = '*' | number[];
+
 /** A decided public event, before the store gives it an id, a revision and a position. */
 export type DomainEvent<N extends EventName = EventName> = { [K in N]: { type: K; data: PayloadOf<K> } }[N];
 

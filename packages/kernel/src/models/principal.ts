@@ -3,6 +3,8 @@
 // acts (an order's life cycle) take this, never a session or a request.
 
 export type Principal = UserPrincipal | { type: 'system'; name: string };
+/** The roles an account may be granted: its sessions carry them, and the principal made of one says `admin`. */
+export type Role = 'admin';
 export type UserPrincipal = { type: 'user'; userId: string; admin: boolean };
 
 /** Whether the principal acts with an admin's authority. */

@@ -12,13 +12,11 @@ import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Actor } from '@eventide/kernel/events/catalogue.ts';
-import type { UserPrincipal } from '@eventide/kernel/models/principal.ts';
+import type { Role, UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { storeKeyOf } from './session-store/keys.ts';
 import type { SessionStore } from './session-store/port.ts';
-
-export type Role = 'admin';
 
 export interface SessionUser {
   id: string;

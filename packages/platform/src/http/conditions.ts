@@ -2,13 +2,12 @@
 // concurrency) and Idempotency-Key (safe retries); and Last-Event-ID, where a stream resumes.
 import type { Context } from 'koa';
 import { problems } from '@eventide/contract/problems.ts';
-
-/** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
-export type IfMatch = '*' | number[];
+import type { ExpectedRevisions } from '@eventide/kernel/models/model.ts';
 
 const ENTITY_TAG = /^(W\/)?"(\d{1,15})"$/;
 
-export function parseIfMatch(ctx: Context): IfMatch | undefined {
+/** If-Match: `*` (the entity must exist) or the revisions the client accepts. */
+export function parseIfMatch(ctx: Context): ExpectedRevisions | undefined {
   const header = ctx.get('If-Match').trim();
   if (!header) return undefined;
   if (header === '*') return '*';

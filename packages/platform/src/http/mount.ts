@@ -19,7 +19,8 @@ import { clientKey, limiter, type LimiterFactory } from '../auth/rate-limit.ts';
 import { isSelfOrAdmin, type Principal, type UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import { readBody } from './body.ts';
 import type { ReadBudget } from './read-budget.ts';
-import { parseIdempotencyKey, parseIfMatch, parseLastEventId, type IfMatch } from './conditions.ts';
+import { parseIdempotencyKey, parseIfMatch, parseLastEventId } from './conditions.ts';
+import type { ExpectedRevisions } from '@eventide/kernel/models/model.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { parseQuery } from './query.ts';
 import type { ApiVersion } from '@eventide/contract/versions.ts';
@@ -48,7 +49,7 @@ export interface Input<O extends Operation, S> {
   represent: RepresentOf<S>;
   /** The path's version prefix: '' or '/v1', for Location headers. */
   prefix: string;
-  ifMatch: IfMatch | undefined;
+  ifMatch: ExpectedRevisions | undefined;
   idempotencyKey: string | undefined;
   lastEventId: number | undefined;
   /** Spends one point of a limit for this client, for what only the handler knows it does (429 once spent). */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { inEventSpan, SpanKind } from './spans.ts';
+import { inEventSpan, SpanKind } from './event-spans.ts';
 
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const event = { id: 'e1', type: 'user:created', metadata: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } };
