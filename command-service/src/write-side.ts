@@ -3,7 +3,7 @@
 // handlers. Another package imports this file, never the folders behind it.
 import { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
 import type { LimiterFactory } from '@eventide/platform/auth/rate-limit.ts';
-import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import { signInGuard } from '@eventide/platform/auth/sign-in-guard.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';

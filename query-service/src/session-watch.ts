@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { problems } from '@eventide/contract/problems.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
-import type { RevocationFeed } from '@eventide/platform/auth/revocations/port.ts';
+import type { RevocationFeed } from '@eventide/stores/revocations/port.ts';
 import { sessionOfUpgrade, type SessionOptions } from '@eventide/platform/auth/session.ts';
 
 export interface SessionWatch {

@@ -7,7 +7,7 @@
 // process's cache and ends that editor's connections to it at once.
 import type ShareDB from 'sharedb';
 import type { SessionUser } from '@eventide/platform/auth/session.ts';
-import type { RevocationFeed } from '@eventide/platform/auth/revocations/port.ts';
+import type { RevocationFeed } from '@eventide/stores/revocations/port.ts';
 import { isAdmin } from '@eventide/platform/auth/session.ts';
 import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION } from '../store/members.ts';
 

@@ -1,7 +1,7 @@
 // The ShareDB backend of the collab service: rich-text documents with presence, on the chosen
 // store, behind the guards. ShareDB's own log lines go to our logger.
 import ShareDB from 'sharedb';
-import type { RevocationFeed } from '@eventide/platform/auth/revocations/port.ts';
+import type { RevocationFeed } from '@eventide/stores/revocations/port.ts';
 import richTextModule from 'rich-text';
 import type { CollabStore } from '../store/open.ts';
 import { DOCUMENTS, documentAccess, type DocumentAccess } from './access.ts';

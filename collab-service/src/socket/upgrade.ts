@@ -9,7 +9,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type ShareDB from 'sharedb';
-import type { Revocation, RevocationFeed } from '@eventide/platform/auth/revocations/port.ts';
+import type { Revocation, RevocationFeed } from '@eventide/stores/revocations/port.ts';
 import { sessionOfUpgrade, type SessionOptions, type SessionUser } from '@eventide/platform/auth/session.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { endWithProblem } from '@eventide/platform/http/client-errors.ts';

@@ -3,7 +3,7 @@
 // everywhere from then on (docs/privacy.md), and their sessions end. Each step is harmless to
 // repeat, and a repeat finishes what an interrupted erasure left: the key is destroyed and the
 // sessions ended even when the user was deleted already, or before deleting meant forgetting.
-import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { isRefusal, type Refusal } from '@eventide/kernel/models/refusal.ts';
 import type { UserState } from '@eventide/kernel/models/user/state.ts';

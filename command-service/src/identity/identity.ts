@@ -3,7 +3,7 @@
 // seed): sign-up, sign-in with a password or a provider, linking and unlinking a provider,
 // setting a password, roles, and erasure. The aggregates below it do not import each other.
 import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
-import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import type { SignInGuard } from '@eventide/platform/auth/sign-in-guard.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { KeyStore } from '@eventide/stores/key-store/port.ts';

@@ -5,7 +5,7 @@
 import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
 import { hashPassword, verifyPassword } from '@eventide/platform/auth/password.ts';
 import type { Role } from '@eventide/kernel/models/principal.ts';
-import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import type { SignInGuard } from '@eventide/platform/auth/sign-in-guard.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { newId } from '@eventide/kernel/ids.ts';

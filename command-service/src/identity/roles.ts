@@ -2,7 +2,7 @@
 // <email>`), which writes here on the server's own event store; sessions carry roles, so the
 // user's sessions end and the next sign-in picks the change up.
 import type { Role } from '@eventide/kernel/models/principal.ts';
-import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { accountCommands } from '../account/decide.ts';
 import type { Caller } from './caller.ts';

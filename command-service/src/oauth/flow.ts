@@ -7,7 +7,7 @@
 // so that the same callback cannot complete twice.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import { problems } from '@eventide/contract/problems.ts';
 
 export const FLOW_COOKIE = 'eventide.oauth';

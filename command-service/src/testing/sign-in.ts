@@ -1,5 +1,5 @@
 // Test helpers for signed-in clients: a user signed up with a password, and an admin.
-import type { SessionStore } from '@eventide/platform/auth/session-store/port.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
 import { roles } from '../identity/roles.ts';

@@ -8,12 +8,12 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { RedisClient } from '@eventide/stores/redis.ts';
 import { keyBlinder, memoryLimiters, mongoLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
 import type { SessionOptions } from './session.ts';
-import type { RevocationFeed } from './revocations/port.ts';
-import { openSqliteRevocations } from './revocations/sqlite.ts';
-import { hashedKeys } from './session-store/keys.ts';
-import type { SessionStore } from './session-store/port.ts';
-import { revokingSessions } from './session-store/revoking.ts';
-import { openSqliteSessionStore } from './session-store/sqlite.ts';
+import type { RevocationFeed } from '@eventide/stores/revocations/port.ts';
+import { openSqliteRevocations } from '@eventide/stores/revocations/sqlite.ts';
+import { hashedKeys } from '@eventide/stores/session-store/keys.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
+import { revokingSessions } from '@eventide/stores/session-store/revoking.ts';
+import { openSqliteSessionStore } from '@eventide/stores/session-store/sqlite.ts';
 
 export interface HttpAuth {
   sessions: SessionOptions;
@@ -52,8 +52,8 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
   const onError = options.onError ?? ((error: unknown) => console.error('revocation feed:', error));
   if (config.MONGO_URL) {
     // Loaded only here, so the embedded default never loads the MongoDB driver.
-    const { openMongoSessionStore } = await import('./session-store/mongo.ts');
-    const { openMongoRevocations } = await import('./revocations/mongo.ts');
+    const { openMongoSessionStore } = await import('@eventide/stores/session-store/mongo.ts');
+    const { openMongoRevocations } = await import('@eventide/stores/revocations/mongo.ts');
     const opened = await openMongoSessionStore(config.MONGO_URL);
     raw = opened.store;
     limiters = mongoLimiters(opened.client, keyBlinder(secret));

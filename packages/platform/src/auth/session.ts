@@ -15,8 +15,8 @@ import type { Actor } from '@eventide/kernel/events/catalogue.ts';
 import type { Role, UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
 import { CookieSigner } from './cookie-signer.ts';
-import { storeKeyOf } from './session-store/keys.ts';
-import type { SessionStore } from './session-store/port.ts';
+import { storeKeyOf } from '@eventide/stores/session-store/keys.ts';
+import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 
 export interface SessionUser {
   id: string;

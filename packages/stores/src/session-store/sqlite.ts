@@ -1,7 +1,7 @@
 // Embedded session store on SQLite (node:sqlite). Fit for production on one node: processes
 // that share the data directory (npm start, or start:command beside start:query) share it.
 import type { SessionStore, StoredRecord } from './port.ts';
-import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
+import { openSqliteFile } from '../sqlite-file.ts';
 
 interface Row {
   user_id: string | null;

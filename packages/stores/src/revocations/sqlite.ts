@@ -3,7 +3,7 @@
 // sees them. A process hears its own at once; others' it finds by polling, which costs one
 // `PRAGMA data_version` (no read from disk) until another connection has written.
 import type { DatabaseSync } from 'node:sqlite';
-import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
+import { openSqliteFile } from '../sqlite-file.ts';
 import { LocalListeners, type Revocation, type RevocationFeed } from './port.ts';
 
 export interface SqliteRevocationOptions {
