@@ -69,6 +69,15 @@ describe('each rule declared once', () => {
     expect(found).toEqual([]);
   });
 
+  it('keeps the command side’s use cases apart from Koa: only its handlers, http/ and the OAuth flow’s cookie know requests', () => {
+    const adapters = /^command-service\/src\/(handlers\.ts|[^/]+\/handlers\.ts|http\/|oauth\/flow\.ts$)/;
+    const useCases = files.filter(({ file }) => file.startsWith('command-service/src/') && !adapters.test(file));
+    expect(useCases.some(({ file }) => file === 'command-service/src/identity/identity.ts')).toBe(true);
+    expect(
+      useCases.filter(({ text }) => /from 'koa'|from '@koa\/|from '@eventide\/platform\/http\//.test(text)).map((f) => f.file),
+    ).toEqual([]);
+  });
+
   it('has deciders and the write side’s core that import nothing from HTTP or the platform, for a type or anything else', () => {
     // What a decider needs of a role or a revision is the domain's (kernel/models), not a session's or a request's.
     const core = files.filter(({ file }) =>
