@@ -12,7 +12,7 @@ import { identity } from './identity/identity.ts';
 import { orderCommands } from './order/orders.ts';
 import { productCommands } from './product/products.ts';
 
-export type { Caller } from './identity/caller.ts';
+export type { Caller } from './caller.ts';
 export type { Identity } from './identity/identity.ts';
 export type { CommandOptions, WriteResult } from './handle.ts';
 export type { RequestedLine } from './order/pricing.ts';

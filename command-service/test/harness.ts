@@ -9,14 +9,15 @@ import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
-import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, listenOnLoopback, type JsonClient, type Reply } from '@eventide/testing/json-client.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
 import { compose } from '@eventide/runtime/compose.ts';
 import { httpAppOf } from '@eventide/runtime/http.ts';
 import { commandService } from '../src/service.ts';
-import { signUpAdmin, type SignedIn } from '../src/testing/sign-in.ts';
+import type { SignedIn } from '@eventide/testing/sign-in.ts';
+import { signUpAdmin } from '../src/testing/admin.ts';
 
-export type { Reply } from '@eventide/platform/testing/json-client.ts';
+export type { Reply } from '@eventide/testing/json-client.ts';
 
 export interface TestApp {
   url: string;

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus } from '@eventide/kernel/entities/order.ts';
 import { DELETABLE_IN, ORDER_STEPS, type OrderRole } from '@eventide/kernel/models/order/life-cycle.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signUp } from '../src/testing/sign-in.ts';
+import type { JsonClient } from '@eventide/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
 type State = OrderStatus | 'deleted';

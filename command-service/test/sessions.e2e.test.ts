@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@eventide/platform/auth/password.ts';
 import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
+import type { JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { signInWithPassword, signUp } from '../src/testing/sign-in.ts';
+import { signInWithPassword, signUp } from '@eventide/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
 const MINUTE = 60_000;

@@ -4,10 +4,10 @@
 // each test looks at what got through at a moment of its choosing instead of timing anything.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
-import { GatedHasher } from '@eventide/platform/testing/gated-hasher.ts';
-import type { Reply } from '@eventide/platform/testing/json-client.ts';
+import { GatedHasher } from '@eventide/testing/gated-hasher.ts';
+import type { Reply } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { signUp } from '../src/testing/sign-in.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
 /** Requests in flight, and those answered so far. */

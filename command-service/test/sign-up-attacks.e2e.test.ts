@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
-import { GatedHasher } from '@eventide/platform/testing/gated-hasher.ts';
-import type { JsonClient, Reply } from '@eventide/platform/testing/json-client.ts';
-import { signUp } from '../src/testing/sign-in.ts';
+import { GatedHasher } from '@eventide/testing/gated-hasher.ts';
+import type { JsonClient, Reply } from '@eventide/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
 const setsSession = (reply: Reply) =>

@@ -4,8 +4,8 @@
 // against the same read without one.
 import { scrypt } from 'node:crypto';
 import autocannon from 'autocannon';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startService } from '../test/process.ts';
 
 export interface AuthResults {

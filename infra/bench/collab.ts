@@ -5,9 +5,9 @@
 import * as Y from 'yjs';
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { connectEditor, openText, type Doc } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { connectEditor, openText, type Doc } from '@eventide/testing/collab/editor-client.ts';
 import { startService } from '../test/process.ts';
 import { spawnServer } from './servers/spawn.ts';
 

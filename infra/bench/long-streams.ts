@@ -5,8 +5,8 @@
 // Then reads of the long product as of the middle of its stream (issue 48's as-of read).
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
-import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { signInWithPassword, signUp } from '@eventide/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { grantAdmin, startService } from '../test/process.ts';
 
 export interface PatchResult {

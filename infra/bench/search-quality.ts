@@ -3,7 +3,7 @@
 // store. The queries include what people type as they go: a word cut short, every word cut short,
 // and a letter missing or swapped (docs/api.md#search says what is forgiven).
 import { openSqliteReadModels } from '@eventide/stores/read-models/open.ts';
-import { productDoc } from '@eventide/stores/read-store/testing/documents.ts';
+import { productDoc } from '@eventide/testing/read-documents.ts';
 
 /** id: [name, description] */
 const CATALOGUE: Record<string, [string, string]> = {

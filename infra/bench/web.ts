@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { chromiumAvailable, launchChromium } from '../test/browser.ts';
 import { grantAdmin, startService } from '../test/process.ts';
 

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { connectEditor, openText, submit, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { signUp, signInWithPassword, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
+import { connectEditor, openText, submit, type EditorClient } from '@eventide/testing/collab/editor-client.ts';
+import { signUp, signInWithPassword, type SignedIn } from '@eventide/testing/sign-in.ts';
 import { grantAdmin, residentMiB, startService, type RunningService } from '../test/process.ts';
 import { seedData } from '../src/seed/data.ts';
 import { p } from '../bench/percentile.ts';

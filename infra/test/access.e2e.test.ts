@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '@eventide/contract/operations.ts';
 import { API_ROUTES, type ApiRoute } from '@eventide/contract/routes.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import type { JsonClient } from '@eventide/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

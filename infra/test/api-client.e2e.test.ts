@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '@eventide/client/api-client.ts';
 import { ApiProblem } from '@eventide/client/problem.ts';
-import { reportingFetch } from '@eventide/platform/testing/json-client.ts';
+import { reportingFetch } from '@eventide/testing/json-client.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

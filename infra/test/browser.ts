@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { reportReply } from '@eventide/platform/testing/json-client.ts';
+import { reportReply } from '@eventide/testing/json-client.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM);

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { connectEditor, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { CLOSE_RESTARTING } from '@eventide/contract/collab-wire.ts';
 import { startService } from './process.ts';
 

@@ -7,7 +7,7 @@ import { loadConfig } from '@eventide/kernel/config.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { compose } from '@eventide/runtime/compose.ts';
 import { httpAppOf } from '@eventide/runtime/http.ts';
-import { listenOnLoopback } from '@eventide/platform/testing/json-client.ts';
+import { listenOnLoopback } from '@eventide/testing/json-client.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { projectorService } from '@eventide/projector/src/service.ts';

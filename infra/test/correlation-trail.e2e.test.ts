@@ -2,7 +2,7 @@
 // one line per stage its events pass (projected, published, delivered to a subscriber's group),
 // each carrying the id the caller sent.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { createSubscriber } from '@eventide/sdk/subscriber.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startFullApp, type FullApp } from './full-app.ts';

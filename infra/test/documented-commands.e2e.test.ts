@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startService, type RunningService } from './process.ts';
 import { spawnInGroup } from '@eventide/testing/processes.ts';

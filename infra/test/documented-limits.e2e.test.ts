@@ -2,7 +2,7 @@
 // value inside is taken, the first outside is refused with a problem that names the field, and a
 // refusal writes nothing. When a document and the code disagree, this test says which line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Reply } from '@eventide/platform/testing/json-client.ts';
+import type { Reply } from '@eventide/testing/json-client.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

@@ -4,8 +4,8 @@
 // the site's address (EVENTIDE_URL) and the same store settings as the site (MONGO_URL, or
 // DATA_DIR on the embedded stores), with which it runs `npm run admin`.
 import { describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { connectEditor, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { grantAdmin } from './process.ts';
 
 const SITE = process.env.EVENTIDE_URL;

@@ -2,7 +2,7 @@
 // position or a time, under the entity's own access rule; a moment the store has not reached, or
 // an `at` that is neither, is a 400 naming `at`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

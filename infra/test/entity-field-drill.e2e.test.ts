@@ -24,8 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnInGroup } from '@eventide/testing/processes.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { grantAdmin, lastLines, startService, type RunningService } from './process.ts';
 import { openApiConformance } from './openapi-conformance.ts';
 

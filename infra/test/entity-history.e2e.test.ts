@@ -2,7 +2,7 @@
 // which request and what each field was before and after; cursor pages; the entity's own access
 // rule; an erased person shown as erased, with nothing of them left.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

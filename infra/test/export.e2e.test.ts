@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@eventide/kernel/ids.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { EXPORTS_PER_HOUR } from '@eventide/contract/limits.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { loadAccount } from '@eventide/command-service/src/account/account.ts';
-import { connectEditor, openText, settled, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { connectEditor, openText, settled, textOf } from '@eventide/testing/collab/editor-client.ts';
+import type { JsonClient } from '@eventide/testing/json-client.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

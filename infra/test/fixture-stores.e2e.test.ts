@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import type { FixtureFacts } from '@eventide/command-service/test/write-store-fixture.ts';
 import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
 import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { grantAdmin, startService, type RunningService } from './process.ts';
 

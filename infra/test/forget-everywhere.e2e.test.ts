@@ -6,13 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEditor, openText, settled, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { connectEditor, openText, settled, textOf } from '@eventide/testing/collab/editor-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { createSubscriber, type Subscriber } from '@eventide/sdk/subscriber.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/testing/mock-kafka.ts';
-import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { runCli } from './process.ts';

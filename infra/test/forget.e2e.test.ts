@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@eventide/kernel/ids.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { runAdmin } from './process.ts';
 

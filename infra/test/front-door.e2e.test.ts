@@ -6,14 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES, routerPath } from '@eventide/contract/routes.ts';
 import { startFullApp } from './full-app.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { connectEditor, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeNginxConfig } from '../front-door/nginx.ts';
 import { COMPOSE_CONFIG } from '../front-door/write-config.ts';
 import { connect } from 'node:net';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { NGINX_MISSING, nginxAvailable, startSplitSite, type SplitSite } from './front-door.ts';
 
 /** Sends `request` as it is written, and answers all the door sent back before it closed. */

@@ -5,7 +5,7 @@ import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { toEnvelope, entityIdOf } from '@eventide/kernel/events/envelope.ts';
 import { kafkaBus } from '@eventide/stores/event-bus/kafka.ts';
 import { topicOf } from '@eventide/kernel/events/on-the-wire.ts';
-import { asyncApiChecker } from '@eventide/contract/testing/asyncapi-messages.ts';
+import { asyncApiChecker } from '@eventide/testing/asyncapi-messages.ts';
 import type { EventBus } from '@eventide/stores/event-bus/port.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { startPublisher } from '@eventide/projector/src/publisher.ts';

@@ -7,9 +7,9 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ChangeEvent } from '@eventide/client/api-client.ts';
-import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { reportingFetch } from '@eventide/platform/testing/json-client.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
+import type { JsonClient } from '@eventide/testing/json-client.ts';
+import { reportingFetch } from '@eventide/testing/json-client.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 const PER_USER = 3;

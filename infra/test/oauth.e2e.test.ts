@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEventName } from '@eventide/kernel/events/catalogue.ts';
 import { COLLECTIONS } from '@eventide/stores/read-store/port.ts';
 import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
-import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { until } from '@eventide/testing/wait.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import type { JsonClient } from '@eventide/testing/json-client.ts';
+import { signInWithPassword, signUp } from '@eventide/testing/sign-in.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { startTestProvider, type TestProvider } from './oidc-provider.ts';
 

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 
 export interface TestAccount {
   email: string;

@@ -6,7 +6,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { templateMatcher } from '@eventide/contract/path-templates.ts';
-import type { Reply } from '@eventide/platform/testing/json-client.ts';
+import type { Reply } from '@eventide/testing/json-client.ts';
 
 type Json = Record<string, any>;
 

@@ -11,7 +11,7 @@ import { UPCASTERS, type Upcasters } from '@eventide/kernel/events/versions.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
 import { versionedEventStore } from '@eventide/stores/event-store/versioned.ts';
-import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 

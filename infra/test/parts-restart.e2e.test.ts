@@ -11,13 +11,13 @@ import { loadConfig } from '@eventide/kernel/config.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { compose } from '@eventide/runtime/compose.ts';
 import { httpAppOf } from '@eventide/runtime/http.ts';
-import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, listenOnLoopback, type JsonClient } from '@eventide/testing/json-client.ts';
 import { commandService } from '@eventide/command-service/src/service.ts';
-import { signUpAdmin } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signUpAdmin } from '@eventide/command-service/src/testing/admin.ts';
 import { queryService } from '@eventide/query-service/src/service.ts';
 import { projectorOnThread } from '@eventide/projector/src/thread.ts';
 import { collabService } from '@eventide/collab-service/src/service.ts';
-import { connectEditor, openText, submit, textOf, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { connectEditor, openText, submit, textOf, type EditorClient } from '@eventide/testing/collab/editor-client.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
 import { until } from '@eventide/testing/wait.ts';
 

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { connectEditor, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { connectEditor, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { ENTRY, startService, type RunningService } from './process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-processes-'));

@@ -1,7 +1,7 @@
 // Who may read what, and the per-client rate limits of the read side.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import type { Reply } from '@eventide/platform/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import type { Reply } from '@eventide/testing/json-client.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 
 let app: FullApp;

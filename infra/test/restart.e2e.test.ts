@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signInWithPassword, signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { signInWithPassword, signUp } from '@eventide/testing/sign-in.ts';
 import { grantAdmin, startService } from './process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-restart-'));

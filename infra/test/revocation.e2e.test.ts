@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { ENTRY, grantAdmin, startService, type RunningService } from './process.ts';
 

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_NAMED_VERSIONS } from '@eventide/contract/document-versions.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { redisUnavailable, startRedis, type TestRedis } from '@eventide/testing/redis-server.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { call, connectEditor, converged, openText, submit, textOf, type Doc } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { call, connectEditor, converged, openText, submit, textOf, type Doc } from '@eventide/testing/collab/editor-client.ts';
 import { ENTRY, startService, type RunningService } from './process.ts';
 
 const unavailable = redisUnavailable();

@@ -8,8 +8,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { connectEditor } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { connectEditor } from '@eventide/testing/collab/editor-client.ts';
 import { CLOSE_RESTARTING } from '@eventide/contract/collab-wire.ts';
 import { grantAdmin, startService, type RunningService } from './process.ts';
 

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import type { SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import type { SignedIn } from '@eventide/testing/sign-in.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { grantAdmin, startService, type RunningService } from './process.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { ENTRY, startService } from './process.ts';
 
 interface OtlpSpan {

@@ -8,7 +8,7 @@ import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { kafkaBus } from '@eventide/stores/event-bus/kafka.ts';
 import { topicOf } from '@eventide/kernel/events/on-the-wire.ts';
-import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { createSubscriber, type Subscriber } from '@eventide/sdk/subscriber.ts';
 import { kcatAvailable, kcatRead, startMockKafka, type MockKafka } from '@eventide/testing/mock-kafka.ts';
 import { until } from '@eventide/testing/wait.ts';

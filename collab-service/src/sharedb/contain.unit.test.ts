@@ -2,7 +2,7 @@
 // is told ERR_INTERNAL, the stack is logged, and the backend goes on answering.
 import ShareDB from 'sharedb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { containMiddleware } from './contain.ts';
 
 let backend: ShareDB;

@@ -9,7 +9,7 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { userV2 } from '@eventide/contract/representations/user.ts';
 import { loadAccount } from '../account/account.ts';
-import { callerOf } from '../http/caller.ts';
+import { callerOf } from '../http/request-caller.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
 import type { Identity } from './identity.ts';

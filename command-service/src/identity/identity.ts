@@ -10,7 +10,7 @@ import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { accountCommands } from '../account/decide.ts';
 import { userCommands } from '../user/commands.ts';
 import { emailClaims } from '../user/email-claim.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../caller.ts';
 import { activeUser, userByEmail } from './directory.ts';
 import { erasure } from './erase.ts';
 import { passwords } from './passwords.ts';
@@ -18,7 +18,7 @@ import { providerAccounts } from './provider-sign-in.ts';
 import { roles } from './roles.ts';
 import { signUps } from './sign-up.ts';
 
-export type { Caller } from './caller.ts';
+export type { Caller } from '../caller.ts';
 
 export interface IdentityDeps {
   store: EventStore;

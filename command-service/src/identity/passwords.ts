@@ -14,7 +14,7 @@ import { normalizeEmail } from '@eventide/kernel/models/user/state.ts';
 import { loadAccount } from '../account/account.ts';
 import { accountCommands } from '../account/decide.ts';
 import type { ClaimNames } from '../claims.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../caller.ts';
 import { activeUser, userByEmail } from './directory.ts';
 
 export interface PasswordDeps {

@@ -5,7 +5,7 @@ import type { Role } from '@eventide/kernel/models/principal.ts';
 import type { SessionStore } from '@eventide/stores/session-store/port.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { accountCommands } from '../account/decide.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../caller.ts';
 
 export function roles(store: EventStore, sessions: SessionStore) {
   const runAccount = accountCommands(store);

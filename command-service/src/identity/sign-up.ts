@@ -23,7 +23,7 @@ import { accountCommands } from '../account/decide.ts';
 import { commandIdOf, KEY_REUSED, newEntity, type CommandOptions, type WriteResult } from '../handle.ts';
 import { userAggregate, type UserCommand, type UserProfile } from '../user/decide.ts';
 import type { EmailClaims } from '../user/email-claim.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../caller.ts';
 import { activeUser } from './directory.ts';
 
 export interface SignUpDeps {

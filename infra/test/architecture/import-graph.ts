@@ -13,11 +13,16 @@ export const SERVICES = ['command-service', 'query-service', 'projector', 'colla
 
 /**
  * The packages under `packages/`, on floors: a package may depend only on packages on lower floors,
- * so the direction is this list's order and a loop cannot be declared. `testing` is the test helpers,
- * below everything so that every package's tests may use them.
+ * so the direction is this list's order and a loop cannot be declared.
  */
-export const PACKAGE_FLOORS = [['testing'], ['kernel'], ['stores', 'contract'], ['client', 'platform'], ['runtime', 'sdk']] as const;
-export const PACKAGES = PACKAGE_FLOORS.flat().map((name) => `packages/${name}`);
+export const PACKAGE_FLOORS = [['kernel'], ['stores', 'contract'], ['client', 'platform'], ['runtime', 'sdk']] as const;
+/**
+ * The test helpers' one home, beside the floors rather than on one: every workspace's tests (and
+ * the bench and load tools) may use it, and it may use any package, so no code that ships may
+ * depend on it (only devDependencies, and infra, which ships nothing).
+ */
+export const TEST_HELPERS = 'packages/testing';
+export const PACKAGES = [...PACKAGE_FLOORS.flat().map((name) => `packages/${name}`), TEST_HELPERS];
 /** Every workspace: the packages, the services, and infra on top. */
 export const WORKSPACES = [...PACKAGES, ...SERVICES, 'infra'];
 
@@ -123,12 +128,12 @@ export function crossServiceDependencies(): string[] {
 
 /**
  * The folder a source file stands in: its workspace and its first folder under src/, or the file
- * itself when it stands there alone (packages/kernel/ids.ts). Tests and test helpers (src/testing/) are left
+ * itself when it stands there alone (packages/kernel/ids.ts). Tests and test helpers (packages/testing, a service's src/testing/) are left
  * out: a test may reach across layers, the code it tests may not.
  */
 export function folderOf(file: string): string | undefined {
   const match = /^((?:packages\/)?[^/]+)\/src\/([^/]+)/.exec(file);
-  if (!match || /\.test\.ts$/.test(file) || match[2] === 'testing') return undefined;
+  if (!match || /\.test\.ts$/.test(file) || match[2] === 'testing' || match[1] === TEST_HELPERS) return undefined;
   return `${match[1]}/${match[2]}`;
 }
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   PACKAGE_FLOORS,
   PACKAGES,
+  TEST_HELPERS,
   SERVICES,
   WORKSPACES,
   crossServiceDependencies,
@@ -80,6 +81,8 @@ describe('the import graph', () => {
   });
 });
 
+const TEST_HELPERS_NAME = '@eventide/testing';
+
 /** The floor of each package, by its npm name. */
 const floorOf = new Map<string, number>(
   PACKAGE_FLOORS.flatMap((names, floor) => names.map((name) => [`@eventide/${name}`, floor] as const)),
@@ -88,7 +91,7 @@ const floorOf = new Map<string, number>(
 describe('the packages', () => {
   it('each depends only on packages on lower floors, so no loop can be declared', () => {
     const found: string[] = [];
-    for (const workspace of PACKAGES) {
+    for (const workspace of PACKAGES.filter((p) => p !== TEST_HELPERS)) {
       const manifest = manifestOf(workspace);
       const floor = floorOf.get(manifest.name);
       if (floor === undefined) {
@@ -97,11 +100,34 @@ describe('the packages', () => {
       }
       for (const name of [...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)]) {
         if (!name.startsWith('@eventide/')) continue;
+        // The test helpers stand beside the floors (their own test below).
+        if (name === TEST_HELPERS_NAME && name in manifest.devDependencies) continue;
         const theirs = floorOf.get(name);
         if (theirs === undefined || theirs >= floor)
           found.push(`${manifest.name} (floor ${floor}) -> ${name} (floor ${theirs ?? 'none: a service'})`);
       }
     }
+    expect(found).toEqual([]);
+  });
+
+  it('keeps every test helper in one home that only tests (and infra, which ships nothing) depend on', () => {
+    const found: string[] = [];
+    for (const workspace of WORKSPACES.filter((w) => w !== 'infra' && w !== TEST_HELPERS)) {
+      if (TEST_HELPERS_NAME in manifestOf(workspace).dependencies) found.push(`${workspace} ships a dependency on ${TEST_HELPERS_NAME}`);
+    }
+    for (const name of Object.keys(manifestOf(TEST_HELPERS).dependencies)) {
+      if (name.startsWith('@eventide/') && !floorOf.has(name)) found.push(`${TEST_HELPERS} -> ${name}: a service's code is its own`);
+    }
+    // Elsewhere, a helper folder is a service's own, for its internals (the command side's deciders, its admins).
+    const helperFolders = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*/testing/*'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(
+        (file) => file && !file.startsWith(`${TEST_HELPERS}/`) && !SERVICES.some((service) => file.startsWith(`${service}/src/testing/`)),
+      );
+    found.push(...helperFolders.map((file) => `${file}: a test helper outside ${TEST_HELPERS}`));
     expect(found).toEqual([]);
   });
 
@@ -111,7 +137,7 @@ describe('the packages', () => {
     for (const workspace of services) {
       const manifest = manifestOf(workspace);
       for (const name of [...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)]) {
-        if (name.startsWith('@eventide/') && !floorOf.has(name)) found.push(`${workspace} -> ${name}`);
+        if (name.startsWith('@eventide/') && !floorOf.has(name) && name !== TEST_HELPERS_NAME) found.push(`${workspace} -> ${name}`);
       }
     }
     expect(found).toEqual([]);

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
-import { openSocket, openText, submit, textOf, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
+import { openSocket, openText, submit, textOf, type EditorClient } from '@eventide/testing/collab/editor-client.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
 
 let app: CollabApp;
 let owner: User;

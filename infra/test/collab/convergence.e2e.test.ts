@@ -2,7 +2,7 @@
 // replayed with COLLAB_SEED=<seed>) and all end with the server's text.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startCollabApp, type CollabApp } from './harness.ts';
-import { converged, openText, textOf, type Doc, type EditorClient } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { converged, openText, textOf, type Doc, type EditorClient } from '@eventide/testing/collab/editor-client.ts';
 
 const SEED = Number(process.env.COLLAB_SEED ?? 20261121);
 const EDITORS = 6;

@@ -7,9 +7,9 @@
 // document as it is, told so, with what it typed meanwhile handed back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { call, connectEditor, openText, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { call, connectEditor, openText, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { CHROMIUM, chromiumAvailable as available, launchChromium, reportAnswers, screenshot } from '../browser.ts';
 import { startFullApp, type FullApp } from '../full-app.ts';
 

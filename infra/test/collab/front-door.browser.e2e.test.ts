@@ -4,7 +4,7 @@
 // the door to the one still alive, and nothing it typed is lost (docs/operations.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot } from '../browser.ts';
 import { NGINX_MISSING, nginxAvailable, startSplitSite, type SplitSite } from '../front-door.ts';

@@ -4,8 +4,8 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
+import { openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
 const TEXT_TYPE = 'http://sharejs.org/types/rich-text/v1';

@@ -3,8 +3,8 @@
 // other users than they already know. The whole app, because names and emails come from the
 // read models the projector keeps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
-import type { JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { signUp, type SignedIn } from '@eventide/testing/sign-in.ts';
+import type { JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startFullApp, type FullApp } from '../full-app.ts';
 

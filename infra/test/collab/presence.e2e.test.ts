@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
-import { call, converged, openText, submit, textOf, type Doc } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { call, converged, openText, submit, textOf, type Doc } from '@eventide/testing/collab/editor-client.ts';
 
 let app: CollabApp;
 beforeAll(async () => {

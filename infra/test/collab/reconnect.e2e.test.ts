@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
-import { converged, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { converged, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import ShareDB from 'sharedb/lib/client/index.js';
 import { COLLAB_PATH } from '@eventide/contract/collab-wire.ts';
 

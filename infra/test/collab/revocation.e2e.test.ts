@@ -3,11 +3,11 @@
 // request that ended them has answered, and nothing sent afterwards is applied. The periodic
 // session check is set to an hour here, so only the revocation can close them in time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantAdmin } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { grantAdmin } from '@eventide/command-service/src/testing/admin.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { openText, submit } from '@eventide/collab-service/src/testing/editor-client.ts';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
+import { openText, submit } from '@eventide/testing/collab/editor-client.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
 let app: CollabApp;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
-import { openText, submit } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { openText, submit } from '@eventide/testing/collab/editor-client.ts';
 
 let app: CollabApp;
 let owner: User;

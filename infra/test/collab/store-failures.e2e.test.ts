@@ -3,9 +3,9 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
+import { rawClient } from '@eventide/testing/collab/raw-client.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
 
 const captured = capturedLog('info');

@@ -4,7 +4,7 @@
 // deleted lets its names go with its history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_NAMED_VERSIONS } from '@eventide/contract/document-versions.ts';
-import { call, openText, submit, textOf } from '@eventide/collab-service/src/testing/editor-client.ts';
+import { call, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 
 const HISTORY_OPS = 10;

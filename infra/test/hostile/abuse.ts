@@ -3,10 +3,10 @@
 // stale ops from several editors of one document.
 import fc from 'fast-check';
 import { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startFullApp } from '../full-app.ts';
 import { requestsFor, send, type Route, type Targets } from './fuzz.ts';
 

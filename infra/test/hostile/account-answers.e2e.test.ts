@@ -3,7 +3,7 @@
 // cheap, so one address that made a few got ~1,300 such answers an hour where docs/auth.md
 // promises 20. Now every channel also spends from one budget per address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 const BUDGET = 12;

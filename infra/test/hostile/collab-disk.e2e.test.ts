@@ -6,9 +6,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { healthy, startTarget, type HostileTarget } from './service.ts';
 
 const CONNECTIONS = 4;

@@ -4,9 +4,9 @@
 // kept 1.75 GB. Each connection's cost must stay bounded, in messages, memory and the server's
 // attention, and ending the flooders' sessions must leave none of their sockets open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { healthy, startTarget, type HostileTarget } from './service.ts';
 

@@ -7,18 +7,10 @@
 // HOSTILE_COLLAB_MESSAGES sets how many messages (20,000); HOSTILE_SEED replays a run.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient, type Message, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import {
-  connectEditor,
-  converged,
-  openText,
-  submit,
-  textOf,
-  type Doc,
-  type EditorClient,
-} from '@eventide/collab-service/src/testing/editor-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { rawClient, type Message, type RawClient } from '@eventide/testing/collab/raw-client.ts';
+import { connectEditor, converged, openText, submit, textOf, type Doc, type EditorClient } from '@eventide/testing/collab/editor-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { collabFrames, FRAME_CLOSE_CODES, type Aims, type Frame } from './collab-messages.ts';
 import { healthy, startTarget, type HostileTarget } from './service.ts';
 

@@ -3,8 +3,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 let target: HostileTarget;

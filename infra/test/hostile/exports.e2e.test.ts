@@ -4,9 +4,9 @@
 // Streamed, each costs the memory of about one document, whatever the person holds; one runs per
 // person at a time (the rest get 429), a few per process (the rest 503); each arrives whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { rawClient } from '@eventide/testing/collab/raw-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { connect, type Socket } from 'node:net';
 import { until } from '@eventide/testing/wait.ts';
 import { healthy, startTarget, type HostileTarget } from './service.ts';

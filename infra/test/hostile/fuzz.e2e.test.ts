@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
 import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
-import { rawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
+import { rawClient } from '@eventide/testing/collab/raw-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
 import { startFullApp, type FullApp } from '../full-app.ts';
 import { requestsFor, send, violations, type Targets } from './fuzz.ts';
 

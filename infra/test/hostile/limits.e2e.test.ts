@@ -2,8 +2,8 @@
 // all sent at once, gets through no more than the limit, whatever the interleaving. (Per-second
 // limits use the same counting; their windows are too short to race without timing.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient, type RawClient } from '@eventide/collab-service/src/testing/raw-client.ts';
-import { jsonClient, type Reply } from '@eventide/platform/testing/json-client.ts';
+import { rawClient, type RawClient } from '@eventide/testing/collab/raw-client.ts';
+import { jsonClient, type Reply } from '@eventide/testing/json-client.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 let target: HostileTarget;

@@ -4,7 +4,7 @@
 // the stream that holds the most is cut (and would resume from what it read).
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
 import { connectionsOf } from './kernel.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 

@@ -6,7 +6,7 @@
 // answered as before.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { startTarget, type HostileTarget } from './service.ts';

@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { signUp, type SignedIn } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signUp, type SignedIn } from '@eventide/testing/sign-in.ts';
 import { freePort, grantAdmin, residentMiB, residentParts, startService, type RunningService } from '../process.ts';
 
 export interface HostileTarget extends RunningService {

@@ -3,8 +3,8 @@
 // modes and the memory after connection floods have files of their own (bodies, data-files,
 // connections).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '@eventide/command-service/src/testing/sign-in.ts';
-import { jsonClient } from '@eventide/platform/testing/json-client.ts';
+import { signUp } from '@eventide/testing/sign-in.ts';
+import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { redisUnavailable, startRedis, type TestRedis } from '@eventide/testing/redis-server.ts';
 import { createLogger } from '@eventide/kernel/log.ts';

@@ -3,7 +3,7 @@
 // when it ends, listing them. So /openapi.json cannot drift from what the processes send.
 import { afterAll } from 'vitest';
 import { openApiDocument } from '@eventide/contract/openapi.ts';
-import { observeEveryReply } from '@eventide/platform/testing/json-client.ts';
+import { observeEveryReply } from '@eventide/testing/json-client.ts';
 import { type Conformance, openApiConformance } from '../openapi-conformance.ts';
 
 let conformance: Conformance | undefined;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
+import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot as keep } from '../browser.ts';
 import { NGINX_MISSING, nginxAvailable, startSplitSite } from '../front-door.ts';

@@ -9,7 +9,7 @@ import { UPCASTERS, type Upcaster, type Upcasters } from '@eventide/kernel/event
 import { newId } from '@eventide/kernel/ids.ts';
 import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
 import { versionedEventStore } from '@eventide/stores/event-store/versioned.ts';
-import { signedInUser } from '@eventide/command-service/src/testing/sign-in.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
 import { join } from 'node:path';
 import { until } from '@eventide/testing/wait.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot } from '../browser.ts';

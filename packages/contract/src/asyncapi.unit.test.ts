@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
 import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
 import { asyncApiDocument } from './asyncapi.ts';
-import { asyncApiChecker } from './testing/asyncapi-messages.ts';
+import { asyncApiChecker } from '@eventide/testing/asyncapi-messages.ts';
 
 describe('the AsyncAPI document', () => {
   it('is valid AsyncAPI 3 to the AsyncAPI parser, with no warnings', async () => {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { createHttpApp } from '../http/app.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
-import { jsonClient, listenOnLoopback } from '../testing/json-client.ts';
-import { testRoutes } from '../testing/test-routes.ts';
+import { jsonClient, listenOnLoopback } from '@eventide/testing/json-client.ts';
+import { testRoutes } from '@eventide/testing/test-routes.ts';
 import { openAuth, type OpenedAuth } from './open.ts';
 import { signIn, signOut, userOfUpgrade } from './session.ts';
 

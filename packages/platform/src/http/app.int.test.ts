@@ -3,9 +3,9 @@
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturedLog } from '@eventide/kernel/testing/captured-log.ts';
+import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { testRoutes } from '../testing/test-routes.ts';
+import { testRoutes } from '@eventide/testing/test-routes.ts';
 import { createHttpApp } from './app.ts';
 
 const { log, lines } = capturedLog('info');

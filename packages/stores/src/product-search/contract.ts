@@ -2,7 +2,7 @@
 // the projector writes them, and found by relevance through the search.
 import { describe, expect, it } from 'vitest';
 import { READ_MODELS_CHECKPOINT, type ReadDocument, type ReadStore } from '../read-store/port.ts';
-import { changed, productDoc } from '../read-store/testing/documents.ts';
+import { changed, productDoc } from '@eventide/testing/read-documents.ts';
 import type { ProductSearch } from './port.ts';
 
 export interface ProductSearchHarness {

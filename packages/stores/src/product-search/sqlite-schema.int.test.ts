@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { searchableSqlite } from '../read-models/testing.ts';
 import { openSqliteReadStore } from '../read-store/sqlite.ts';
-import { productDoc } from '../read-store/testing/documents.ts';
+import { productDoc } from '@eventide/testing/read-documents.ts';
 
 describe('product search on SQLite: the vocabulary of names', () => {
   it.each([

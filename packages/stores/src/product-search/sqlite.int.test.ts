@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteReadModels } from '../read-models/open.ts';
 import { searchableSqlite } from '../read-models/testing.ts';
-import { productDoc } from '../read-store/testing/documents.ts';
+import { productDoc } from '@eventide/testing/read-documents.ts';
 import { productSearchContract } from './contract.ts';
 import { MAX_PREFIX_WORDS, SEARCH_CANDIDATES } from './planner.ts';
 

@@ -1,7 +1,7 @@
 // The contract every ReadStore adapter passes.
 import { describe, expect, it } from 'vitest';
 import { READ_MODELS_CHECKPOINT, type ReadDocument, type ReadStore } from './port.ts';
-import { changed, orderDoc, productDoc, userDoc } from './testing/documents.ts';
+import { changed, orderDoc, productDoc, userDoc } from '@eventide/testing/read-documents.ts';
 
 export interface ReadStoreHarness {
   store: ReadStore;

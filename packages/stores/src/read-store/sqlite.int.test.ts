@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreContract } from './contract.ts';
 import { openSqliteReadStore } from './sqlite.ts';
-import { orderDoc, userDoc } from './testing/documents.ts';
+import { orderDoc, userDoc } from '@eventide/testing/read-documents.ts';
 import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
 
 readStoreContract('embedded SQLite', async () => {

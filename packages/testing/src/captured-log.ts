@@ -1,7 +1,7 @@
 // A logger whose lines a test can read back: to follow an id through them, or to check that a
 // secret or a personal field never reached them.
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../log.ts';
+import { createLogger, type Logger } from '@eventide/kernel/log.ts';
 
 export interface CapturedLog {
   log: Logger;

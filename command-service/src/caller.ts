@@ -1,4 +1,4 @@
-// Who asks a use case of the identity module to act, in its own terms: the key its password
+// Who asks a use case (of identity/, and the CLI's) to act, in its own terms: the key its password
 // hashing is queued and limited under (the signed-in user, else the address), the address the
 // sign-in guard counts failures for, a signal that the caller has gone, and what its events say
 // of it. The HTTP handlers make one from a request; the CLI and the seed make their own.

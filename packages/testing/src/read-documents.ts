@@ -1,7 +1,7 @@
 // Read documents for tests and benchmarks: each collection's fields as the projector writes them
 // (ReadFields), with only what a test is about given and the rest plain.
 import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
-import type { DocumentWrite, ReadDocument, ReadFields } from '../port.ts';
+import type { DocumentWrite, ReadDocument, ReadFields } from '@eventide/stores/read-store/port.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const TIME = '2026-01-01T00:00:00.000Z';

@@ -3,7 +3,7 @@
 import type { Context } from 'koa';
 import type { Access, Method } from '@eventide/contract/operations.ts';
 import { API_ROUTES, type ApiRoute } from '@eventide/contract/routes.ts';
-import type { ServiceApi } from '../http/mount.ts';
+import type { ServiceApi } from '@eventide/platform/http/mount.ts';
 
 export interface TestRoute {
   method: Method;

@@ -4,7 +4,7 @@
 // kcat reads off the topics, and to its own examples.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { asyncApiDocument } from '../asyncapi.ts';
+import { asyncApiDocument } from '@eventide/contract/asyncapi.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // A small HTTP client for tests: JSON in, parsed JSON (or text) out, headers kept. It keeps the
 // cookies the server sets, as a browser would (by name; enough for one site on loopback), and
 // never follows redirects, so tests see them.
-import { answerClientErrors } from '../http/client-errors.ts';
+import { answerClientErrors } from '@eventide/platform/http/client-errors.ts';
 
 export interface Reply {
   /** What was asked: the method and the path with its query. */

@@ -1,7 +1,7 @@
 // A hand-written ShareDB client for tests: sends exactly the messages a test names, as a
 // malicious or buggy client could, and collects every reply.
 import type { WebSocket } from 'ws';
-import { until } from '@eventide/testing/wait.ts';
+import { until } from '../wait.ts';
 import { openSocket } from './editor-client.ts';
 
 export type Message = Record<string, any>;

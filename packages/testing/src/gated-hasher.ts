@@ -1,7 +1,7 @@
 // A PasswordHasher that can hold every hash until the test opens its gate again, and records
 // whose hashes started in which order. Attack tests can then look at what reached the hashing queue at a
 // moment of their choosing, with requests still in flight, without timing anything.
-import { PasswordHasher, type HasherOptions } from '../auth/hasher.ts';
+import { PasswordHasher, type HasherOptions } from '@eventide/platform/auth/hasher.ts';
 
 export class GatedHasher extends PasswordHasher {
   /** The client of each hash that got a slot, in the order they got it. */

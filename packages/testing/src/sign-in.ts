@@ -1,8 +1,7 @@
-// Test helpers for signed-in clients: a user signed up with a password, and an admin.
-import type { SessionStore } from '@eventide/stores/session-store/port.ts';
-import type { EventStore } from '@eventide/stores/event-store/port.ts';
-import { jsonClient, type JsonClient } from '@eventide/platform/testing/json-client.ts';
-import { roles } from '../identity/roles.ts';
+// Signed-in clients of a running site, over its HTTP API as a person would sign in: for tests,
+// the benchmark and the load tool. (An admin is made as the CLI makes one: the command service's
+// own testing/admin.ts.)
+import { jsonClient, type JsonClient } from './json-client.ts';
 
 export interface SignedIn {
   userId: string;
@@ -34,15 +33,3 @@ export async function signInWithPassword(client: JsonClient, email: string, pass
   const reply = await client.request('POST', '/auth/sign-in', { email, password });
   if (reply.status !== 200) throw new Error(`sign-in failed: ${reply.status} ${JSON.stringify(reply.body)}`);
 }
-
-/** Signs the client up, makes the user an admin as the CLI would, and signs in again. */
-export async function signUpAdmin(client: JsonClient, store: EventStore, sessions: SessionStore): Promise<SignedIn> {
-  const admin = await signUp(client, { name: 'Admin' });
-  await grantAdmin(store, sessions, admin.userId);
-  await signInWithPassword(client, admin.email, admin.password);
-  return admin;
-}
-
-/** Makes the user an admin, as the CLI does (their sessions end: the next sign-in carries the role). */
-export const grantAdmin = (store: EventStore, sessions: SessionStore, userId: string) =>
-  roles(store, sessions)(userId, 'admin', true, { metadata: { correlationId: 'test', actor: { type: 'system', name: 'test' } } });
