@@ -5,6 +5,9 @@
 import { isEventName, type Model } from '@eventide/kernel/events/catalogue.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { type DomainEvent, type EntityModel, fold } from '@eventide/kernel/models/model.ts';
+import { ORDER } from '@eventide/kernel/entities/order.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
+import { USER } from '@eventide/kernel/entities/user.ts';
 import { ENTITY_MODELS } from '@eventide/kernel/models/registry.ts';
 import {
   COLLECTION_OF,
@@ -23,9 +26,9 @@ interface Projection<C extends Collection> {
 }
 
 const PROJECTIONS: { user: Projection<'users'>; product: Projection<'products'>; order: Projection<'orders'> } = {
-  user: { collection: COLLECTION_OF.user, model: ENTITY_MODELS.user, idOf: (d) => String(d.userId) },
-  product: { collection: COLLECTION_OF.product, model: ENTITY_MODELS.product, idOf: (d) => String(d.productId) },
-  order: { collection: COLLECTION_OF.order, model: ENTITY_MODELS.order, idOf: (d) => String(d.orderId) },
+  user: { collection: COLLECTION_OF.user, model: ENTITY_MODELS.user, idOf: (d) => String(d[USER.idKey]) },
+  product: { collection: COLLECTION_OF.product, model: ENTITY_MODELS.product, idOf: (d) => String(d[PRODUCT.idKey]) },
+  order: { collection: COLLECTION_OF.order, model: ENTITY_MODELS.order, idOf: (d) => String(d[ORDER.idKey]) },
 };
 
 /** Which document an event belongs to, or undefined for events that have no read model. */

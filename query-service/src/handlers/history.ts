@@ -10,14 +10,17 @@ import type { Actor, EventName, Model } from '@eventide/kernel/events/catalogue.
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { fold } from '@eventide/kernel/models/model.ts';
 import { ENTITY_MODELS } from '@eventide/kernel/models/registry.ts';
+import { ORDER } from '@eventide/kernel/entities/order.ts';
+import { PRODUCT } from '@eventide/kernel/entities/product.ts';
+import { USER } from '@eventide/kernel/entities/user.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
 import { readOwnership } from '../ownership.ts';
 import { loadEventsFrom, loadLastEvents } from '@eventide/stores/event-store/load-state.ts';
 
-/** What a state holds about its own bookkeeping, not the entity (and its id, which never changes): never shown as a change. */
-const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', 'userId', 'productId', 'orderId']);
+/** What a state holds about its own bookkeeping, not the entity (and the ids, which never change): never shown as a change. */
+const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', ...[USER, PRODUCT, ORDER].map((entity) => entity.idKey)]);
 
 /** A state's fields: none before the entity existed. */
 const fieldsOf = (state: { status: string }): Record<string, unknown> =>
