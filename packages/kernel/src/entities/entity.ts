@@ -20,7 +20,11 @@ export interface Detail<
   readonly optional: Optional;
   /** What a create that leaves it out means, and what an entity recorded before the detail existed shows. */
   readonly unstated: z.output<Stored> | undefined;
-  /** Personal data (docs/privacy.md): sealed on the bus, and forgotten when the entity is deleted. */
+  /**
+   * Personal data (docs/privacy.md): sealed on the bus, and forgotten when the entity is deleted.
+   * Only the user's details may be: a user's stream is the person's, whose key seals them
+   * (events/personal-fields.ts); another entity's stream has no one's key.
+   */
   readonly personal: boolean;
   /** Stated when the entity is created and never changed (an order's customer): in no change. */
   readonly fixed: Fixed;
