@@ -22,9 +22,9 @@ import { loadEventsFrom, loadLastEvents } from '@eventide/stores/event-store/loa
 /** What a state holds about its own bookkeeping, not the entity (and the ids, which never change): never shown as a change. */
 const BOOKKEEPING = new Set(['createdAt', 'updatedAt', 'deletedAt', 'version', ...[USER, PRODUCT, ORDER].map((entity) => entity.idKey)]);
 
-/** A state's fields: none before the entity existed. */
-const fieldsOf = (state: { status: string }): Record<string, unknown> =>
-  state.status === 'absent' ? {} : Object.fromEntries(Object.entries(state));
+/** A state's fields, read by name: none before the entity existed. */
+const fieldsOf = (state: { status: string }): Readonly<Record<string, unknown>> =>
+  state.status === 'absent' ? {} : (state as Readonly<Record<string, unknown>>);
 
 /** The fields that differ between two states, before and after; null where a state has none. */
 function changesBetween(beforeState: { status: string }, afterState: { status: string }): HistoryEntry['changes'] {
