@@ -1,4 +1,4 @@
-// What the API derives from an entity's declaration (kernel/models/entity.ts): the body of its
+// What the API derives from an entity's declaration (kernel/entities/entity.ts): the body of its
 // answers and how a state is shown in it. Its input bodies are the declaration's own
 // (createInput, changesInput).
 import { z } from 'zod';
