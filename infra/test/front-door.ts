@@ -37,6 +37,8 @@ export interface FrontDoor {
   directory: string;
   /** What nginx wrote to its error log. */
   errors(): string;
+  /** nginx's processes: its master and its workers. */
+  processIds(): number[];
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,11 @@ export async function startFrontDoor(
     url,
     directory: dir,
     errors,
+    processIds() {
+      const master = child.pid!;
+      const workers = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim();
+      return [master, ...(workers ? workers.split(' ').map(Number) : [])];
+    },
     async stop() {
       // SIGQUIT: nginx's graceful stop.
       if (child.exitCode === null) child.kill('SIGQUIT');

@@ -6,6 +6,13 @@
 // process marks it with X-Accel-Expires), so a reader costs the process nothing; the door bounds
 // each client's send buffer (listen sndbuf=) and closes a client's connection on which nothing
 // moved for the send timeout (the stream server's proxy_timeout).
+//
+// What a reader still costs the door: its client send buffer, the stream server's buffers, and
+// the local hop from the HTTP server to the stream server. That hop's socket buffer is the
+// kernel's default (208 KiB), which nginx cannot lower; the HTTP server hands the copy to it with
+// sendfile, so what it holds are references to the copy's pages, the same pages for every reader,
+// not 1,000 copies of them (with sendfile off, nginx's own memory grew 97 MiB more for 1,000
+// readers, and the host's by 300 to 670 MiB against 160 to 280).
 import { readdirSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -13,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { NGINX_MISSING, nginxAvailable, startFrontDoor, type FrontDoor } from '../front-door.ts';
-import { connectionsOf, hostAvailableMiB, sendQueueBytes } from './kernel.ts';
+import { clientReceiveQueueBytes, connectionsOf, hostAvailableMiB, proportionalMiB, sendQueueBytes } from './kernel.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
 const READERS = Number(process.env.HOSTILE_DOOR_SLOW_READERS ?? 200);
@@ -67,12 +74,15 @@ describe.skipIf(!nginxAvailable)('slow readers of a large static file through th
   it(`hold bounded buffers and no files, ${READERS} of them, and are closed when they take nothing`, async () => {
     const doorPort = Number(new URL(door.url).port);
     const hostBefore = hostAvailableMiB();
+    const doorBefore = proportionalMiB(door.processIds());
     const readers: Socket[] = [];
     for (let i = 0; i < READERS; i += 25)
       readers.push(...(await Promise.all(Array.from({ length: Math.min(25, READERS - i) }, (_, j) => slowReader(doorPort, i + j)))));
     const queued = sendQueueBytes(doorPort);
     const processQueued = sendQueueBytes(Number(new URL(target.url).port));
     const hostHeld = hostBefore - hostAvailableMiB();
+    const readersHold = clientReceiveQueueBytes(doorPort) / 2 ** 20;
+    const doorGrew = proportionalMiB(door.processIds()) - doorBefore;
     const kept = bytesUnder(join(door.directory, 'cache'));
     const spooled = bytesUnder(door.directory) - kept;
     const times: number[] = [];
@@ -94,7 +104,7 @@ describe.skipIf(!nginxAvailable)('slow readers of a large static file through th
     for (const reader of readers) reader.destroy();
     console.log(
       `door slow readers: ${READERS} from ${ADDRESSES} addresses holding /docs/swagger-ui-bundle.js; door send queues ${(queued / 2 ** 20).toFixed(1)} MiB (${(queued / READERS / 1024).toFixed(0)} KiB a reader), ` +
-        `the process's send queues ${(processQueued / 2 ** 20).toFixed(1)} MiB; the door's copies ${(kept / 2 ** 20).toFixed(1)} MiB, its other files ${(spooled / 2 ** 20).toFixed(1)} MiB; host memory taken ${hostHeld.toFixed(0)} MiB, readers' own receive buffers included; another client's p50 ${times[10]?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(1)} ms`,
+        `the process's send queues ${(processQueued / 2 ** 20).toFixed(1)} MiB; nginx's own memory grew ${doorGrew.toFixed(0)} MiB (${((doorGrew * 1024) / READERS).toFixed(0)} KiB a reader); the door's copies ${(kept / 2 ** 20).toFixed(1)} MiB, its other files ${(spooled / 2 ** 20).toFixed(1)} MiB; host memory taken ${hostHeld.toFixed(0)} MiB, of which the readers' own receive queues ${readersHold.toFixed(0)} MiB; another client's p50 ${times[10]?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(1)} ms`,
     );
     // One copy of the file (the readers ask for it uncompressed) and nothing spooled beside it:
     // logs and the pid file only.
@@ -103,5 +113,10 @@ describe.skipIf(!nginxAvailable)('slow readers of a large static file through th
     // The readers hold no connection to the process: what its kernel holds is another client's.
     expect(processQueued).toBeLessThan(1024 * 1024);
     expect(queued).toBeLessThan(READERS * (2 * loadConfig({}).HTTP_SEND_BUFFER_BYTES + 64 * 1024));
+    // nginx's own share: its connections and the stream server's two 8 KiB buffers, about 27 KiB
+    // a reader, and no copy of the answer (with sendfile off, 2 output buffers of 32 KiB more).
+    expect(doorGrew).toBeLessThan(8 + (READERS * 48) / 1024);
+    // Issue 60's bound: 1,000 readers cost the door's host under 200 MB (both of the above together).
+    expect(queued + doorGrew * 2 ** 20).toBeLessThan(8 * 2 ** 20 + READERS * 200_000);
   });
 });

@@ -12,12 +12,17 @@ export interface ServerConnection {
 const LISTEN = 0x0a;
 const ESTABLISHED = 0x01;
 
-/**
- * The server's open connections on `port` (its listening socket left out), read from the kernel's
- * tables: a connection reset by the server is gone from them whether or not its client has looked.
- */
-export function connectionsOf(port: number): ServerConnection[] {
-  const found: ServerConnection[] = [];
+interface TcpEntry {
+  localPort: number;
+  remotePort: number;
+  state: number;
+  sendQueue: number;
+  receiveQueue: number;
+}
+
+/** Every TCP socket in the kernel's tables (IPv4 and IPv6). */
+function* tcpTable(): Generator<TcpEntry> {
+  const port = (address: string) => Number.parseInt(address.slice(address.lastIndexOf(':') + 1), 16);
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
     try {
@@ -26,13 +31,35 @@ export function connectionsOf(port: number): ServerConnection[] {
       continue;
     }
     for (const line of text.split('\n').slice(1)) {
-      const [, local, , state, queues] = line.trim().split(/\s+/);
-      if (!local || !state || !queues) continue;
-      if (Number.parseInt(local.slice(local.lastIndexOf(':') + 1), 16) !== port || Number.parseInt(state, 16) === LISTEN) continue;
-      found.push({ sendQueue: Number.parseInt(queues.split(':')[0] ?? '0', 16), established: Number.parseInt(state, 16) === ESTABLISHED });
+      const [, local, remote, state, queues] = line.trim().split(/\s+/);
+      if (!local || !remote || !state || !queues) continue;
+      const [sendQueue = '0', receiveQueue = '0'] = queues.split(':');
+      yield {
+        localPort: port(local),
+        remotePort: port(remote),
+        state: Number.parseInt(state, 16),
+        sendQueue: Number.parseInt(sendQueue, 16),
+        receiveQueue: Number.parseInt(receiveQueue, 16),
+      };
     }
   }
-  return found;
+}
+
+/**
+ * The server's open connections on `port` (its listening socket left out), read from the kernel's
+ * tables: a connection reset by the server is gone from them whether or not its client has looked.
+ */
+export function connectionsOf(port: number): ServerConnection[] {
+  return [...tcpTable()]
+    .filter((entry) => entry.localPort === port && entry.state !== LISTEN)
+    .map((entry) => ({ sendQueue: entry.sendQueue, established: entry.state === ESTABLISHED }));
+}
+
+/** Bytes waiting in the receive queues of clients' connections to `port`: what readers that take nothing hold on their side. */
+export function clientReceiveQueueBytes(port: number): number {
+  let total = 0;
+  for (const entry of tcpTable()) if (entry.remotePort === port) total += entry.receiveQueue;
+  return total;
 }
 
 /** Bytes waiting in the send queues of the server's connections on `port`: what slow readers make its kernel hold. */
@@ -44,4 +71,14 @@ export function sendQueueBytes(port: number): number {
 export function hostAvailableMiB(): number {
   const kib = /^MemAvailable:\s+(\d+)/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1];
   return Number(kib) / 1024;
+}
+
+/**
+ * The memory the processes hold between them, in MiB: each one's proportional share (Pss) of
+ * what it maps, so that pages the processes share (nginx's workers and their master) count once.
+ */
+export function proportionalMiB(processIds: readonly number[]): number {
+  let kib = 0;
+  for (const id of processIds) kib += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${id}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+  return kib / 1024;
 }
