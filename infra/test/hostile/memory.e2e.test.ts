@@ -10,7 +10,14 @@
 // gives back what the heap grew: without it, a run whose last collection came mid-abuse kept the
 // heap (375 MiB in CI against 198 idle). The short pass in `npm test` checks the bound; the long
 // one (`npm run test:hostile`) is what goes past it without the cap.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+//
+// The bound is on what the process keeps after each round, not on what it holds the moment the
+// round ends: on a busy machine, back-to-back rounds gave V8 no quiet moment, and the garbage of
+// each stayed in a heap grown mid-burst until one came (a CI run: 252, 287, 323, 358, 371 MiB
+// against 205 idle, all of it given back). So after each round the test waits, within a bound,
+// for the process to be within the bound of idle; one that keeps what it took never is.
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { until } from '@eventide/testing/wait.ts';
 import { ABUSE_ROUND, abuserOf, type Abuser } from './abuse.ts';
 import { startTarget, type HostileTarget } from './service.ts';
 
@@ -18,6 +25,8 @@ const ROUNDS = Number(process.env.HOSTILE_MEMORY_ROUNDS ?? 6);
 const SIZE = { ...ABUSE_ROUND, requests: Number(process.env.HOSTILE_MEMORY_REQUESTS ?? ABUSE_ROUND.requests) };
 /** How far above idle the process may be after a round: caches filled, garbage not yet collected. */
 const ABOVE_IDLE_MIB = 140;
+/** How long a round's garbage may take to go: the heap reducer waits for a quiet moment, and for 30 s after its last reduction. */
+const SETTLE_BOUND_MS = 60_000;
 
 let target: HostileTarget;
 let abuser: Abuser;
@@ -31,15 +40,23 @@ afterAll(() => target?.close());
 describe('memory after abuse', { timeout: 900_000 }, () => {
   it('stays within a bound of the idle process, round after round', async () => {
     const idle = target.rssMiB();
-    const resident: number[] = [];
+    const atEnd: number[] = [];
+    const kept: number[] = [];
+    const series = () =>
+      `RSS idle ${idle.toFixed(0)}, at each round's end ${atEnd.map((r) => r.toFixed(0)).join(', ')} MiB, kept ${kept.map((r) => r.toFixed(0)).join(', ')} MiB`;
     for (let round = 1; round <= ROUNDS; round++) {
       await abuser.round(round);
-      resident.push(target.rssMiB());
+      atEnd.push(target.rssMiB());
+      await until(
+        () => target.rssMiB() - idle < ABOVE_IDLE_MIB,
+        () => `resident memory within ${ABOVE_IDLE_MIB} MiB of idle after round ${round}: ${target.rssMiB().toFixed(0)} MiB; ${series()}`,
+        SETTLE_BOUND_MS,
+      );
+      kept.push(target.rssMiB());
     }
     console.log(
-      `memory after abuse: ${ROUNDS} rounds of ${SIZE.requests} fuzzed requests, ${SIZE.signIns} concurrent sign-ins, ${SIZE.editors} x ${SIZE.ops} stale ops; RSS idle ${idle.toFixed(0)}, after each round ${resident.map((r) => r.toFixed(0)).join(', ')} MiB`,
+      `memory after abuse: ${ROUNDS} rounds of ${SIZE.requests} fuzzed requests, ${SIZE.signIns} concurrent sign-ins, ${SIZE.editors} x ${SIZE.ops} stale ops; ${series()}`,
     );
-    expect(Math.max(...resident) - idle).toBeLessThan(ABOVE_IDLE_MIB);
   });
 
   it('gives back the memory the abuse took, within a minute', () => target.memoryReturns(), 90_000);
