@@ -2,8 +2,8 @@
 // the collab service name (the mount applies them beside each handler). Members read, the owner
 // shares, editors name versions; admins may do all of it. The WebSocket's messages take the same
 // parts through sharedb/access.ts.
-import type { AccessRecord } from '@eventide/contract/documents.ts';
-import { ROLE_MAY } from '@eventide/contract/document-roles.ts';
+import type { AccessRecord } from '@eventide/contract/resources/documents/schemas.ts';
+import { ROLE_MAY } from '@eventide/contract/resources/documents/roles.ts';
 import type { Ownership } from '@eventide/platform/http/mount.ts';
 import { actsAsAdmin } from '@eventide/kernel/models/principal.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';

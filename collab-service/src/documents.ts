@@ -3,9 +3,9 @@
 // ShareDB connection; callers check access first.
 import type ShareDB from 'sharedb';
 import { DOCUMENTS } from './sharedb/access.ts';
-import { plainText } from '@eventide/contract/collab-wire.ts';
+import { plainText } from '@eventide/contract/resources/documents/collab-wire.ts';
 
-import type { DocumentText } from '@eventide/contract/documents.ts';
+import type { DocumentText } from '@eventide/contract/resources/documents/schemas.ts';
 export type { DocumentText };
 
 type Connection = ReturnType<ShareDB['connect']>;

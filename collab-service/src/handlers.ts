@@ -2,7 +2,7 @@
 // caller's documents and new ones, a document's text now or as it was (at a version or a time),
 // and who may edit it. Who may open a document is its access record's rule (document-rules.ts),
 // given to the mount beside each handler: its members read, its owner shares.
-import type { AccessRecord, SharedRole } from '@eventide/contract/documents.ts';
+import type { AccessRecord, SharedRole } from '@eventide/contract/resources/documents/schemas.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { DocumentLibrary } from './library.ts';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import richText from 'rich-text';
 import type ShareDB from 'sharedb';
-import type { DocumentPeople, DocumentSummary, Person, ShareWith } from '@eventide/contract/documents.ts';
+import type { DocumentPeople, DocumentSummary, Person, ShareWith } from '@eventide/contract/resources/documents/schemas.ts';
 import type { SessionUser } from '@eventide/platform/auth/session.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { documentTimes, type SnapshotMeta } from './documents.ts';

@@ -1,7 +1,7 @@
 // A document's versions over HTTP (docs/collab.md#versions): its timeline (the named versions and
 // the milestones the server keeps), naming a version and taking a name off. Reading a version's
 // text is GET /collab/documents/{id}?version=N; restoring one is an op like any other edit.
-import type { DocumentTimeline, NamedVersion } from '@eventide/contract/document-versions.ts';
+import type { DocumentTimeline, NamedVersion } from '@eventide/contract/resources/documents/versions.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';

@@ -2,7 +2,7 @@
 // who may write what, and the Origin check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@eventide/platform/auth/password.ts';
-import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { SESSION_COOKIE } from '@eventide/contract/resources/auth/schemas.ts';
 import type { JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { signInWithPassword, signUp } from '@eventide/testing/sign-in.ts';

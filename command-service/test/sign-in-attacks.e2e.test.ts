@@ -3,7 +3,7 @@
 // replayed sign-up. Hashes are held at a gate (GatedHasher) while the attack is in flight, so
 // each test looks at what got through at a moment of its choosing instead of timing anything.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { SESSION_COOKIE } from '@eventide/contract/resources/auth/schemas.ts';
 import { GatedHasher } from '@eventide/testing/gated-hasher.ts';
 import type { Reply } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';

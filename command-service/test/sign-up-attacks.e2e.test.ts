@@ -2,7 +2,7 @@
 // racing it, and using sign-up and address changes to learn which addresses have accounts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { SESSION_COOKIE } from '@eventide/contract/resources/auth/schemas.ts';
 import { GatedHasher } from '@eventide/testing/gated-hasher.ts';
 import type { JsonClient, Reply } from '@eventide/testing/json-client.ts';
 import { signUp } from '@eventide/testing/sign-in.ts';

@@ -8,7 +8,7 @@
 // registry, and operators know how to read its configuration.
 import { loadConfig, type Config } from '@eventide/kernel/config.ts';
 import { SANE_CORRELATION_ID } from '@eventide/platform/http/request-context.ts';
-import { COLLAB_PATH } from '@eventide/contract/collab-wire.ts';
+import { COLLAB_PATH } from '@eventide/contract/resources/documents/collab-wire.ts';
 import { templatePattern } from '@eventide/contract/path-templates.ts';
 import { allowOfPath, doorPaths } from './routes.ts';
 import { PROCESSES, type ProcessName } from './topology.ts';

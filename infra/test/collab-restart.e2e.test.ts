@@ -9,7 +9,7 @@ import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { signUp } from '@eventide/testing/sign-in.ts';
 import { connectEditor, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
-import { CLOSE_RESTARTING } from '@eventide/contract/collab-wire.ts';
+import { CLOSE_RESTARTING } from '@eventide/contract/resources/documents/collab-wire.ts';
 import { startService } from './process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-collab-restart-'));

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEventName } from '@eventide/kernel/events/catalogue.ts';
 import { COLLECTIONS } from '@eventide/stores/read-store/port.ts';
-import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { SESSION_COOKIE } from '@eventide/contract/resources/auth/schemas.ts';
 import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { until } from '@eventide/testing/wait.ts';
 import type { JsonClient } from '@eventide/testing/json-client.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NAMED_VERSIONS } from '@eventide/contract/document-versions.ts';
+import { MAX_NAMED_VERSIONS } from '@eventide/contract/resources/documents/versions.ts';
 import { jsonClient } from '@eventide/testing/json-client.ts';
 import { redisUnavailable, startRedis, type TestRedis } from '@eventide/testing/redis-server.ts';
 import { until } from '@eventide/testing/wait.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { jsonClient } from '@eventide/testing/json-client.ts';
 import { connectEditor } from '@eventide/testing/collab/editor-client.ts';
-import { CLOSE_RESTARTING } from '@eventide/contract/collab-wire.ts';
+import { CLOSE_RESTARTING } from '@eventide/contract/resources/documents/collab-wire.ts';
 import { grantAdmin, startService, type RunningService } from './process.ts';
 
 let service: RunningService | undefined;

@@ -1,8 +1,8 @@
 // The query side's part of a person's export (docs/privacy.md#export): their profile as the read
 // models hold it, the events of their own stream as they read now, and every order of theirs.
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
-import { orderV2 } from '@eventide/contract/representations/order.ts';
-import { userV2 } from '@eventide/contract/representations/user.ts';
+import { orderV2 } from '@eventide/contract/resources/orders/representation.ts';
+import { userV2 } from '@eventide/contract/resources/users/representation.ts';
 import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts';
 import type { ReadDocument, ReadStore } from '@eventide/stores/read-store/port.ts';
 

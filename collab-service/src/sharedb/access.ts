@@ -14,11 +14,11 @@ import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION } from '../store/members.ts';
 /** The one collection clients edit. */
 export const DOCUMENTS = DOCUMENTS_COLLECTION;
 /** Document ids: what fits in a URL path segment and a ShareDB channel name without escaping. */
-export { DOCUMENT_ID } from '@eventide/contract/documents.ts';
+export { DOCUMENT_ID } from '@eventide/contract/resources/documents/schemas.ts';
 /** Server-only: access records, one per document, under the document's id. */
 export const ACCESS = ACCESS_COLLECTION;
 
-import { ROLE_MAY, roleIn, type AccessRecord, type DocumentRole, type SharedRole } from '@eventide/contract/documents.ts';
+import { ROLE_MAY, roleIn, type AccessRecord, type DocumentRole, type SharedRole } from '@eventide/contract/resources/documents/schemas.ts';
 
 export { roleIn };
 export type { AccessRecord };

@@ -13,7 +13,7 @@ import { charactersOf, inserts } from './text-ops.ts';
 import type { Quotas } from './quotas.ts';
 import { LRUCache } from 'lru-cache';
 import { installAnswerHooks } from './answered.ts';
-import { CLOSE_FORBIDDEN } from '@eventide/contract/collab-wire.ts';
+import { CLOSE_FORBIDDEN } from '@eventide/contract/resources/documents/collab-wire.ts';
 import { checkSubmit, cursorOf, mayRead, milestoneDue, type TextOp } from './checks.ts';
 import { messageChecks, type Connection, type Message } from './message-checks.ts';
 import { checkMessageShape } from './message-shape.ts';

@@ -3,7 +3,7 @@
 // names live in a record per document, written only by the server in a collection clients cannot
 // name, as a map by version so that concurrent namings of different versions both stand.
 import type ShareDB from 'sharedb';
-import { MAX_NAMED_VERSIONS } from '@eventide/contract/document-versions.ts';
+import { MAX_NAMED_VERSIONS } from '@eventide/contract/resources/documents/versions.ts';
 import type { HistoryKeeper, KeptVersions } from './history.ts';
 import type { HistoryStore } from '../store/history.ts';
 import { DOCUMENTS } from './access.ts';

@@ -16,7 +16,7 @@ import { endWithProblem } from '@eventide/platform/http/client-errors.ts';
 import type { ConnectionInfo } from '../sharedb/guard.ts';
 import { DOCUMENTS } from '../sharedb/access.ts';
 import { WebSocketJsonStream } from './json-stream.ts';
-import { CLOSE_FORBIDDEN, CLOSE_RESTARTING, CLOSE_SESSION_ENDED, COLLAB_PATH } from '@eventide/contract/collab-wire.ts';
+import { CLOSE_FORBIDDEN, CLOSE_RESTARTING, CLOSE_SESSION_ENDED, COLLAB_PATH } from '@eventide/contract/resources/documents/collab-wire.ts';
 import { UserConnections } from '@eventide/platform/user-connections.ts';
 
 /** Messages of one connection being handled at once before its reading pauses. */

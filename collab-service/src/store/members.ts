@@ -1,9 +1,9 @@
 // "My documents": which documents a user owns, edits or views, read from the access records through an
 // index each store keeps (a table written with the record on SQLite, indexes on MongoDB).
-import type { AccessRecord, DocumentRole } from '@eventide/contract/documents.ts';
+import type { AccessRecord, DocumentRole } from '@eventide/contract/resources/documents/schemas.ts';
 
 /** The one collection clients edit (sharedb/access.ts). */
-export { DOCUMENTS_COLLECTION } from '@eventide/contract/collab-wire.ts';
+export { DOCUMENTS_COLLECTION } from '@eventide/contract/resources/documents/collab-wire.ts';
 /** The server-only collection of access records (sharedb/access.ts). */
 export const ACCESS_COLLECTION = 'collab_access';
 

@@ -3,11 +3,11 @@
 // provider. Thin: each calls its use case (identity.ts) and turns the answer into the session
 // cookie and the reply. docs/auth.md.
 import type { Context } from 'koa';
-import type { SessionBody } from '@eventide/contract/auth.ts';
+import type { SessionBody } from '@eventide/contract/resources/auth/schemas.ts';
 import { describeSession, sessionUser, signIn, signOut } from '@eventide/platform/auth/session.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
-import { userV2 } from '@eventide/contract/representations/user.ts';
+import { userV2 } from '@eventide/contract/resources/users/representation.ts';
 import { loadAccount } from '../account/account.ts';
 import { callerOf } from '../http/request-caller.ts';
 import { commandOptions } from '../http/command-options.ts';

@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { requestOrigin } from '@eventide/platform/auth/origin.ts';
 import { signIn } from '@eventide/platform/auth/session.ts';
 import type { SessionStore } from '@eventide/stores/session-store/port.ts';
-import type { ProvidersBody } from '@eventide/contract/auth.ts';
+import type { ProvidersBody } from '@eventide/contract/resources/auth/schemas.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { metadataOf } from '../http/actor.ts';

@@ -1,7 +1,7 @@
 // The product operations of the command service (createProduct, changeProduct, deleteProduct:
 // api/operations.ts, where they are an admin's).
 import type { Handlers } from '@eventide/platform/http/mount.ts';
-import { productView } from '@eventide/contract/representations/product.ts';
+import { productView } from '@eventide/contract/resources/products/representation.ts';
 import { commandOptions } from '../http/command-options.ts';
 import { respondWrite } from '../http/respond.ts';
 import type { ProductCommands } from './products.ts';

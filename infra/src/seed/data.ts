@@ -5,9 +5,9 @@
 // is checked with the API's own schemas before it is used.
 import { Faker, en } from '@faker-js/faker';
 import { words as englishWords } from 'popular-english-words';
-import { createProductBody, productChanges } from '@eventide/contract/products.ts';
-import { createOrderBody } from '@eventide/contract/orders.ts';
-import { profile } from '@eventide/contract/users.ts';
+import { createProductBody, productChanges } from '@eventide/contract/resources/products/schemas.ts';
+import { createOrderBody } from '@eventide/contract/resources/orders/schemas.ts';
+import { profile } from '@eventide/contract/resources/users/schemas.ts';
 
 /** How the events divide: the share of each kind in the total (orders take several events each). */
 export const MIX = { users: 0.02, products: 0.9, orders: 0.08 } as const;

@@ -9,7 +9,7 @@ import { until } from '@eventide/testing/wait.ts';
 import { startCollabApp, type CollabApp } from './harness.ts';
 import { converged, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import ShareDB from 'sharedb/lib/client/index.js';
-import { COLLAB_PATH } from '@eventide/contract/collab-wire.ts';
+import { COLLAB_PATH } from '@eventide/contract/resources/documents/collab-wire.ts';
 
 let app: CollabApp;
 let proxy: Server;

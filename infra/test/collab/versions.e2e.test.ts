@@ -3,7 +3,7 @@
 // milestones kept; only those who may edit name versions; refusals name the field; a document
 // deleted lets its names go with its history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NAMED_VERSIONS } from '@eventide/contract/document-versions.ts';
+import { MAX_NAMED_VERSIONS } from '@eventide/contract/resources/documents/versions.ts';
 import { call, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { startCollabApp, type CollabApp, type User } from './harness.ts';
 

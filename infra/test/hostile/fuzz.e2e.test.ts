@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
-import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { SESSION_COOKIE } from '@eventide/contract/resources/auth/schemas.ts';
 import { jsonClient } from '@eventide/testing/json-client.ts';
 import { rawClient } from '@eventide/testing/collab/raw-client.ts';
 import { signUp } from '@eventide/testing/sign-in.ts';

@@ -5,7 +5,13 @@
 // Idempotency-Key and Wait-For-Position are options; cursor pages are an async iterator. It
 // speaks the current version (v2, the unversioned paths); v1 is deprecated and not offered.
 import type { z } from 'zod';
-import type { passwordBody, providerLocationBody, providersBody, sessionBody, signInBody } from '@eventide/contract/auth.ts';
+import type {
+  passwordBody,
+  providerLocationBody,
+  providersBody,
+  sessionBody,
+  signInBody,
+} from '@eventide/contract/resources/auth/schemas.ts';
 import type { cursorPageOf, offsetPageOf } from '@eventide/contract/common.ts';
 import type {
   accessRecord,
@@ -16,18 +22,18 @@ import type {
   newDocumentBody,
   SharedRole,
   shareBody,
-} from '@eventide/contract/documents.ts';
+} from '@eventide/contract/resources/documents/schemas.ts';
 
-export type { DocumentRole, SharedRole } from '@eventide/contract/documents.ts';
-import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/orders.ts';
-import type { createProductBody, productBody, productChanges } from '@eventide/contract/products.ts';
+export type { DocumentRole, SharedRole } from '@eventide/contract/resources/documents/schemas.ts';
+import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/resources/orders/schemas.ts';
+import type { createProductBody, productBody, productChanges } from '@eventide/contract/resources/products/schemas.ts';
 import type { HistoryPage } from '@eventide/contract/history.ts';
-import type { DocumentTimeline, NamedVersion, nameVersionBody } from '@eventide/contract/document-versions.ts';
+import type { DocumentTimeline, NamedVersion, nameVersionBody } from '@eventide/contract/resources/documents/versions.ts';
 
-export type { DocumentTimeline, Milestone, NamedVersion } from '@eventide/contract/document-versions.ts';
+export type { DocumentTimeline, Milestone, NamedVersion } from '@eventide/contract/resources/documents/versions.ts';
 
 export type { HistoryEntry, HistoryPage } from '@eventide/contract/history.ts';
-import type { searchBody } from '@eventide/contract/search.ts';
+import type { searchBody } from '@eventide/contract/resources/products/search.ts';
 import type {
   followersBody,
   parkedEventBody,
@@ -39,16 +45,16 @@ import type {
   streamEventsQuery,
   streamsBody,
   streamsQuery,
-} from '@eventide/contract/operator.ts';
-import type { signUpBody, userChanges, userListQuery, userV2Body } from '@eventide/contract/users.ts';
-import type { personalDataExport } from '@eventide/contract/personal-data.ts';
+} from '@eventide/contract/resources/operator/schemas.ts';
+import type { signUpBody, userChanges, userListQuery, userV2Body } from '@eventide/contract/resources/users/schemas.ts';
+import type { personalDataExport } from '@eventide/contract/resources/users/personal-data.ts';
 import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts';
 import type { SHAPES } from '@eventide/contract/routes.ts';
 import { ApiProblem, retryAfterMs, type ProblemDocument } from './problem.ts';
 import { followChanges, type FollowOptions, type LiveEvent } from './changes.ts';
-import type { ChangeResource } from '@eventide/contract/change-events.ts';
+import type { ChangeResource } from '@eventide/contract/resources/live/change-events.ts';
 
-export type { ChangeResource } from '@eventide/contract/change-events.ts';
+export type { ChangeResource } from '@eventide/contract/resources/live/change-events.ts';
 
 type In<S extends z.ZodType> = z.input<S>;
 type Out<S extends z.ZodType> = z.output<S>;

@@ -5,7 +5,7 @@
 // 429…) ends it with the problem; a server that ends the stream for good (the session ended) ends
 // it quietly.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { CHANGE_EVENTS, type ChangeResource } from '@eventide/contract/change-events.ts';
+import { CHANGE_EVENTS, type ChangeResource } from '@eventide/contract/resources/live/change-events.ts';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
 
 /** What each resource's changes carry: the entity as GET of it answers. */

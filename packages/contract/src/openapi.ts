@@ -2,7 +2,7 @@
 // schemas with zod's own JSON Schema output (3.1's schemas are JSON Schema 2020-12). Served at
 // /openapi.json and rendered at /docs.
 import { jsonSchemaOf } from '@eventide/kernel/json-schema.ts';
-import { SESSION_COOKIE } from './auth.ts';
+import { SESSION_COOKIE } from './resources/auth/schemas.ts';
 import { V1_DEPRECATED_AT, V1_SUNSET_AT } from './versions.ts';
 import { problem } from './common.ts';
 import type { RequestHeader } from './operations.ts';

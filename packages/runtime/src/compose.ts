@@ -14,7 +14,7 @@ import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import type { Upcasters } from '@eventide/kernel/events/versions.ts';
 import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
 import { adapterProbes, readiness, type Probe } from './readiness.ts';
-import type { Readiness } from '@eventide/contract/health.ts';
+import type { Readiness } from '@eventide/contract/resources/site/health.ts';
 import { createMetrics, type Metrics } from '@eventide/platform/metrics/metrics.ts';
 import { meteredEventStore } from '@eventide/platform/metrics/event-store.ts';
 import { meteredLimiters } from '@eventide/platform/metrics/limiters.ts';

@@ -6,7 +6,7 @@
 // The document is written as it is read: a list section (events, orders, documents) gives its
 // items one at a time and each is serialised and sent before the next is read, so an export costs
 // the memory of its largest item, whatever the person holds in all (docs/privacy.md#export).
-import { EXPORT_SECTIONS, type ExportSection, type ExportSectionData } from '@eventide/contract/personal-data.ts';
+import { EXPORT_SECTIONS, type ExportSection, type ExportSectionData } from '@eventide/contract/resources/users/personal-data.ts';
 
 /** A list section reads its items one by one (pages of its store behind them); any other, its value. */
 export type SectionReader<S extends ExportSection> = (

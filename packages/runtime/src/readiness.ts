@@ -8,7 +8,7 @@ import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
 import type { EventBus } from '@eventide/stores/event-bus/port.ts';
 import type { OpenedEventStore } from '@eventide/stores/personal-data/open.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
-import type { CheckResult, Observation, Readiness } from '@eventide/contract/health.ts';
+import type { CheckResult, Observation, Readiness } from '@eventide/contract/resources/site/health.ts';
 
 /** One thing readiness depends on; `check` rejects when it is not there. */
 export interface Probe {

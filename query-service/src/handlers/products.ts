@@ -5,7 +5,7 @@
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { problems } from '@eventide/contract/problems.ts';
-import { productView } from '@eventide/contract/representations/product.ts';
+import { productView } from '@eventide/contract/resources/products/representation.ts';
 import { renderedJson, withItems } from './rendered.ts';
 import { answerJson, findOne, offsetList, type QueryDeps } from './context.ts';
 import { stateAt } from './as-of.ts';

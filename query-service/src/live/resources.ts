@@ -3,9 +3,9 @@
 // the table (with the route's own ownership rule for an `owner` route), and what a change
 // carries is what that route answers, in the current version. Nothing here is a second copy of a
 // rule: a change to the table or to the ownership rule changes the stream with it.
-import type { ChangeResource } from '@eventide/contract/changes.ts';
+import type { ChangeResource } from '@eventide/contract/resources/live/changes.ts';
 import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts';
-import { productView } from '@eventide/contract/representations/product.ts';
+import { productView } from '@eventide/contract/resources/products/representation.ts';
 import { SHAPES } from '@eventide/contract/routes.ts';
 import { CURRENT_API_VERSION } from '@eventide/contract/versions.ts';
 import type { Ownership } from '@eventide/platform/http/mount.ts';

@@ -13,7 +13,7 @@
 // (session-watch.ts).
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
-import { CHANGE_EVENTS, CHANGE_RESOURCES, type ChangeMessage, type ChangeResource } from '@eventide/contract/changes.ts';
+import { CHANGE_EVENTS, CHANGE_RESOURCES, type ChangeMessage, type ChangeResource } from '@eventide/contract/resources/live/changes.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import type { Logger } from '@eventide/kernel/log.ts';

@@ -2,7 +2,7 @@
 // has got by its checkpoint, how far behind the head of the log, and what it parked, in the lots
 // that count now (the projector's of the generation served); and a rebuild's progress. Read from
 // the stores, so any process that has them can say it, whichever runs the followers.
-import type { FollowersBody } from '@eventide/contract/operator.ts';
+import type { FollowersBody } from '@eventide/contract/resources/operator/schemas.ts';
 import { FOLLOWERS } from '@eventide/kernel/events/followers.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';

@@ -1,7 +1,7 @@
 // The operator's console's reads (docs/operations.md#the-console): the followers, their parked
 // events, the longest streams and one stream's events. Admins only, by the route table.
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
-import type { ParkedEventBody } from '@eventide/contract/operator.ts';
+import type { ParkedEventBody } from '@eventide/contract/resources/operator/schemas.ts';
 import { FOLLOWERS, type FollowerName } from '@eventide/kernel/events/followers.ts';
 import type { Handlers } from '@eventide/platform/http/mount.ts';
 import { requestLogger } from '@eventide/platform/http/request-context.ts';

@@ -4,7 +4,7 @@
 // session, and when the process shuts down.
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
-import type { FollowersBody } from '@eventide/contract/operator.ts';
+import type { FollowersBody } from '@eventide/contract/resources/operator/schemas.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { UserConnections } from '@eventide/platform/user-connections.ts';

@@ -15,7 +15,7 @@ import {
   COLLAB_PATH,
   DOCUMENTS_COLLECTION,
   plainText,
-} from '@eventide/contract/collab-wire.ts';
+} from '@eventide/contract/resources/documents/collab-wire.ts';
 import { OwnUndo } from './own-undo.ts';
 import { textEdit, type TextEdit } from './text-edit.ts';
 

@@ -2,7 +2,7 @@
 // string that names its parameters, so that a hash made under older parameters is recognised at
 // sign-in and replaced. scrypt runs on libuv's thread pool: it does not block the event loop.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { PASSWORD_MAX } from '@eventide/contract/password.ts';
+import { PASSWORD_MAX } from '@eventide/contract/resources/auth/password.ts';
 import { characters } from '@eventide/kernel/characters.ts';
 
 export interface ScryptParameters {

@@ -13,7 +13,7 @@ import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Actor } from '@eventide/kernel/events/catalogue.ts';
 import type { Role, UserPrincipal } from '@eventide/kernel/models/principal.ts';
-import { SESSION_COOKIE } from '@eventide/contract/auth.ts';
+import { SESSION_COOKIE } from '@eventide/contract/resources/auth/schemas.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { storeKeyOf } from '@eventide/stores/session-store/keys.ts';
 import type { SessionStore } from '@eventide/stores/session-store/port.ts';

@@ -16,7 +16,7 @@ import { requestContext } from './request-context.ts';
 import { allowedMethods, mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
 import { routesBySegment } from './routes-by-segment.ts';
 import type { ReadBudget } from './read-budget.ts';
-import { publicReadiness, type Readiness } from '@eventide/contract/health.ts';
+import { publicReadiness, type Readiness } from '@eventide/contract/resources/site/health.ts';
 import { httpMetrics } from '../metrics/http.ts';
 import { httpTracing } from '../tracing/spans.ts';
 import type { Metrics } from '../metrics/metrics.ts';

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@eventide/kernel/log.ts';
-import type { Readiness } from '@eventide/contract/health.ts';
+import type { Readiness } from '@eventide/contract/resources/site/health.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface MetricsServer {

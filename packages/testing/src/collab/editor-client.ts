@@ -5,7 +5,7 @@ import ShareDB from 'sharedb/lib/client/index.js';
 import richTextModule from 'rich-text';
 import { WebSocket } from 'ws';
 import { until } from '../wait.ts';
-import { COLLAB_PATH, plainText } from '@eventide/contract/collab-wire.ts';
+import { COLLAB_PATH, plainText } from '@eventide/contract/resources/documents/collab-wire.ts';
 
 const richText = richTextModule.type;
 

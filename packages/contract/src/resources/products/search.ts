@@ -2,8 +2,8 @@
 // as you type asks only for what this accepts (SEARCH_MIN characters and more).
 import { z } from 'zod';
 import { characters } from '@eventide/kernel/characters.ts';
-import { positiveInt } from './paging.ts';
-import { productBody } from './products.ts';
+import { positiveInt } from '../../paging.ts';
+import { productBody } from './schemas.ts';
 
 import { words } from '@eventide/kernel/search/words.ts';
 import { SEARCH_MAX, SEARCH_MAX_LIMIT, SEARCH_MAX_WORDS, SEARCH_MIN } from '@eventide/kernel/search/limits.ts';

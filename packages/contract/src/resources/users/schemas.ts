@@ -3,9 +3,9 @@
 // from the user's declaration.
 import { z } from 'zod';
 import { USER } from '@eventide/kernel/entities/user.ts';
-import { password } from './password.ts';
-import { bodyOf } from './entities.ts';
-import { limit, page } from './paging.ts';
+import { password } from '../auth/password.ts';
+import { bodyOf } from '../../entities.ts';
+import { limit, page } from '../../paging.ts';
 
 export const userName = USER.details.name.accepted;
 export const email = USER.details.email.accepted;

@@ -1,8 +1,8 @@
 // How a product looks in responses: as its declaration shows every entity (entities.ts).
-import type { Product } from '../products.ts';
+import type { Product } from './schemas.ts';
 import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
-import { representationOf } from '../entities.ts';
+import { representationOf } from '../../entities.ts';
 
 const represent = representationOf(PRODUCT);
 

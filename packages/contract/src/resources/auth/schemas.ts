@@ -1,7 +1,7 @@
 // The password sign-in and account endpoints' shapes (see users.ts for who uses them).
 import { z } from 'zod';
 import { password, passwordToCheck } from './password.ts';
-import { userV2Body } from './users.ts';
+import { userV2Body } from '../users/schemas.ts';
 
 /** The httpOnly cookie that carries a session (auth/session.ts sets it; the OpenAPI document names it). */
 export const SESSION_COOKIE = 'eventide.sid';

@@ -1,8 +1,8 @@
 // How a user looks in responses, per API version (docs/api.md#versioning).
-import type { UserV1, UserV2 } from '../users.ts';
+import type { UserV1, UserV2 } from './schemas.ts';
 import type { UserState } from '@eventide/kernel/models/user/state.ts';
 import { USER } from '@eventide/kernel/entities/user.ts';
-import { representationOf } from '../entities.ts';
+import { representationOf } from '../../entities.ts';
 
 type Known = Exclude<UserState, { status: 'absent' }>;
 

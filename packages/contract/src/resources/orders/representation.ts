@@ -2,7 +2,7 @@
 // integer minor units with its currency; v1 (deprecated) gave decimal amounts.
 import type { Money } from '@eventide/kernel/entities/values.ts';
 import type { OrderLine } from '@eventide/kernel/entities/order.ts';
-import type { OrderV1, OrderV2 } from '../orders.ts';
+import type { OrderV1, OrderV2 } from './schemas.ts';
 import { toMajorUnits } from '@eventide/kernel/money.ts';
 import type { OrderState } from '@eventide/kernel/models/order/state.ts';
 

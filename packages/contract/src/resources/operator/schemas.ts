@@ -3,7 +3,7 @@
 // streams, and one stream's events with what is personal in them masked.
 import { z } from 'zod';
 import { FOLLOWERS } from '@eventide/kernel/events/followers.ts';
-import { limit } from './paging.ts';
+import { limit } from '../../paging.ts';
 
 export const followerName = z.enum(FOLLOWERS);
 

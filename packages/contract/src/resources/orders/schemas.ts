@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { money } from '@eventide/kernel/entities/values.ts';
 import { ORDER, orderStatus } from '@eventide/kernel/entities/order.ts';
-import { timestamps } from './common.ts';
-import { limit, page } from './paging.ts';
+import { timestamps } from '../../common.ts';
+import { limit, page } from '../../paging.ts';
 
 const { userId, lines, status } = ORDER.details;
 /** A create names its customer and, if it likes, its lines; it starts a draft (the life cycle's first status). */

@@ -1,7 +1,7 @@
 // The collaborative documents' HTTP shapes (the editing itself is ShareDB over the /collab
 // WebSocket, docs/collab.md).
 import { z } from 'zod';
-import { DOCUMENT_ROLES, SHARED_ROLES } from './document-roles.ts';
+import { DOCUMENT_ROLES, SHARED_ROLES } from './roles.ts';
 import { text } from '@eventide/kernel/text.ts';
 
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -29,7 +29,7 @@ export const documentText = z.strictObject({
 });
 export type DocumentText = z.infer<typeof documentText>;
 
-export { DOCUMENT_ROLES, ROLE_MAY, SHARED_ROLES, roleIn, type DocumentRole, type SharedRole } from './document-roles.ts';
+export { DOCUMENT_ROLES, ROLE_MAY, SHARED_ROLES, roleIn, type DocumentRole, type SharedRole } from './roles.ts';
 
 export const accessRecord = z.strictObject({
   owner: z.string(),

@@ -1,8 +1,8 @@
 // The product endpoints' shapes (see users.ts for who uses them), from the product's declaration.
 import { z } from 'zod';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
-import { bodyOf } from './entities.ts';
-import { limit, page } from './paging.ts';
+import { bodyOf } from '../../entities.ts';
+import { limit, page } from '../../paging.ts';
 
 export const createProductBody = PRODUCT.createInput;
 export const productChanges = PRODUCT.changesInput;

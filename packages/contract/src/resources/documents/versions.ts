@@ -2,7 +2,7 @@
 // someone gave a name to is kept, text and all, however far the history is trimmed; the
 // milestones the server saved on its own are kept only as long as the history they belong to.
 import { z } from 'zod';
-import { person } from './documents.ts';
+import { person } from './schemas.ts';
 import { text } from '@eventide/kernel/text.ts';
 
 /** The most named versions one document keeps: a name past it is refused until one is forgotten. */

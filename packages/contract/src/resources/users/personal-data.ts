@@ -1,9 +1,9 @@
 // The shape of a person's data export (GET /users/{id}/export, docs/privacy.md#export): one JSON
 // document of everything the system holds about them, each section from the part that holds it.
 import { z } from 'zod';
-import { DOCUMENT_ROLES } from './documents.ts';
-import { orderV2Body } from './orders.ts';
-import { userV2Body } from './users.ts';
+import { DOCUMENT_ROLES } from '../documents/schemas.ts';
+import { orderV2Body } from '../orders/schemas.ts';
+import { userV2Body } from './schemas.ts';
 
 /** The sections, in the order the document gives them; each comes from the service that holds it. */
 export const EXPORT_SECTIONS = ['profile', 'profileHistory', 'signIn', 'orders', 'documents'] as const;
