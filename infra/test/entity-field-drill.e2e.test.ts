@@ -145,25 +145,24 @@ describe('a nullable detail added to products in a copy of the repository', { ti
     const published = await run(copy, ['packages/kernel/src/events/publish-cli.ts']);
     if (published.code !== 0) throw new Error(`events:publish failed in the copy:\n${lastLines(published.output)}`);
 
-    // 3. The web form: a field.
+    // 3. The web form: its first value, what it sends, and a field.
     edit(
       copy,
       'web/src/app/pages/admin.tsx',
-      '  const saving = useSubmit(async () => {',
-      (anchor) => `  const [weight, setWeight] = useState(existing?.${DETAIL} == null ? '' : String(existing.${DETAIL}));\n${anchor}`,
+      "    category: existing?.category ?? '',",
+      (anchor) => `${anchor}\n    ${DETAIL}: existing?.${DETAIL} == null ? '' : String(existing.${DETAIL}),`,
     );
     edit(
       copy,
       'web/src/app/pages/admin.tsx',
-      '      category: category || null,',
-      (anchor) => `${anchor}\n      ${DETAIL}: weight.trim() === '' ? null : Number(weight),`,
+      '      category: values.category || null,',
+      (anchor) => `${anchor}\n      ${DETAIL}: values.${DETAIL}.trim() === '' ? null : Number(values.${DETAIL}),`,
     );
     edit(
       copy,
       'web/src/app/pages/admin.tsx',
       '      <Field label="Category"',
-      (anchor) =>
-        `      <Field label="Weight in grams (empty: not stated)" name="${DETAIL}" type="text" value={weight} onInput={setWeight} problem={problem} />\n${anchor}`,
+      (anchor) => `      <Field label="Weight in grams (empty: not stated)" {...saving.field('${DETAIL}')} />\n${anchor}`,
     );
 
     const after = digests(copy);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
-// Small pieces every page uses: a refusal shown as words, a labelled field that shows its own
-// error, and a loading line screen readers announce.
+// Small pieces every page uses: a refusal shown as words, a button's or form's sending state, and
+// a loading line screen readers announce. Forms are form.tsx, tables table.tsx, loading load.tsx.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
@@ -56,43 +56,6 @@ function headline(problem: ApiProblem): string {
     default:
       return problem.status >= 500 ? 'Something went wrong on our side. Please try again.' : problem.title;
   }
-}
-
-export function Field(props: {
-  label: string;
-  name: string;
-  type?: string;
-  value: string;
-  onInput: (value: string) => void;
-  problem?: ApiProblem | undefined;
-  /** Shown instead of the problem's error for this field (a field the server knows by another name). */
-  error?: string | undefined;
-  autocomplete?: string;
-  required?: boolean;
-}) {
-  const message = props.error ?? props.problem?.fieldError(props.name);
-  const id = `field-${props.name}`;
-  return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        value={props.value}
-        required={props.required}
-        autocomplete={props.autocomplete}
-        aria-invalid={message ? 'true' : undefined}
-        aria-describedby={message ? `${id}-error` : undefined}
-        onInput={(event) => props.onInput((event.target as HTMLInputElement).value)}
-      />
-      {message && (
-        <p class="field-error" id={`${id}-error`}>
-          {message}
-        </p>
-      )}
-    </div>
-  );
 }
 
 /**

@@ -1,50 +1,28 @@
 /// <reference lib="dom" />
 // Signing up, in and out, and the signed-in user's own profile and password.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import { api } from '../api.ts';
-import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { Field, Form, useForm } from '../form.tsx';
+import { useLoad } from '../load.tsx';
+import { Loading, ProblemMessage, useSubmit } from '../parts.tsx';
 import { useSession } from '../session.tsx';
 
 export function SignInPage() {
   const { refresh } = useSession();
   const [, navigate] = useLocation();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const form = useSubmit(async () => {
-    await api.auth.signIn({ email, password });
+  const form = useForm({ email: '', password: '' }, async (values) => {
+    await api.auth.signIn(values);
     await refresh();
     navigate('/');
   });
   return (
     <section aria-labelledby="sign-in-title" class="narrow">
       <h1 id="sign-in-title">Sign in</h1>
-      <form onSubmit={form.submit} aria-busy={form.busy}>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
-          value={email}
-          onInput={setEmail}
-          problem={form.problem}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          value={password}
-          onInput={setPassword}
-          problem={form.problem}
-        />
-        <ProblemMessage problem={form.problem} fields={['email', 'password']} />
-        <button type="submit" disabled={form.busy}>
-          {form.busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+      <Form form={form} submit="Sign in" sending="Signing in…">
+        <Field label="Email" type="email" autocomplete="username" required {...form.field('email')} />
+        <Field label="Password" type="password" autocomplete="current-password" required {...form.field('password')} />
+      </Form>
       <Providers />
       <p>
         No account yet? <Link href="/sign-up">Sign up</Link>
@@ -53,15 +31,14 @@ export function SignInPage() {
   );
 }
 
+/** The identity providers configured; none when the server does not say. */
+function useProviderNames(): string[] {
+  return useLoad(() => api.auth.providers(), []).value?.map((provider) => provider.name) ?? [];
+}
+
 /** A link per configured identity provider: the browser goes there and comes back signed in. */
 function Providers() {
-  const [names, setNames] = useState<string[]>([]);
-  useEffect(() => {
-    api.auth.providers().then(
-      (providers) => setNames(providers.map((p) => p.name)),
-      () => setNames([]),
-    );
-  }, []);
+  const names = useProviderNames();
   if (names.length === 0) return null;
   return (
     <nav aria-label="Sign in with a provider" class="providers">
@@ -76,13 +53,7 @@ function Providers() {
 
 /** Linking goes through the provider: the API says where, and the whole page goes there and back. */
 function LinkProviders({ linked }: { linked: string[] }) {
-  const [names, setNames] = useState<string[]>([]);
-  useEffect(() => {
-    api.auth.providers().then(
-      (providers) => setNames(providers.map((p) => p.name).filter((name) => !linked.includes(name))),
-      () => setNames([]),
-    );
-  }, [linked.join(',')]);
+  const names = useProviderNames().filter((name) => !linked.includes(name));
   const link = useSubmit(async (name: string) => window.location.assign(await api.auth.linkProviderLocation(name, '/#/account')));
   return (
     <>
@@ -99,45 +70,20 @@ function LinkProviders({ linked }: { linked: string[] }) {
 export function SignUpPage() {
   const { refresh } = useSession();
   const [, navigate] = useLocation();
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const form = useSubmit(async () => {
+  const form = useForm({ name: '', email: '', password: '' }, async (values) => {
     // The answer signs the new user in.
-    await api.users.signUp({ name, email, password }, { idempotencyKey: crypto.randomUUID() });
+    await api.users.signUp(values, { idempotencyKey: crypto.randomUUID() });
     await refresh();
     navigate('/');
   });
   return (
     <section aria-labelledby="sign-up-title" class="narrow">
       <h1 id="sign-up-title">Create an account</h1>
-      <form onSubmit={form.submit} aria-busy={form.busy}>
-        <Field label="Name" name="name" autocomplete="name" required value={name} onInput={setName} problem={form.problem} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autocomplete="email"
-          required
-          value={email}
-          onInput={setEmail}
-          problem={form.problem}
-        />
-        <Field
-          label="Password (at least 8 characters)"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          value={password}
-          onInput={setPassword}
-          problem={form.problem}
-        />
-        <ProblemMessage problem={form.problem} fields={['name', 'email', 'password']} />
-        <button type="submit" disabled={form.busy}>
-          {form.busy ? 'Creating…' : 'Create account'}
-        </button>
-      </form>
+      <Form form={form} submit="Create account" sending="Creating…">
+        <Field label="Name" autocomplete="name" required {...form.field('name')} />
+        <Field label="Email" type="email" autocomplete="email" required {...form.field('email')} />
+        <Field label="Password (at least 8 characters)" type="password" autocomplete="new-password" required {...form.field('password')} />
+      </Form>
       <p>
         Have an account? <Link href="/sign-in">Sign in</Link>
       </p>
@@ -174,21 +120,16 @@ function Profile(props: {
   onChange: () => Promise<void>;
 }) {
   const [, navigate] = useLocation();
-  const [name, setName] = useState(props.user.name ?? '');
-  const [email, setEmail] = useState(props.user.email ?? '');
-  const [currentPassword, setCurrentPassword] = useState('');
-  const [password, setPassword] = useState('');
-  const profile = useSubmit(async () => {
+  const profile = useForm({ name: props.user.name ?? '', email: props.user.email ?? '' }, async ({ name, email }) => {
     const changes = { ...(name !== props.user.name ? { name } : {}), ...(email !== props.user.email ? { email } : {}) };
     if (Object.keys(changes).length === 0) return;
     await api.users.change(props.user.userId, changes, { ifMatch: props.user.version });
     await props.onChange();
   });
-  const passwordForm = useSubmit(async () => {
+  const passwordForm = useForm({ currentPassword: '', password: '' }, async ({ currentPassword, password }) => {
     await api.auth.setPassword(props.hasPassword ? { currentPassword, password } : { password });
     await props.onChange();
-    setCurrentPassword('');
-    setPassword('');
+    passwordForm.reset();
   });
   const unlink = useSubmit(async (provider: string) => {
     await api.auth.unlinkProvider(provider);
@@ -202,62 +143,18 @@ function Profile(props: {
   return (
     <section aria-labelledby="account-title" class="narrow">
       <h1 id="account-title">Your account</h1>
-      <form onSubmit={profile.submit} aria-busy={profile.busy} aria-labelledby="profile-title">
+      <Form form={profile} labelledBy="profile-title" submit="Save profile" sending="Saving…" sent="Saved.">
         <h2 id="profile-title">Profile</h2>
-        <Field label="Name" name="name" autocomplete="name" required value={name} onInput={setName} problem={profile.problem} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autocomplete="email"
-          required
-          value={email}
-          onInput={setEmail}
-          problem={profile.problem}
-        />
-        <ProblemMessage problem={profile.problem} fields={['name', 'email']} />
-        {profile.done && !profile.problem && (
-          <p role="status" class="ok">
-            Saved.
-          </p>
-        )}
-        <button type="submit" disabled={profile.busy}>
-          {profile.busy ? 'Saving…' : 'Save profile'}
-        </button>
-      </form>
-      <form onSubmit={passwordForm.submit} aria-busy={passwordForm.busy} aria-labelledby="password-title">
+        <Field label="Name" autocomplete="name" required {...profile.field('name')} />
+        <Field label="Email" type="email" autocomplete="email" required {...profile.field('email')} />
+      </Form>
+      <Form form={passwordForm} labelledBy="password-title" submit="Change password" sent="Password changed.">
         <h2 id="password-title">Password</h2>
         {props.hasPassword && (
-          <Field
-            label="Current password"
-            name="currentPassword"
-            type="password"
-            autocomplete="current-password"
-            value={currentPassword}
-            onInput={setCurrentPassword}
-            problem={passwordForm.problem}
-          />
+          <Field label="Current password" type="password" autocomplete="current-password" {...passwordForm.field('currentPassword')} />
         )}
-        <Field
-          label="New password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          value={password}
-          onInput={setPassword}
-          problem={passwordForm.problem}
-        />
-        <ProblemMessage problem={passwordForm.problem} fields={['currentPassword', 'password']} />
-        {passwordForm.done && !passwordForm.problem && (
-          <p role="status" class="ok">
-            Password changed.
-          </p>
-        )}
-        <button type="submit" disabled={passwordForm.busy}>
-          Change password
-        </button>
-      </form>
+        <Field label="New password" type="password" autocomplete="new-password" required {...passwordForm.field('password')} />
+      </Form>
       <h2>Sign-in methods</h2>
       {props.providers.length === 0 ? (
         <p>No provider is linked.</p>

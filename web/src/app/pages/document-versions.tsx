@@ -9,7 +9,9 @@ import type { ApiProblem } from '@eventide/client/problem.ts';
 import { compareTexts } from '@eventide/client/collab/compare.ts';
 import type { TextSession } from '@eventide/client/collab/text-session.ts';
 import { api, asProblem } from '../api.ts';
-import { Field, ProblemMessage, useSubmit } from '../parts.tsx';
+import { Field, Form, useForm } from '../form.tsx';
+import { useLoad } from '../load.tsx';
+import { ProblemMessage, useSubmit } from '../parts.tsx';
 
 interface Entry {
   version: number;
@@ -37,27 +39,16 @@ function entriesOf(timeline: DocumentTimeline): Entry[] {
 const label = (entry: Entry) => entry.name ?? `Version ${entry.version}`;
 
 export function DocumentVersions({ id, mayEdit, session }: { id: string; mayEdit: boolean; session: TextSession | undefined }) {
-  const [timeline, setTimeline] = useState<DocumentTimeline>();
-  const [problem, setProblem] = useState<ApiProblem>();
-  const [name, setName] = useState('');
+  const loaded = useLoad(() => api.documents.versions(id), [id]);
+  const timeline = loaded.value;
   const [open, setOpen] = useState<Entry>();
   const [notice, setNotice] = useState<string>();
-  const reload = () =>
-    api.documents.versions(id).then(
-      (fresh) => {
-        setTimeline(fresh);
-        setProblem(undefined);
-      },
-      (error) => setProblem(asProblem(error)),
-    );
-  useEffect(() => void reload(), [id]);
-
-  const naming = useSubmit(async () => {
+  const naming = useForm({ name: '' }, async ({ name }) => {
     setNotice(undefined);
     const named = await api.documents.nameVersion(id, { name });
-    setName('');
+    naming.reset();
     setNotice(`Saved version ${named.version} as “${named.name}”.`);
-    await reload();
+    loaded.reload();
   });
 
   const entries = timeline ? entriesOf(timeline) : [];
@@ -65,15 +56,11 @@ export function DocumentVersions({ id, mayEdit, session }: { id: string; mayEdit
     <section class="versions" aria-labelledby="versions-title">
       <h2 id="versions-title">Versions</h2>
       {mayEdit && (
-        <form class="inline" onSubmit={naming.submit} aria-busy={naming.busy}>
-          <Field label="Name this version" name="version-name" value={name} onInput={setName} problem={naming.problem} required />
-          <button type="submit" disabled={naming.busy}>
-            {naming.busy ? 'Saving…' : 'Save version'}
-          </button>
-        </form>
+        <Form form={naming} inline submit="Save version" sending="Saving…">
+          <Field label="Name this version" required {...naming.field('name')} />
+        </Form>
       )}
-      <ProblemMessage problem={naming.problem} fields={['name']} />
-      <ProblemMessage problem={problem} />
+      <ProblemMessage problem={loaded.problem} />
       {notice && (
         <p class="ok" role="status">
           {notice}
@@ -82,7 +69,7 @@ export function DocumentVersions({ id, mayEdit, session }: { id: string; mayEdit
       {timeline && (
         <>
           <p class="muted">
-            <button type="button" class="secondary small" onClick={() => void reload()}>
+            <button type="button" class="secondary small" onClick={loaded.reload}>
               Refresh
             </button>{' '}
             Now at version {timeline.current}. Named versions are kept for good; the others, from version {timeline.oldest} on, for as long
@@ -119,9 +106,9 @@ export function DocumentVersions({ id, mayEdit, session }: { id: string; mayEdit
           mayEdit={mayEdit}
           session={session}
           onRestored={(message) => setNotice(message)}
-          onForgotten={async () => {
+          onForgotten={() => {
             setOpen(undefined);
-            await reload();
+            loaded.reload();
           }}
         />
       )}
@@ -145,7 +132,7 @@ function VersionView({
   mayEdit: boolean;
   session: TextSession | undefined;
   onRestored: (message: string) => void;
-  onForgotten: () => Promise<void>;
+  onForgotten: () => void;
 }) {
   const [text, setText] = useState<string | null>();
   /** What to compare with: "now", another version's number, or nothing (the text alone). */
@@ -168,7 +155,7 @@ function VersionView({
   }, [id, against]);
   const forgetting = useSubmit(async () => {
     await api.documents.forgetVersion(id, entry.version);
-    await onForgotten();
+    onForgotten();
   });
 
   const later = against === 'now' ? (session?.text ?? null) : other;

@@ -8,7 +8,9 @@ import { Link } from 'wouter-preact';
 import type { Followers, ParkedEvent, StreamEvent } from '@eventide/client/api-client.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
+import { Shown, useLoad } from '../load.tsx';
 import { Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { type Column, Table } from '../table.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 
 /** The followers as GET /admin/followers/live sends them, and whether the stream is open. */
@@ -63,35 +65,22 @@ function Readiness({ changed }: { changed: unknown }) {
   );
 }
 
-function FollowersTable({ followers }: { followers: Followers }) {
-  return (
-    <table aria-label="Followers of the log">
-      <thead>
-        <tr>
-          <th scope="col">Follower</th>
-          <th scope="col">Position</th>
-          <th scope="col">Behind</th>
-          <th scope="col">Parked</th>
-          <th scope="col">Held behind them</th>
-        </tr>
-      </thead>
-      <tbody>
-        {followers.followers.map((f) => (
-          <tr key={f.name}>
-            <th scope="row">
-              {f.name}
-              {f.generation !== undefined && <small> (generation {f.generation})</small>}
-            </th>
-            <td>{f.position}</td>
-            <td>{f.behind}</td>
-            <td class={f.parked > 0 ? 'warn' : undefined}>{f.parked}</td>
-            <td>{f.held}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const FOLLOWER_COLUMNS: Column<Followers['followers'][number]>[] = [
+  {
+    header: 'Follower',
+    namesRow: true,
+    cell: (f) => (
+      <>
+        {f.name}
+        {f.generation !== undefined && <small> (generation {f.generation})</small>}
+      </>
+    ),
+  },
+  { header: 'Position', cell: (f) => f.position },
+  { header: 'Behind', cell: (f) => f.behind },
+  { header: 'Parked', cell: (f) => f.parked, class: (f) => (f.parked > 0 ? 'warn' : undefined) },
+  { header: 'Held behind them', cell: (f) => f.held },
+];
 
 function SkipForm({ event, onDone }: { event: ParkedEvent; onDone: () => void }) {
   const [reason, setReason] = useState('');
@@ -113,96 +102,90 @@ function SkipForm({ event, onDone }: { event: ParkedEvent; onDone: () => void })
 }
 
 function ParkedTable({ changed }: { changed: unknown }) {
-  const [parked, setParked] = useState<ParkedEvent[]>();
-  const [problem, setProblem] = useState<ApiProblem>();
+  const parked = useLoad(() => api.operations.parked({ limit: 100 }).then((page) => page.items), [changed]);
   const [noted, setNoted] = useState<string>();
-  const load = () =>
-    void api.operations.parked({ limit: 100 }).then(
-      (page) => setParked(page.items),
-      (error) => setProblem(asProblem(error)),
-    );
-  useEffect(load, [changed]);
   const retrying = useSubmit(async (event?: ParkedEvent) => {
     const { requested } = await api.operations.retry(event ? { follower: event.follower, position: event.position } : {});
     setNoted(`Asked to retry ${requested} parked event${requested === 1 ? '' : 's'}: their followers try within a second or two.`);
-    load();
+    parked.reload();
   });
-  if (problem) return <ProblemMessage problem={problem} />;
-  if (!parked) return <Loading>Loading parked events…</Loading>;
-  if (parked.length === 0) return <p>Nothing is parked: every follower handled every event.</p>;
+  const columns: Column<ParkedEvent>[] = [
+    { header: 'Position', cell: (event) => event.position },
+    { header: 'Follower', cell: (event) => event.follower },
+    {
+      header: 'Event',
+      cell: (event) => (
+        <>
+          {event.type} of <Link href={`/operations/streams/${encodeURIComponent(event.streamId)}`}>{event.streamId}</Link> (revision{' '}
+          {event.revision})
+        </>
+      ),
+    },
+    { header: 'Why', cell: (event) => event.reason },
+    { header: 'Attempts', cell: (event) => event.attempts },
+    {
+      header: 'Action',
+      cell: (event) =>
+        event.request ? (
+          <span>{event.request.action} asked by an operator</span>
+        ) : event.behind === undefined ? (
+          <>
+            <button type="button" class="secondary" disabled={retrying.busy} onClick={(e) => void retrying.submit(e, event)}>
+              Retry
+            </button>
+            <SkipForm event={event} onDone={parked.reload} />
+          </>
+        ) : (
+          <span>waits behind {event.behind}</span>
+        ),
+    },
+  ];
   return (
-    <>
-      <p>
-        <button type="button" disabled={retrying.busy} onClick={(e) => void retrying.submit(e)}>
-          Retry all
-        </button>
-      </p>
-      {noted && (
-        <p role="status" class="ok">
-          {noted}
-        </p>
-      )}
-      <ProblemMessage problem={retrying.problem} />
-      <table aria-label="Parked events">
-        <thead>
-          <tr>
-            <th scope="col">Position</th>
-            <th scope="col">Follower</th>
-            <th scope="col">Event</th>
-            <th scope="col">Why</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {parked.map((event) => (
-            <tr key={`${event.follower}-${event.position}`}>
-              <td>{event.position}</td>
-              <td>{event.follower}</td>
-              <td>
-                {event.type} of <Link href={`/operations/streams/${encodeURIComponent(event.streamId)}`}>{event.streamId}</Link> (revision{' '}
-                {event.revision})
-              </td>
-              <td>{event.reason}</td>
-              <td>{event.attempts}</td>
-              <td>
-                {event.request ? (
-                  <span>{event.request.action} asked by an operator</span>
-                ) : event.behind === undefined ? (
-                  <>
-                    <button type="button" class="secondary" disabled={retrying.busy} onClick={(e) => void retrying.submit(e, event)}>
-                      Retry
-                    </button>
-                    <SkipForm event={event} onDone={load} />
-                  </>
-                ) : (
-                  <span>waits behind {event.behind}</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
+    <Shown loaded={parked} loading="Loading parked events…">
+      {(events) =>
+        events.length === 0 ? (
+          <p>Nothing is parked: every follower handled every event.</p>
+        ) : (
+          <>
+            <p>
+              <button type="button" disabled={retrying.busy} onClick={(e) => void retrying.submit(e)}>
+                Retry all
+              </button>
+            </p>
+            {noted && (
+              <p role="status" class="ok">
+                {noted}
+              </p>
+            )}
+            <ProblemMessage problem={retrying.problem} />
+            <Table label="Parked events" rows={events} columns={columns} rowKey={(event) => `${event.follower}-${event.position}`} />
+          </>
+        )
+      }
+    </Shown>
   );
 }
 
 function LongestStreams() {
-  const [streams, setStreams] = useState<{ items: Array<{ streamId: string; events: number }>; available: boolean }>();
-  const [problem, setProblem] = useState<ApiProblem>();
-  useEffect(() => void api.operations.streams({ limit: 10 }).then(setStreams, (error) => setProblem(asProblem(error))), []);
-  if (problem) return <ProblemMessage problem={problem} />;
-  if (!streams) return <Loading>Loading streams…</Loading>;
-  if (!streams.available) return <p>This event store cannot say which streams are longest.</p>;
-  if (streams.items.length === 0) return <p>No stream has 32 events yet.</p>;
+  const streams = useLoad(() => api.operations.streams({ limit: 10 }), []);
   return (
-    <ol aria-label="Longest streams">
-      {streams.items.map((s) => (
-        <li key={s.streamId}>
-          <Link href={`/operations/streams/${encodeURIComponent(s.streamId)}`}>{s.streamId}</Link>: {s.events} events
-        </li>
-      ))}
-    </ol>
+    <Shown loaded={streams} loading="Loading streams…">
+      {(shown) =>
+        !shown.available ? (
+          <p>This event store cannot say which streams are longest.</p>
+        ) : shown.items.length === 0 ? (
+          <p>No stream has 32 events yet.</p>
+        ) : (
+          <ol aria-label="Longest streams">
+            {shown.items.map((s) => (
+              <li key={s.streamId}>
+                <Link href={`/operations/streams/${encodeURIComponent(s.streamId)}`}>{s.streamId}</Link>: {s.events} events
+              </li>
+            ))}
+          </ol>
+        )
+      }
+    </Shown>
   );
 }
 
@@ -223,7 +206,7 @@ export function OperationsPage() {
       {followers ? (
         <>
           <p>The log holds {followers.head} events.</p>
-          <FollowersTable followers={followers} />
+          <Table label="Followers of the log" rows={followers.followers} columns={FOLLOWER_COLUMNS} rowKey={(f) => f.name} />
           {followers.rebuild && (
             <p>
               A rebuild is filling generation {followers.rebuild.generation}: at position {followers.rebuild.position} of {followers.head}.
@@ -240,6 +223,30 @@ export function OperationsPage() {
     </section>
   );
 }
+
+const EVENT_COLUMNS: Column<StreamEvent>[] = [
+  { header: 'Revision', cell: (event) => event.revision },
+  { header: 'Position', cell: (event) => event.position },
+  {
+    header: 'Event',
+    cell: (event) => (
+      <>
+        {event.type} v{event.schemaVersion}
+        {event.unreadable && <p class="warn">{event.unreadable}</p>}
+      </>
+    ),
+  },
+  { header: 'When', cell: (event) => new Date(event.time).toLocaleString() },
+  {
+    header: 'Data',
+    cell: (event) => (
+      <>
+        <code>{JSON.stringify(event.data)}</code>
+        {event.masked.length > 0 && <small> masked: {event.masked.join(', ')}</small>}
+      </>
+    ),
+  },
+];
 
 export function StreamPage({ streamId }: { streamId: string }) {
   const { session } = useSession();
@@ -267,34 +274,7 @@ export function StreamPage({ streamId }: { streamId: string }) {
       </p>
       <ProblemMessage problem={problem} />
       {next === undefined && !problem && <Loading>Loading events…</Loading>}
-      <table aria-label={`Events of ${streamId}`}>
-        <thead>
-          <tr>
-            <th scope="col">Revision</th>
-            <th scope="col">Position</th>
-            <th scope="col">Event</th>
-            <th scope="col">When</th>
-            <th scope="col">Data</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((event) => (
-            <tr key={event.position}>
-              <td>{event.revision}</td>
-              <td>{event.position}</td>
-              <td>
-                {event.type} v{event.schemaVersion}
-                {event.unreadable && <p class="warn">{event.unreadable}</p>}
-              </td>
-              <td>{new Date(event.time).toLocaleString()}</td>
-              <td>
-                <code>{JSON.stringify(event.data)}</code>
-                {event.masked.length > 0 && <small> masked: {event.masked.join(', ')}</small>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table label={`Events of ${streamId}`} rows={events} columns={EVENT_COLUMNS} rowKey={(event) => event.position} />
       {next && (
         <button type="button" class="secondary" onClick={() => load(next)}>
           More events

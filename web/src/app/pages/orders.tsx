@@ -1,106 +1,36 @@
 /// <reference lib="dom" />
-// A signed-in user's orders: the list, and one order with its lines (changeable while a draft)
-// and the steps its status may take next. Every write sends the version it was shown (If-Match),
-// and the answer replaces what is shown, so a stale page says so instead of overwriting.
-import { useEffect, useState } from 'preact/hooks';
-import { Link, useLocation } from 'wouter-preact';
-import { History } from '../history.tsx';
-import type { Order, Session } from '@eventide/client/api-client.ts';
-import {
-  LINES_CHANGE_IN,
-  ORDER_PATH,
-  ORDER_STEPS,
-  mayDelete,
-  stepsFor,
-  type OrderStep,
-  type OrderStepName,
-} from '@eventide/kernel/models/order/life-cycle.ts';
-import type { Principal } from '@eventide/kernel/models/principal.ts';
-import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
-import type { ApiProblem } from '@eventide/client/problem.ts';
-import { api, asProblem, formatMoney } from '../api.ts';
-import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
-import { isAdmin, useSession } from '../session.tsx';
-import { LiveBadge, useLive, useLiveList } from '../live.tsx';
+// A signed-in user's orders, and the way a product goes onto one (addToDraft). One order's page is
+// order-page.tsx.
+import { Link } from 'wouter-preact';
+import type { Order } from '@eventide/client/api-client.ts';
+import { api, formatMoney } from '../api.ts';
+import { LiveBadge, useLiveList } from '../live.tsx';
+import { Shown, useLoad } from '../load.tsx';
+import { Loading, SignInFirst } from '../parts.tsx';
+import { useSession } from '../session.tsx';
+import { type Column, Table } from '../table.tsx';
 
-/** What each step of the life cycle is called on a button; which steps a person may take is the model's. */
-const STEP_LABELS: Record<OrderStepName, string> = {
-  place: 'Place order',
-  pay: 'Record payment',
-  ship: 'Mark shipped',
-  deliver: 'Mark delivered',
-  cancel: 'Cancel order',
-};
-
-/** What the order waits for when its next step on the way to delivered is someone else's to take. */
-const WAITING_FOR: Record<OrderStepName, string> = {
-  place: 'a product on it, to place it',
-  pay: 'the shop to record your payment',
-  ship: 'the shop to ship it',
-  deliver: 'the shop to record its delivery',
-  cancel: 'a cancellation',
-};
-
-/** The life cycle's steps this person may take on the order now: exactly those the server accepts from them. */
-function offeredSteps(order: Order, session: Session): OrderStep[] {
-  if (order.status === 'deleted') return [];
-  const who: Principal = { type: 'user', userId: session.userId, admin: isAdmin(session) };
-  return stepsFor({ userId: order.userId, status: order.status, lineCount: order.lines.length }, who);
-}
-
-/** The order's next step on its way to delivered, when it is not among those offered: what it waits for. */
-function awaitedStep(order: Order, offered: OrderStep[]): OrderStep | undefined {
-  const at = ORDER_PATH.indexOf(order.status as OrderStatus);
-  if (at < 0) return undefined;
-  const next = ORDER_STEPS.find((step) => step.from.includes(order.status as OrderStatus) && step.to === ORDER_PATH[at + 1]);
-  return next && !offered.includes(next) ? next : undefined;
-}
+const ORDER_COLUMNS: Column<Order>[] = [
+  { header: 'Order', cell: (order) => <Link href={`/orders/${order.orderId}`}>{new Date(order.createdAt).toLocaleString()}</Link> },
+  { header: 'Status', cell: (order) => <span class={`status status-${order.status}`}>{order.status}</span> },
+  { header: 'Lines', cell: (order) => order.lines.length },
+  { header: 'Total', cell: (order) => formatMoney(order.total) },
+];
 
 /** Orders, each a link to its page, with its status, lines and total. */
 export function OrdersTable({ orders }: { orders: Order[] }) {
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Order</th>
-          <th scope="col">Status</th>
-          <th scope="col">Lines</th>
-          <th scope="col">Total</th>
-        </tr>
-      </thead>
-      <tbody>
-        {orders.map((order) => (
-          <tr key={order.orderId}>
-            <td>
-              <Link href={`/orders/${order.orderId}`}>{new Date(order.createdAt).toLocaleString()}</Link>
-            </td>
-            <td>
-              <span class={`status status-${order.status}`}>{order.status}</span>
-            </td>
-            <td>{order.lines.length}</td>
-            <td>{formatMoney(order.total)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <Table rows={orders} columns={ORDER_COLUMNS} rowKey={(order) => order.orderId} />;
 }
 
 export function OrdersPage() {
   const { session } = useSession();
-  const [orders, setOrders] = useState<Order[]>();
-  const [problem, setProblem] = useState<ApiProblem>();
-  const load = () => {
-    if (!session) return;
-    api.orders.list({ userId: session.userId, limit: 100 }).then(
-      (page) => setOrders(page.items),
-      (error) => setProblem(asProblem(error)),
-    );
-  };
-  useEffect(load, [session?.userId]);
+  const orders = useLoad(
+    () => (session ? api.orders.list({ userId: session.userId, limit: 100 }).then((page) => page.items) : undefined),
+    [session?.userId],
+  );
   const live = useLiveList<Order>('orders', {
-    reload: load,
-    update: (next) => setOrders((shown) => shown && next(shown)),
+    reload: orders.reload,
+    update: (next) => orders.set((shown) => shown && next(shown)),
     idOf: (o) => o.orderId,
     wanted: (o) => o.userId === session?.userId,
   });
@@ -111,233 +41,18 @@ export function OrdersPage() {
       <h1 id="orders-title">
         Your orders <LiveBadge state={live} />
       </h1>
-      <ProblemMessage problem={problem} />
-      {!orders && !problem && <Loading>Loading your orders…</Loading>}
-      {orders?.length === 0 && (
-        <p>
-          No orders yet. Open a <Link href="/">product</Link> and add it to an order.
-        </p>
-      )}
-      {orders && orders.length > 0 && <OrdersTable orders={orders} />}
+      <Shown loaded={orders} loading="Loading your orders…">
+        {(shown) =>
+          shown.length === 0 ? (
+            <p>
+              No orders yet. Open a <Link href="/">product</Link> and add it to an order.
+            </p>
+          ) : (
+            <OrdersTable orders={shown} />
+          )
+        }
+      </Shown>
     </section>
-  );
-}
-
-/**
- * A line's quantity as the person types it, sent when they leave the field. It keeps its own
- * text: bound to the order's figure alone, any re-render while typing (a product's name
- * arriving, say) would put the old figure back and lose what was typed.
- */
-function QuantityInput({ label, quantity, onCommit }: { label: string; quantity: number; onCommit: (quantity: number) => void }) {
-  const [typed, setTyped] = useState(String(quantity));
-  useEffect(() => setTyped(String(quantity)), [quantity]);
-  return (
-    <input
-      type="number"
-      min={1}
-      max={10000}
-      class="quantity"
-      aria-label={label}
-      value={typed}
-      onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
-      onChange={(e) => onCommit(Number((e.target as HTMLInputElement).value))}
-    />
-  );
-}
-
-/** The names of the products on an order (an order line holds the product's id and price only). */
-function useProductNames(ids: string[]): Record<string, string> {
-  const [names, setNames] = useState<Record<string, string>>({});
-  const key = ids.join(',');
-  useEffect(() => {
-    const missing = ids.filter((productId) => !(productId in names));
-    for (const productId of missing)
-      api.products.get(productId).then(
-        (answer) => setNames((before) => ({ ...before, [productId]: answer.data.name })),
-        () => setNames((before) => ({ ...before, [productId]: 'a product no longer sold' })),
-      );
-  }, [key]);
-  return names;
-}
-
-export function OrderPage({ id }: { id: string }) {
-  const { session } = useSession();
-  const [, navigate] = useLocation();
-  const [order, setOrder] = useState<Order>();
-  const [problem, setProblem] = useState<ApiProblem>();
-  const [notice, setNotice] = useState<string>();
-  const names = useProductNames(order?.lines.map((l) => l.productId) ?? []);
-
-  // What is shown is never taken back to an older version: a change that came live while a load
-  // was on its way is newer than that load's answer.
-  const show = (next: Order) =>
-    setOrder((shown) => (shown && shown.orderId === next.orderId && shown.version > next.version ? shown : next));
-  const load = () =>
-    api.orders.get(id).then(
-      (answer) => show(answer.data),
-      (error) => setProblem(asProblem(error)),
-    );
-  useEffect(() => void load(), [id]);
-  const live = useLive(['orders'], {
-    reload: () => void load(),
-    change: (change) => {
-      if (change.resource !== 'orders' || change.id !== id) return;
-      if (change.type === 'changed') show(change.body);
-      else void load();
-    },
-  });
-
-  const writing = useSubmit(async (action: (order: Order) => Promise<Order | undefined>, done: string) => {
-    if (!order) return;
-    setNotice(undefined);
-    const changed = await action(order);
-    if (changed) show(changed);
-    setNotice(done);
-  });
-  const write = (action: (order: Order) => Promise<Order | undefined>, done: string) => writing.submit(undefined, action, done);
-  const busy = writing.busy;
-  const changeLines = (lines: Array<{ productId: string; quantity: number }>, done: string) =>
-    write(async (o) => (await api.orders.change(o.orderId, { lines }, { ifMatch: o.version })).data, done);
-  const take = (step: OrderStep) =>
-    write(
-      async (o) => (await api.orders.change(o.orderId, { status: step.to }, { ifMatch: o.version })).data,
-      `${STEP_LABELS[step.name]}: done.`,
-    );
-
-  if (session === null) return <SignInFirst what="this order" />;
-  if (!order || !session) return problem ? <ProblemMessage problem={problem} /> : <Loading>Loading the order…</Loading>;
-  const draft = order.status !== 'deleted' && LINES_CHANGE_IN.includes(order.status);
-  const offered = offeredSteps(order, session);
-  const awaited = awaitedStep(order, offered);
-  const lines = order.lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
-  return (
-    <article aria-labelledby="order-title" aria-busy={busy}>
-      <p>
-        <Link href="/orders">← Your orders</Link>
-      </p>
-      <h1 id="order-title">
-        Order of {new Date(order.createdAt).toLocaleDateString()} <LiveBadge state={live} />
-      </h1>
-      <ol class="steps" aria-label="Status">
-        {order.status === 'cancelled' ? (
-          <li aria-current="step" class="current">
-            cancelled
-          </li>
-        ) : (
-          ORDER_PATH.map((step) => (
-            <li
-              key={step}
-              class={
-                step === order.status ? 'current' : ORDER_PATH.indexOf(step) < ORDER_PATH.indexOf(order.status as OrderStatus) ? 'past' : ''
-              }
-              aria-current={step === order.status ? 'step' : undefined}
-            >
-              {step}
-            </li>
-          ))
-        )}
-      </ol>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Product</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Unit price</th>
-            <th scope="col">Line total</th>
-            {draft && <th scope="col">Remove</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {order.lines.map((line, i) => (
-            <tr key={line.productId}>
-              <td>
-                <Link href={`/products/${line.productId}`}>{names[line.productId] ?? 'Loading…'}</Link>
-              </td>
-              <td>
-                {draft ? (
-                  <QuantityInput
-                    label={`Quantity of line ${i + 1}`}
-                    quantity={line.quantity}
-                    onCommit={(quantity) =>
-                      void changeLines(
-                        lines.map((l, j) => (j === i ? { ...l, quantity } : l)),
-                        'Quantity changed.',
-                      )
-                    }
-                  />
-                ) : (
-                  line.quantity
-                )}
-              </td>
-              <td>{formatMoney(line.unitPrice)}</td>
-              <td>{formatMoney(line.lineTotal)}</td>
-              {draft && (
-                <td>
-                  <button
-                    type="button"
-                    class="secondary"
-                    disabled={busy}
-                    onClick={() =>
-                      void changeLines(
-                        lines.filter((_, j) => j !== i),
-                        'Line removed.',
-                      )
-                    }
-                  >
-                    Remove
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <p class="total">Total: {formatMoney(order.total)}</p>
-      <ProblemMessage problem={writing.problem ?? problem} fields={[]} />
-      {notice && !writing.problem && (
-        <p role="status" class="ok">
-          {notice}
-        </p>
-      )}
-      {awaited && <p class="waiting">Next: waiting for {WAITING_FOR[awaited.name]}.</p>}
-      <div class="actions">
-        {offered.map((step) => (
-          <button
-            key={step.name}
-            type="button"
-            class={step.name === 'cancel' ? 'secondary' : ''}
-            disabled={busy}
-            onClick={() => void take(step)}
-          >
-            {STEP_LABELS[step.name]}
-          </button>
-        ))}
-        {order.status !== 'deleted' && mayDelete({ status: order.status }) && (
-          <button
-            type="button"
-            class="secondary"
-            disabled={busy}
-            onClick={() =>
-              void write(async (o) => {
-                await api.orders.delete(o.orderId, { ifMatch: o.version });
-                navigate('/orders');
-                return undefined;
-              }, 'Order deleted.')
-            }
-          >
-            Delete order
-          </button>
-        )}
-        <button type="button" class="secondary" disabled={busy} onClick={() => void load()}>
-          Reload
-        </button>
-      </div>
-      <History
-        at={`${order.orderId}@${order.version}`}
-        me={session.userId}
-        load={(cursor) => api.orders.history(order.orderId, cursor ? { cursor } : {})}
-      />
-    </article>
   );
 }
 

@@ -6,7 +6,9 @@ import { Link } from 'wouter-preact';
 import type { Product } from '@eventide/client/api-client.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
-import { Field, Loading, ProblemMessage, useSubmit } from '../parts.tsx';
+import { Field, Form, useForm } from '../form.tsx';
+import { Pending, useLoad } from '../load.tsx';
+import { Loading, ProblemMessage } from '../parts.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 import { addToDraft } from './orders.tsx';
 import { ProductForm } from './admin.tsx';
@@ -97,20 +99,9 @@ export function ProductsPage() {
 
 export function ProductPage({ id }: { id: string }) {
   const { session } = useSession();
-  const [product, setProduct] = useState<Product>();
-  const [version, setVersion] = useState<number>();
-  const [problem, setProblem] = useState<ApiProblem>();
-  useEffect(() => {
-    api.products.get(id).then(
-      (answer) => {
-        setProduct(answer.data);
-        setVersion(answer.version);
-      },
-      (error) => setProblem(asProblem(error)),
-    );
-  }, [id]);
-  if (problem && !product) return <ProblemMessage problem={problem} />;
-  if (!product) return <Loading>Loading the product…</Loading>;
+  const loaded = useLoad(() => api.products.get(id), [id]);
+  if (!loaded.value) return <Pending loaded={loaded} loading="Loading the product…" />;
+  const { data: product, version } = loaded.value;
   return (
     <article aria-labelledby="product-title">
       <p>
@@ -149,10 +140,7 @@ export function ProductPage({ id }: { id: string }) {
         <ProductForm
           product={product}
           version={version}
-          onSaved={(saved, savedVersion) => {
-            setProduct(saved);
-            setVersion(savedVersion);
-          }}
+          onSaved={(saved, savedVersion) => loaded.set((shown) => shown && { ...shown, data: saved, version: savedVersion })}
         />
       )}
       {isAdmin(session) && version !== undefined && (
@@ -163,23 +151,25 @@ export function ProductPage({ id }: { id: string }) {
 }
 
 function AddToOrder({ userId, productId }: { userId: string; productId: string }) {
-  const [quantity, setQuantity] = useState('1');
   const [orderId, setOrderId] = useState<string>();
-  const { busy, problem, done, submit } = useSubmit(async () =>
+  const form = useForm({ quantity: '1' }, async ({ quantity }) =>
     setOrderId((await addToDraft(userId, productId, Number(quantity))).orderId),
   );
   return (
-    <form onSubmit={submit} aria-busy={busy} class="inline">
-      <Field label="Quantity" name="quantity" type="number" value={quantity} onInput={setQuantity} problem={problem} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Adding…' : 'Add to order'}
-      </button>
-      <ProblemMessage problem={problem} fields={['quantity']} />
-      {done && orderId && (
-        <p role="status" class="ok">
-          Added. <Link href={`/orders/${orderId}`}>See the order</Link>
-        </p>
-      )}
-    </form>
+    <Form
+      form={form}
+      inline
+      submit="Add to order"
+      sending="Adding…"
+      sent={
+        orderId && (
+          <>
+            Added. <Link href={`/orders/${orderId}`}>See the order</Link>
+          </>
+        )
+      }
+    >
+      <Field label="Quantity" type="number" {...form.field('quantity')} />
+    </Form>
   );
 }
