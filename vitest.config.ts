@@ -4,8 +4,11 @@
 // most half the cores' worth at a time. Stages run one after another (sequence.groupOrder, from
 // 1: with one worker vitest runs group 0's files last), so the heavy files never race each other
 // for the cores, and a run's length and its result do not depend on which files happened to meet.
+import { globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { matchesGlob } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { postgresUnavailable } from './packages/testing/src/postgres-server.ts';
 import { WAIT_BOUND_MS } from './packages/testing/src/wait.ts';
 
 /** End-to-end files that start processes (the services, nginx, npm, Redis's server, the bench) or build large stores. */
@@ -22,6 +25,7 @@ const STARTS_PROCESSES = [
   'infra/test/metrics.e2e.test.ts',
   'infra/test/npm-signals.e2e.test.ts',
   'infra/test/packages.e2e.test.ts',
+  'infra/test/postgres-outage.e2e.test.ts',
   'infra/test/processes.e2e.test.ts',
   'infra/test/projector-kill.e2e.test.ts',
   'infra/test/restart.e2e.test.ts',
@@ -36,6 +40,18 @@ const STARTS_PROCESSES = [
 const BROWSER = ['**/*.browser.e2e.test.ts'];
 const WHERE = ['*/src/**/', '*/test/**/', 'packages/*/src/**/', 'packages/*/test/**/'];
 const under = (suffix: string) => WHERE.map((folder) => `${folder}*${suffix}`);
+
+/**
+ * The end-to-end files that run the whole system in the test's process (startFullApp), which run a
+ * second time with every app on a throwaway PostgreSQL (EVENTIDE_TEST_ENGINE, infra/test/full-app.ts).
+ */
+const IN_PROCESS = globSync(under('.e2e.test.ts')).filter(
+  (file) =>
+    ![...STARTS_PROCESSES, ...BROWSER].some((pattern) => matchesGlob(file, pattern)) &&
+    readFileSync(file, 'utf8').includes('startFullApp('),
+);
+const noPostgres = postgresUnavailable();
+if (noPostgres) console.warn(`SKIPPED: the end-to-end suite on PostgreSQL (the e2e-postgres project): ${noPostgres}`);
 
 /** Files that start processes each keep a core or two busy: at most half the cores' worth at once. */
 const HEAVY_WORKERS = Math.max(1, Math.floor(availableParallelism() / 2));
@@ -69,6 +85,14 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
+      ...(noPostgres
+        ? []
+        : [
+            {
+              extends: true,
+              test: { name: 'e2e-postgres', include: IN_PROCESS, env: { EVENTIDE_TEST_ENGINE: 'postgres' }, sequence: { groupOrder: 2 } },
+            },
+          ]),
       {
         extends: true,
         test: {

@@ -61,9 +61,9 @@ async function manageUser(action: (typeof ACTIONS)[number], who: string): Promis
 }
 
 async function sealExistingStore(): Promise<void> {
-  if (config.EVENTSTORE_URL) {
+  if (config.EVENTSTORE_URL || config.DATABASE_URL) {
     console.error(
-      'seal-existing rewrites the embedded store only: EventStoreDB keeps every event as written, so events it holds in clear stay so (docs/privacy.md#a-store-written-before-sealing)',
+      `seal-existing rewrites the embedded store only: ${config.EVENTSTORE_URL ? 'EventStoreDB keeps every event as written, so events it holds in clear stay so' : 'a PostgreSQL store is written sealed from its first event'} (docs/privacy.md#a-store-written-before-sealing)`,
     );
     process.exitCode = 2;
     return;

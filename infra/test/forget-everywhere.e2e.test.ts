@@ -3,8 +3,6 @@
 // address are in no file and no log line, `npm run rebuild` brings none back, every subscriber
 // replaying the log is told they were forgotten, their order remains without anything personal,
 // and their address is free for a new sign-up.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEditor, openText, settled, textOf } from '@eventide/testing/collab/editor-client.ts';
 import { signUp } from '@eventide/testing/sign-in.ts';
@@ -68,15 +66,6 @@ function follow(over: 'sse' | 'kafka', userId: string, seen: Seen[]): Subscriber
   return subscriber;
 }
 
-const filesHolding = (text: string) =>
-  readdirSync(app.dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => {
-    try {
-      return readFileSync(join(app.dataDir, name)).includes(text);
-    } catch {
-      return false; // a directory
-    }
-  });
-
 describe('deleting a user forgets them everywhere', () => {
   it('leaves nothing to find, tells every subscriber, keeps their order, and frees their address', async () => {
     const transports = withKafka ? (['sse', 'kafka'] as const) : (['sse'] as const);
@@ -127,16 +116,16 @@ describe('deleting a user forgets them everywhere', () => {
     expect(kept.body.userId).toBe(userId);
     expect(JSON.stringify(kept.body)).not.toMatch(new RegExp(`${email}|${name}`));
 
-    for (const text of [name, email]) expect(filesHolding(text), text).toEqual([]);
+    for (const text of [name, email]) expect(await app.placesHolding(text), text).toEqual([]);
 
     // npm run rebuild, as an operator runs it beside the running service.
-    const rebuilt = await runCli('projector/src/rebuild-cli.ts', [], { DATA_DIR: app.dataDir, LOG_LEVEL: 'info' });
+    const rebuilt = await runCli('projector/src/rebuild-cli.ts', [], { ...app.storeEnv, LOG_LEVEL: 'info' });
     expect(rebuilt.code, rebuilt.output).toBe(0);
     expect(rebuilt.output).toContain('rebuild: done');
     expect(rebuilt.output).not.toContain(email);
     const row = await app.readStore.get('users', userId);
     expect(row?.fields).toMatchObject({ status: 'deleted', name: null, email: null });
-    for (const text of [name, email]) expect(filesHolding(text), `${text} after the rebuild`).toEqual([]);
+    for (const text of [name, email]) expect(await app.placesHolding(text), `${text} after the rebuild`).toEqual([]);
     expect(logged.text()).toContain(userId); // the log was written, and is worth searching
     for (const text of [name, email]) expect(logged.text().includes(text), `${text} in the log`).toBe(false);
 

@@ -1,7 +1,8 @@
 // The whole system in-process on the embedded adapters: command and query routes, projector,
 // sessions, and with `collab` the collaborative editing service too. The app's own client
 // methods act as a signed-in admin; `anonymous()` has no session.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
@@ -32,6 +33,48 @@ import { apiDocsService } from '@eventide/runtime/docs-service.ts';
 import { personalDataExportService } from '@eventide/runtime/export-service.ts';
 import { webAppService } from '@eventide/web/src/service.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
+import { startPostgres, type TestPostgres } from '@eventide/testing/postgres-server.ts';
+import { afterAll } from 'vitest';
+
+/**
+ * EVENTIDE_TEST_ENGINE=postgres runs every app on PostgreSQL (DATABASE_URL), a database of its own
+ * for each data directory on one throwaway server per test file: the same tests on the production
+ * engine (npm run test:postgres).
+ */
+const ENGINE = process.env.EVENTIDE_TEST_ENGINE;
+let postgres: Promise<TestPostgres> | undefined;
+const databases = new Map<string, string>();
+if (ENGINE === 'postgres') afterAll(async () => (await postgres)?.remove());
+
+/** The tables of the database with a row that holds `text` anywhere (a row as text: every column, JSON included). */
+async function tablesHolding(url: string, text: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
+    const holding: string[] = [];
+    for (const { name } of rows) {
+      const found = await client.query(`SELECT 1 FROM ${client.escapeIdentifier(name)} AS t WHERE strpos(t::text, $1) > 0 LIMIT 1`, [text]);
+      if (found.rowCount) holding.push(name);
+    }
+    return holding;
+  } finally {
+    await client.end();
+  }
+}
+
+async function engineEnv(dir: string): Promise<Record<string, string>> {
+  if (ENGINE !== 'postgres') return {};
+  postgres ??= startPostgres();
+  let url = databases.get(dir);
+  if (!url) {
+    url = await (await postgres).database();
+    databases.set(dir, url);
+  }
+  return { DATABASE_URL: url };
+}
 
 export interface RouteInfo {
   methods: string[];
@@ -42,6 +85,10 @@ export interface FullApp extends JsonClient {
   url: string;
   /** Where the embedded stores keep their files. */
   dataDir: string;
+  /** The settings that name its stores (DATA_DIR, and DATABASE_URL on PostgreSQL): what a CLI beside it is run with. */
+  storeEnv: Record<string, string>;
+  /** Where the stores hold these characters: the data directory's files, and on PostgreSQL its tables (`postgres:<table>`). */
+  placesHolding(text: string): Promise<string[]>;
   auth: OpenedAuth;
   /** Every route the app serves (each path with its methods), for tests that must reach them all. */
   routes: RouteInfo[];
@@ -81,7 +128,8 @@ export interface FullAppOptions {
 
 export async function startFullApp(options: FullAppOptions = {}): Promise<FullApp> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'eventide-full-'));
-  const config = loadConfig({ DATA_DIR: dir, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
+  const storeEnv: Record<string, string> = { DATA_DIR: dir, ...(await engineEnv(dir)) };
+  const config = loadConfig({ ...storeEnv, ...TEST_ENV, SQLITE_SYNCHRONOUS: 'NORMAL', ...options.env });
   const log = options.log ?? createLogger({ level: 'silent' });
   const composition = await compose(
     { config, log, ...(options.upcasters ? { upcasters: options.upcasters } : {}) },
@@ -121,6 +169,17 @@ export async function startFullApp(options: FullAppOptions = {}): Promise<FullAp
   return {
     url,
     dataDir: dir,
+    storeEnv,
+    async placesHolding(text) {
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => {
+        try {
+          return readFileSync(join(dir, name)).includes(text);
+        } catch {
+          return false; // a directory
+        }
+      });
+      return [...files, ...(storeEnv.DATABASE_URL ? (await tablesHolding(storeEnv.DATABASE_URL, text)).map((t) => `postgres:${t}`) : [])];
+    },
     auth,
     routes,
     admin,

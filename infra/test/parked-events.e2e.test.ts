@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UPCASTERS, type Upcasters } from '@eventide/kernel/events/versions.ts';
 import { newId } from '@eventide/kernel/ids.ts';
-import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import { openEventStoreAdapter } from '@eventide/stores/event-store/open.ts';
+import { loadConfig } from '@eventide/kernel/config.ts';
 import { versionedEventStore } from '@eventide/stores/event-store/versioned.ts';
 import { signedInUser } from '@eventide/testing/sign-in.ts';
 import { until } from '@eventide/testing/wait.ts';
@@ -27,8 +28,8 @@ afterAll(async () => {
 const product = (name: string) => ({ name, price: { amount: 1200, currency: 'EUR' } });
 
 /** What the next release writes when it changes a product: a product:updated of version 3, straight into the log. */
-async function changeAsNextRelease(productId: string, revision: number, name: string): Promise<number> {
-  const log = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
+async function changeAsNextRelease(app: FullApp, productId: string, revision: number, name: string): Promise<number> {
+  const { store: log } = await openEventStoreAdapter(loadConfig(app.storeEnv));
   try {
     const next = versionedEventStore(log, NEXT_RELEASE);
     const metadata = { correlationId: newId(), causationId: newId(), actor: { type: 'system' as const, name: 'next-release' } };
@@ -45,7 +46,7 @@ describe('an event of a version this release does not know', () => {
     apps.push(app);
     const kettle = (await app.write('POST', '/products', product('Kettle'))).body.productId as string;
     const toaster = (await app.write('POST', '/products', product('Toaster'))).body.productId as string;
-    const newer = await changeAsNextRelease(kettle, 0, 'Kettle, renamed by the next release');
+    const newer = await changeAsNextRelease(app, kettle, 0, 'Kettle, renamed by the next release');
 
     // Every other entity goes on.
     const changed = await app.write('PATCH', `/products/${toaster}`, { name: 'Toaster 2' });

@@ -12,6 +12,12 @@ import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { followerGauges, projectorService } from './service.ts';
 import { followersProbe, parkedGauge, type Positions } from './followers-health.ts';
 import { superviseThread, type RunningThread, type SupervisedThread } from './thread-supervisor.ts';
+import { backoffDelay } from '@eventide/kernel/backoff.ts';
+import { StoreUnavailableError } from '@eventide/stores/unavailable.ts';
+import { setTimeout as abortableDelay } from 'node:timers/promises';
+
+/** Waits `ms`, or less when `signal` aborts; never rejects. */
+const abortableSleep = (ms: number, signal: AbortSignal) => abortableDelay(ms, undefined, { signal }).catch(() => undefined);
 
 export type { Positions } from './followers-health.ts';
 
@@ -72,8 +78,29 @@ export function projectorOnThread(name: string): ServiceFactory<ProjectorOnThrea
       // query service may keep what the store says until then (query-service/src/consistency.ts).
       platform.projected.notify();
       void (async () => {
-        for await (const _ of events.store.subscribeToAll({ after: 0, signal: waiting.signal })) break;
-        if (!waiting.signal.aborted) await start();
+        // A store that cannot be reached now (PostgreSQL restarting) is waited for too.
+        for (let failures = 0; !waiting.signal.aborted; ) {
+          try {
+            for await (const _ of events.store.subscribeToAll({ after: 0, signal: waiting.signal })) break;
+            break;
+          } catch (error) {
+            if (!(error instanceof StoreUnavailableError)) throw error;
+            log.warn({ err: error }, 'waiting for the first event: the event store cannot be reached; trying again');
+            await abortableSleep(backoffDelay(++failures), waiting.signal);
+          }
+        }
+        // Started while the process serves: a start that fails (its stores unreachable as it opens
+        // them) is tried again, as the supervisor tries again a thread that ended.
+        for (let failures = 0; !waiting.signal.aborted; ) {
+          try {
+            await start();
+            break;
+          } catch (error) {
+            starting = undefined;
+            log.error({ err: error }, "the projector's thread could not be started; trying again");
+            await abortableSleep(backoffDelay(++failures), waiting.signal);
+          }
+        }
       })().catch((error: unknown) => {
         if (!waiting.signal.aborted) {
           log.fatal({ err: error }, "the projector's thread could not be started");

@@ -85,6 +85,13 @@ export const problems = {
    * What was asked for includes an event a newer release wrote: this one cannot read it until it is
    * upgraded too (a rolling upgrade under way). Not the client's fault, and not for long.
    */
+  storeUnavailable: (store: string) =>
+    new AppError(503, {
+      type: 'store-unavailable',
+      title: 'Store unavailable',
+      detail: `the ${store} cannot be reached just now; nothing of this request was done unless its answer said so: try again shortly`,
+      headers: { 'Retry-After': '5' },
+    }),
   eventVersionUnknown: (detail: string) =>
     new AppError(503, { type: 'event-version-unknown', title: 'Written by a newer release', detail, headers: { 'Retry-After': '30' } }),
   idempotencyKeyReused: () =>

@@ -5,6 +5,7 @@ import { Refusal } from '@eventide/kernel/models/refusal.ts';
 import { AppError, problems } from '@eventide/contract/problems.ts';
 import { NewerEventVersionError } from '@eventide/kernel/events/versions.ts';
 import { problemOfRefusal } from './refusals.ts';
+import { StoreUnavailableError } from '@eventide/stores/unavailable.ts';
 import { requestLogger } from './request-context.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 
@@ -62,6 +63,10 @@ function asProblem(thrown: unknown, log: Logger): unknown {
     return problems.eventVersionUnknown(
       `what this asks for includes a ${thrown.eventType} event of version ${thrown.version}, newer than this release reads (${thrown.known}): the service is being upgraded; try again shortly`,
     );
+  }
+  if (thrown instanceof StoreUnavailableError) {
+    log.warn({ err: thrown }, 'a request met a store that cannot be reached');
+    return problems.storeUnavailable(thrown.store);
   }
   return thrown;
 }

@@ -5,6 +5,7 @@
 //
 // The only file of the event store that speaks SQL to PostgreSQL; its own errors (a revision not
 // expected, an id reused) come back as values and become ours here.
+import type pg from 'pg';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { isUuid } from '@eventide/kernel/ids.ts';
 import {
@@ -18,6 +19,7 @@ import {
 } from './port.ts';
 import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
+import { reaching } from '../postgres/errors.ts';
 import { Notifications } from '../postgres/notifications.ts';
 import { APPENDED_CHANNEL, EVENT_STORE_STEPS } from './postgres-schema.ts';
 
@@ -94,9 +96,14 @@ function outcome(unit: PendingUnit, answer: UnitAnswer): void {
   else unit.reject(new EventIdReusedError(answer.eventId, answer.detail));
 }
 
+const STORE = 'event store';
+
 export async function openPostgresEventStore(options: PostgresEventStoreOptions): Promise<EventStore> {
-  const pool = openPool(options.url, options.poolSize);
-  await migrate(pool, 'event-store', EVENT_STORE_STEPS);
+  const connections = openPool(options.url, options.poolSize);
+  // Every statement through here: the server's absence is StoreUnavailableError, as callers expect.
+  const query = <Row extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    reaching(STORE, () => connections.query<Row>(text, values));
+  await reaching(STORE, () => migrate(connections, 'event-store', EVENT_STORE_STEPS));
   const notifications = new Notifications(options.url, APPENDED_CHANNEL);
 
   let closed = false;
@@ -109,10 +116,10 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
       const batch = queue;
       queue = [];
       try {
-        const { rows } = await pool.query<{ answers: UnitAnswer[] }>('SELECT eventide_append($1::json) AS answers', [
+        const { rows } = await query<{ answers: UnitAnswer[] }>('SELECT eventide_append($1::json) AS answers', [
           JSON.stringify(batch.map((unit) => unit.appends)),
         ]);
-        batch.forEach((unit, i) => outcome(unit, rows[0]!.answers[i]!));
+        for (const [i, unit] of batch.entries()) outcome(unit, rows[0]!.answers[i]!);
       } catch (error) {
         // Nothing of the batch is known to be written (a lost connection may have committed it: a
         // retry with the same event ids is answered with what was written, never written twice).
@@ -137,10 +144,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   }
 
   async function readAll(after: number, limit: number): Promise<RecordedEvent[]> {
-    const { rows } = await pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`, [
-      after,
-      limit,
-    ]);
+    const { rows } = await query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`, [after, limit]);
     return rows.map(toRecorded);
   }
 
@@ -153,7 +157,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     appendInOrder: enqueue,
 
     async readStream(streamId, { fromRevision = 0, toRevision = 2 ** 31 - 1 } = {}) {
-      const { rows } = await pool.query<EventRow>(
+      const { rows } = await query<EventRow>(
         `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND revision BETWEEN $2 AND $3 ORDER BY revision`,
         [streamId, fromRevision, Math.min(toRevision, 2 ** 31 - 1)],
       );
@@ -162,10 +166,10 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
 
     async readCausedBy(streamId, causationId) {
       // A name-based id is found by the cause index (its condition repeated, so the planner uses it).
-      const query = NAME_BASED_UUID.test(causationId)
+      const text = NAME_BASED_UUID.test(causationId)
         ? `SELECT ${COLUMNS} FROM events WHERE metadata->>'causationId' = $2 AND substr(metadata->>'causationId', 15, 1) = '5' AND stream_id = $1 ORDER BY revision`
         : `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND metadata->>'causationId' = $2 ORDER BY revision`;
-      const { rows } = await pool.query<EventRow>(query, [streamId, causationId]);
+      const { rows } = await query<EventRow>(text, [streamId, causationId]);
       return rows.map(toRecorded);
     },
 
@@ -178,7 +182,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
             : 'position' in atOrBefore
               ? ['position <= $3', atOrBefore.position]
               : ['time <= $3', atOrBefore.time];
-      const { rows } = await pool.query<SnapshotRow>(
+      const { rows } = await query<SnapshotRow>(
         `SELECT version, revision, position, time, state FROM snapshots
          WHERE stream_id = $1 AND version = $2 AND (${bound}) ORDER BY revision DESC LIMIT 1`,
         value === null ? [streamId, version] : [streamId, version, value],
@@ -192,7 +196,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
       if (closed) throw new Error('event store is closed');
       // One statement: kept only if its last event is in the stream as it says, and the stream's
       // snapshots of other versions dropped with it.
-      const { rowCount } = await pool.query(
+      const { rowCount } = await query(
         `WITH at AS (
            SELECT 1 FROM events WHERE stream_id = $1 AND revision = $2 AND position = $3 AND time = $4
          ), dropped AS (
@@ -208,7 +212,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
 
     async longestStreams(limit) {
       // Ranked by their newest snapshot, then measured, twice as many as asked (as the embedded store does).
-      const { rows } = await pool.query<{ stream_id: string; events: number }>(
+      const { rows } = await query<{ stream_id: string; events: number }>(
         `SELECT ranked.stream_id, (SELECT max(revision) + 1 FROM events WHERE stream_id = ranked.stream_id) AS events
          FROM (SELECT stream_id, max(revision) AS revision FROM snapshots GROUP BY stream_id ORDER BY 2 DESC LIMIT $1) AS ranked`,
         [limit * 2],
@@ -222,7 +226,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     readAll: ({ after = 0, limit = READ_PAGE } = {}) => readAll(after, limit),
 
     async head() {
-      const { rows } = await pool.query<{ position: string }>('SELECT coalesce(max(position), 0) AS position FROM events');
+      const { rows } = await query<{ position: string }>('SELECT coalesce(max(position), 0) AS position FROM events');
       return Number(rows[0]!.position);
     },
 
@@ -246,7 +250,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
       closed = true;
       await flushing;
       await notifications.close();
-      await pool.end();
+      await connections.end();
     },
   };
 }
