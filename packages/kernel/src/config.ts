@@ -29,8 +29,9 @@ const schema = z
     EVENTSTORE_URL: z.string().min(1).optional(),
     /**
      * PostgreSQL URL, e.g. postgresql://eventide:secret@db.internal/eventide, for the stores that have a
-     * PostgreSQL adapter (so far the event store: docs/engines.md); unset: embedded SQLite. Several
-     * processes on one database share its event store. Not with EVENTSTORE_URL: one engine holds the log.
+     * PostgreSQL adapter, before MONGO_URL (so far the event store and the key store: docs/engines.md);
+     * unset: embedded SQLite. Several processes on one database share them. Not with EVENTSTORE_URL:
+     * one engine holds the log.
      */
     DATABASE_URL: z
       .string()

@@ -1,11 +1,17 @@
-// Chooses the key store adapter from configuration: MongoDB when its URL is set, otherwise the
-// embedded SQLite file `keys.db` under the data directory (never inside the event store).
+// Chooses the key store adapter from configuration: PostgreSQL or MongoDB when its URL is set (the
+// first when both are), otherwise the embedded SQLite file `keys.db` under the data directory
+// (never inside the event store).
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { KeyStore } from './port.ts';
 import { openSqliteKeyStore } from './sqlite.ts';
 
 export async function openKeyStore(config: Config): Promise<{ store: KeyStore; description: string }> {
+  if (config.DATABASE_URL) {
+    // Loaded only here: the embedded default never loads the PostgreSQL client.
+    const { openPostgresKeyStore } = await import('./postgres.ts');
+    return { store: await openPostgresKeyStore(config.DATABASE_URL), description: 'PostgreSQL (its own tables)' };
+  }
   if (config.MONGO_URL) {
     // Loaded only here: the driver alone holds a 17 MB serialisation buffer (bson) from the moment it loads.
     const { MongoClient } = await import('mongodb');
