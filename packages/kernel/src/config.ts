@@ -29,7 +29,7 @@ const schema = z
     EVENTSTORE_URL: z.string().min(1).optional(),
     /**
      * PostgreSQL URL, e.g. postgresql://eventide:secret@db.internal/eventide, for the stores that have a
-     * PostgreSQL adapter, before MONGO_URL (so far the event store and the key store: docs/engines.md);
+     * PostgreSQL adapter, before MONGO_URL (so far the event store, the key store and sign-in's: docs/engines.md);
      * unset: embedded SQLite. Several processes on one database share them. Not with EVENTSTORE_URL:
      * one engine holds the log.
      */

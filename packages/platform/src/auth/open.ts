@@ -1,12 +1,12 @@
-// Chooses where sessions and rate-limit counters live from configuration: MongoDB when its URL
-// is set (shared by every process), otherwise SQLite under the data directory for sessions
-// and memory for counters. Counters go to Redis when REDIS_URL is set, whatever holds sessions.
+// Chooses where sessions and rate-limit counters live from configuration: PostgreSQL or MongoDB
+// when its URL is set (the first when both are; shared by every process), otherwise SQLite under
+// the data directory for sessions and memory for counters. Counters go to Redis when REDIS_URL is set, whatever holds sessions.
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
 import { loadOrCreateSecret } from '@eventide/kernel/secret.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { RedisClient } from '@eventide/stores/redis.ts';
-import { keyBlinder, memoryLimiters, mongoLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
+import { keyBlinder, memoryLimiters, mongoLimiters, postgresLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
 import type { SessionOptions } from './session.ts';
 import type { RevocationFeed } from '@eventide/stores/revocations/port.ts';
 import { openSqliteRevocations } from '@eventide/stores/revocations/sqlite.ts';
@@ -50,7 +50,22 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
   let sessionsWhere: string;
   let limitsWhere: string;
   const onError = options.onError ?? ((error: unknown) => console.error('revocation feed:', error));
-  if (config.MONGO_URL) {
+  let closeDatabase: (() => Promise<void>) | undefined;
+  if (config.DATABASE_URL) {
+    // Loaded only here, so the embedded default never loads the PostgreSQL client.
+    const { openPool } = await import('@eventide/stores/postgres/pool.ts');
+    const { migrateAuth, RATE_LIMITS_TABLE } = await import('@eventide/stores/postgres/auth-schema.ts');
+    const { postgresSessionStore } = await import('@eventide/stores/session-store/postgres.ts');
+    const { postgresRevocations } = await import('@eventide/stores/revocations/postgres.ts');
+    const pool = openPool(config.DATABASE_URL, 4);
+    await migrateAuth(pool);
+    raw = postgresSessionStore(pool);
+    limiters = postgresLimiters(pool, RATE_LIMITS_TABLE, keyBlinder(secret));
+    revocations = await postgresRevocations(pool, config.DATABASE_URL, { onError });
+    closeDatabase = () => pool.end();
+    sessionsWhere = 'PostgreSQL';
+    limitsWhere = 'PostgreSQL';
+  } else if (config.MONGO_URL) {
     // Loaded only here, so the embedded default never loads the MongoDB driver.
     const { openMongoSessionStore } = await import('@eventide/stores/session-store/mongo.ts');
     const { openMongoRevocations } = await import('@eventide/stores/revocations/mongo.ts');
@@ -102,6 +117,7 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
     async close() {
       await revocations.close();
       await store.close();
+      await closeDatabase?.();
       if (redis) await closeRedis?.(redis);
     },
   };

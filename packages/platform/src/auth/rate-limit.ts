@@ -1,12 +1,19 @@
 // Per-endpoint, per-client rate limits on rate-limiter-flexible. Counters live in memory on the
 // embedded default (one process), and where every process shares them otherwise: Redis when
-// REDIS_URL is set, else MongoDB with real engines. A memory limiter stands in while the shared
+// REDIS_URL is set, else PostgreSQL (DATABASE_URL) or MongoDB with real engines. A memory limiter stands in while the shared
 // store cannot be reached, so an outage does not become one of ours. A shared store holds each
 // counter under a keyed hash of its key, never the key: keys hold email addresses (failed
 // sign-ins per account) and client addresses, and whoever reads the store must not read those.
 import { createHmac } from 'node:crypto';
 import type { Context } from 'koa';
-import { RateLimiterMemory, RateLimiterMongo, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterMongo,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { problems } from '@eventide/contract/problems.ts';
 import { addressKey } from './client-address.ts';
 import { sessionUser } from './session.ts';
@@ -74,6 +81,26 @@ export function mongoLimiters(client: unknown, blind: KeyBlinder): LimiterFactor
       new RateLimiterMongo({
         storeClient: client,
         tableName: 'rate_limits',
+        keyPrefix: spec.name,
+        points: spec.points,
+        duration: spec.duration,
+        blockDuration: spec.blockDuration ?? 0,
+        insuranceLimiter: memory(spec),
+      }),
+      blind,
+    );
+}
+
+/** `pool`: a pg pool on the database whose auth tables hold the counters (stores/postgres/auth-schema.ts, already made). */
+export function postgresLimiters(pool: unknown, table: string, blind: KeyBlinder): LimiterFactory {
+  const memory = memoryLimiters();
+  return (spec) =>
+    blinded(
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: table,
+        tableCreated: true,
         keyPrefix: spec.name,
         points: spec.points,
         duration: spec.duration,
