@@ -73,61 +73,63 @@ function blinded<Limiter extends RateLimiterAbstract>(limiter: Limiter, blind: K
   return limiter;
 }
 
-/** `client`: a connected MongoClient (the session store's). */
-export function mongoLimiters(client: unknown, blind: KeyBlinder): LimiterFactory {
+/**
+ * Limiters whose counters a shared store keeps: each with the spec's budget, a memory limiter with
+ * the same budget standing in while the store cannot be reached, and keys blinded. `make` says
+ * where and how (the library's options for that store).
+ */
+function sharedLimiters(
+  blind: KeyBlinder,
+  make: (
+    spec: LimitSpec,
+    budget: { points: number; duration: number; blockDuration: number; insuranceLimiter: RateLimiterAbstract },
+  ) => RateLimiterAbstract,
+): LimiterFactory {
   const memory = memoryLimiters();
   return (spec) =>
     blinded(
-      new RateLimiterMongo({
-        storeClient: client,
-        tableName: 'rate_limits',
-        keyPrefix: spec.name,
-        points: spec.points,
-        duration: spec.duration,
-        blockDuration: spec.blockDuration ?? 0,
-        insuranceLimiter: memory(spec),
-      }),
+      make(spec, { points: spec.points, duration: spec.duration, blockDuration: spec.blockDuration ?? 0, insuranceLimiter: memory(spec) }),
       blind,
     );
 }
 
+/** `client`: a connected MongoClient (the session store's). */
+export function mongoLimiters(client: unknown, blind: KeyBlinder): LimiterFactory {
+  return sharedLimiters(
+    blind,
+    (spec, budget) => new RateLimiterMongo({ storeClient: client, tableName: 'rate_limits', keyPrefix: spec.name, ...budget }),
+  );
+}
+
 /** `pool`: a pg pool on the database whose auth tables hold the counters (stores/postgres/auth-schema.ts, already made). */
 export function postgresLimiters(pool: unknown, table: string, blind: KeyBlinder): LimiterFactory {
-  const memory = memoryLimiters();
-  return (spec) =>
-    blinded(
+  return sharedLimiters(
+    blind,
+    (spec, budget) =>
       new RateLimiterPostgres({
         storeClient: pool,
         storeType: 'pool',
         tableName: table,
         tableCreated: true,
         keyPrefix: spec.name,
-        points: spec.points,
-        duration: spec.duration,
-        blockDuration: spec.blockDuration ?? 0,
-        insuranceLimiter: memory(spec),
+        ...budget,
       }),
-      blind,
-    );
+  );
 }
 
 /** `client`: a connected node-redis client opened with failFast (redis.ts), so that an outage falls back at once. */
 export function redisLimiters(client: unknown, blind: KeyBlinder): LimiterFactory {
-  const memory = memoryLimiters();
-  return (spec) =>
-    blinded(
+  return sharedLimiters(
+    blind,
+    (spec, budget) =>
       new RateLimiterRedis({
         storeClient: client,
         useRedisPackage: true,
         rejectIfRedisNotReady: true,
         keyPrefix: `eventide:limit:${spec.name}`,
-        points: spec.points,
-        duration: spec.duration,
-        blockDuration: spec.blockDuration ?? 0,
-        insuranceLimiter: memory(spec),
+        ...budget,
       }),
-      blind,
-    );
+  );
 }
 
 /**

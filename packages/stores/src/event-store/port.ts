@@ -1,6 +1,7 @@
 // The event store port: what every adapter (embedded SQLite, EventStoreDB) promises.
 // Streams hold one entity each; the global log orders every event of every stream.
 import type { JsonValue, NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
+import { isUuid } from '@eventide/kernel/ids.ts';
 
 /**
  * What an append expects of the stream:
@@ -141,3 +142,17 @@ export class EventIdReusedError extends Error {
 export function describeExpected(expected: ExpectedRevision): string {
   return typeof expected === 'number' ? `revision ${expected}` : expected.replace('_', ' ');
 }
+
+/** Refuses what no adapter writes: no appends, an append of no events, an event id that is not a UUID. */
+export function checkAppends(appends: readonly StreamAppend[]): void {
+  if (appends.length === 0) throw new TypeError('appendInOrder needs at least one append');
+  for (const { events } of appends) {
+    if (events.length === 0) throw new TypeError('an append needs at least one event');
+    for (const event of events) {
+      if (!isUuid(event.id)) throw new TypeError(`event id ${JSON.stringify(event.id)} is not a UUID`);
+    }
+  }
+}
+
+/** A name-based (v5) UUID: the only command ids a retry repeats, so the only causes the stores index. */
+export const NAME_BASED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5/i;

@@ -7,9 +7,10 @@
 // expected, an id reused) come back as values and become ours here.
 import type pg from 'pg';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { isUuid } from '@eventide/kernel/ids.ts';
 import {
+  checkAppends,
   EventIdReusedError,
+  NAME_BASED_UUID,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
@@ -60,7 +61,6 @@ interface PendingUnit {
 }
 
 const READ_PAGE = 500;
-const NAME_BASED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5/i;
 const COLUMNS = 'position, event_id, stream_id, revision, type, data, metadata, time';
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -74,16 +74,6 @@ function toRecorded(row: EventRow): RecordedEvent {
     data: row.data,
     metadata: row.metadata,
   };
-}
-
-function validate(appends: StreamAppend[]): void {
-  if (appends.length === 0) throw new TypeError('appendInOrder needs at least one append');
-  for (const { events } of appends) {
-    if (events.length === 0) throw new TypeError('an append needs at least one event');
-    for (const event of events) {
-      if (!isUuid(event.id)) throw new TypeError(`event id ${JSON.stringify(event.id)} is not a UUID`);
-    }
-  }
 }
 
 function outcome(unit: PendingUnit, answer: UnitAnswer): void {
@@ -131,7 +121,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   function enqueue(appends: StreamAppend[]): Promise<AppendResult[]> {
     if (closed) return Promise.reject(new Error('event store is closed'));
     try {
-      validate(appends);
+      checkAppends(appends);
     } catch (error) {
       return Promise.reject(error);
     }

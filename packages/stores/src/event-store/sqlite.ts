@@ -13,9 +13,16 @@
 // own, none), and left out: SQLite shows a commit to other readers as it ends, which at FULL is
 // after its fsync and at NORMAL before any. A follower (here or in another process) could then
 // project or publish an event that a power loss takes back.
-import type { AppendResult, EventStore, Snapshot, StreamAppend, SubscribeOptions } from './port.ts';
+import {
+  checkAppends,
+  NAME_BASED_UUID,
+  type AppendResult,
+  type EventStore,
+  type Snapshot,
+  type StreamAppend,
+  type SubscribeOptions,
+} from './port.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { isUuid } from '@eventide/kernel/ids.ts';
 import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import { sqliteAppendWriter } from './sqlite-append.ts';
@@ -66,7 +73,6 @@ interface PendingAppend {
 }
 
 const READ_PAGE = 500;
-const NAME_BASED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5/i;
 
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const db = openSqliteFile(options.path, options.synchronous ?? 'FULL');
@@ -196,20 +202,10 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     otherThreads.announce();
   }
 
-  function validate(appends: StreamAppend[]): void {
-    if (appends.length === 0) throw new TypeError('appendInOrder needs at least one append');
-    for (const { events } of appends) {
-      if (events.length === 0) throw new TypeError('an append needs at least one event');
-      for (const event of events) {
-        if (!isUuid(event.id)) throw new TypeError(`event id ${JSON.stringify(event.id)} is not a UUID`);
-      }
-    }
-  }
-
   function enqueue(appends: StreamAppend[]): Promise<AppendResult[]> {
     if (closed) return Promise.reject(new Error('event store is closed'));
     try {
-      validate(appends);
+      checkAppends(appends);
     } catch (error) {
       return Promise.reject(error);
     }
