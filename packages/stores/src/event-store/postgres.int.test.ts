@@ -1,8 +1,8 @@
 // The event store's contracts on a real PostgreSQL (Debian's binaries, a throwaway cluster), a
 // database of its own for each test.
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type TestPostgres } from '@eventide/testing/postgres-server.ts';
-import { eventStoreContract, type EventStoreHarness } from './contract.ts';
+import { event, eventStoreContract, stream, type EventStoreHarness } from './contract.ts';
 import { globalIdsContract } from './global-ids.contract.ts';
 import { longestStreamsContract } from './longest-streams.contract.ts';
 import { openPostgresEventStore } from './postgres.ts';
@@ -37,4 +37,21 @@ if (unavailable) {
   eventStoreContract('PostgreSQL', harness);
   longestStreamsContract('PostgreSQL', harness);
   globalIdsContract('PostgreSQL', harness);
+
+  describe('the event store on PostgreSQL, beyond the contracts', () => {
+    it('writes more appends than one batch takes, sent in one turn, each once and in order', async () => {
+      const { store, dispose } = await harness();
+      try {
+        const streams = Array.from({ length: 600 }, () => stream());
+        const results = await Promise.all(streams.map((s) => store.append(s, [event()], { expectedRevision: 'no_stream' })));
+        const positions = results.map((r) => r.position);
+        expect(new Set(positions).size).toBe(streams.length);
+        // Sent in this order, batched in this order: positions follow it.
+        expect(positions).toEqual([...positions].sort((a, b) => a - b));
+        expect((await store.readAll({ limit: 1000 })).map((e) => e.streamId)).toEqual(streams);
+      } finally {
+        await dispose();
+      }
+    });
+  });
 }

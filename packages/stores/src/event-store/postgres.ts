@@ -61,6 +61,12 @@ interface PendingUnit {
 }
 
 const READ_PAGE = 500;
+/**
+ * Appends (units) sent in one statement at most: enough to share a commit among all of a busy
+ * process's writers, few enough that one statement's size, and the time it holds the append lock
+ * (postgres-schema.ts), stay small whatever piles up while the server is slow.
+ */
+const BATCH_UNITS = 256;
 const COLUMNS = 'position, event_id, stream_id, revision, type, data, metadata, time';
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -97,14 +103,13 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   const notifications = new Notifications(options.url, APPENDED_CHANNEL);
 
   let closed = false;
-  let queue: PendingUnit[] = [];
+  const queue: PendingUnit[] = [];
   let flushing: Promise<void> | undefined;
 
   /** Sends what is queued as one batch; appends queued meanwhile go in the next one. */
   async function flush(): Promise<void> {
     while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
+      const batch = queue.splice(0, BATCH_UNITS);
       try {
         const { rows } = await query<{ answers: UnitAnswer[] }>('SELECT eventide_append($1::json) AS answers', [
           JSON.stringify(batch.map((unit) => unit.appends)),
