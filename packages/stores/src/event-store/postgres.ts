@@ -230,7 +230,14 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
       while (!closed && !signal?.aborted) {
         // Taken before the read: a commit notified while it runs is not waited for after it.
         const seen = notifications.count;
-        const page = await readAll(position, READ_PAGE);
+        let page: RecordedEvent[];
+        try {
+          page = await readAll(position, READ_PAGE);
+        } catch (error) {
+          // A read cut short by the store's close (its pool ended) ends the subscription quietly.
+          if (closed || signal?.aborted) return;
+          throw error;
+        }
         for (const event of page) {
           if (signal?.aborted) return;
           yield event;

@@ -68,8 +68,9 @@ export async function postgresRevocations(pool: pg.Pool, url: string, options: P
           if (rows.length < PAGE) break;
         }
       } catch (error) {
-        // The database is away: the reconnection that brings it back wakes this again.
-        options.onError?.(error);
+        // The database is away: the reconnection that brings it back wakes this again. (At close,
+        // a read cut short by the pool's end is no error.)
+        if (!signal.aborted) onError(error);
       }
       await notifications.next(wake, signal);
     }
