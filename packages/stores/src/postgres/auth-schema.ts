@@ -20,7 +20,9 @@ const AUTH_STEPS: readonly string[] = [
      id   bigint           GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
      body json             NOT NULL,
      -- The publisher's clock, in milliseconds with their fractions: which listeners it is for.
-     at   double precision NOT NULL
+     at   double precision NOT NULL,
+     -- The feed that published it, which told its own listeners already.
+     origin text         NOT NULL
    );
    CREATE INDEX revocations_at ON revocations (at);
    CREATE TABLE ${RATE_LIMITS_TABLE} (

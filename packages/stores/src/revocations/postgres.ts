@@ -7,6 +7,7 @@
 // (each row's `at`): on one host exactly; across hosts, as closely as their clocks agree, which
 // NTP keeps to milliseconds (MongoDB's change streams, which start when the server gets to them,
 // have a window of the same kind). The processes that hold connections re-check them besides.
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { Notifications } from '../postgres/notifications.ts';
 import { reaching } from '../postgres/errors.ts';
@@ -42,8 +43,12 @@ export async function postgresRevocations(pool: pg.Pool, url: string, options: P
     }
   };
   const notifications = new Notifications(url, CHANNEL);
-  /** Ids this process published: already delivered here, skipped when the feed meets them. */
-  const own = new Set<number>();
+  /**
+   * This feed's mark on what it publishes: its own listeners were told at once, so its rows are
+   * skipped when it reads them. (A set of its ids, filled when the insert answered, raced with the
+   * NOTIFY, which may come first: a listener then heard a revocation twice.)
+   */
+  const origin = randomUUID();
   const following = new AbortController();
   let published = 0;
   let closed = false;
@@ -56,13 +61,13 @@ export async function postgresRevocations(pool: pg.Pool, url: string, options: P
       const wake = notifications.count;
       try {
         for (;;) {
-          const { rows } = await query<{ id: string; body: Revocation; at: number }>(
-            'SELECT id, body, at FROM revocations WHERE id > $1 ORDER BY id LIMIT $2',
+          const { rows } = await query<{ id: string; body: Revocation; at: number; origin: string }>(
+            'SELECT id, body, at, origin FROM revocations WHERE id > $1 ORDER BY id LIMIT $2',
             [seen, PAGE],
           );
           for (const row of rows) {
             seen = Number(row.id);
-            if (own.delete(seen) || signal.aborted) continue;
+            if (row.origin === origin || signal.aborted) continue;
             for (const follower of followers) if (row.at >= follower.since) tell(follower.listener, row.body);
           }
           if (rows.length < PAGE) break;
@@ -83,12 +88,11 @@ export async function postgresRevocations(pool: pg.Pool, url: string, options: P
   return {
     async publish(revocation) {
       if (closed) throw new Error('the revocation feed is closed');
-      const { rows } = await query<{ id: string }>(
-        `WITH published AS (INSERT INTO revocations (body, at) VALUES ($1, $2) RETURNING id)
+      await query(
+        `WITH published AS (INSERT INTO revocations (body, at, origin) VALUES ($1, $2, $3) RETURNING id)
          SELECT id, pg_notify('${CHANNEL}', id::text) FROM published`,
-        [JSON.stringify(revocation), clock()],
+        [JSON.stringify(revocation), clock(), origin],
       );
-      own.add(Number(rows[0]!.id));
       if (++published % PRUNE_EVERY === 0) await query('DELETE FROM revocations WHERE at < $1', [clock() - retainMs]);
       listeners.deliver(revocation);
     },
