@@ -60,9 +60,11 @@ describe('an order and a user as they were', () => {
     const buyer = await customer();
     const product = (await app.request('POST', '/products', { name: 'Pot', price: { amount: 1000, currency: 'EUR' } })).body.productId;
     const order = await buyer.request('POST', '/orders', { userId: buyer.userId, lines: [{ productId: product, quantity: 1 }] });
-    await buyer.request('PATCH', `/orders/${order.body.orderId}`, { status: 'placed' });
+    const placed = await buyer.request('PATCH', `/orders/${order.body.orderId}`, { status: 'placed' });
     const path = `/orders/${order.body.orderId}?at=${positionOf(order)}`;
-    expect((await buyer.request('GET', path)).body).toMatchObject({ status: 'draft', version: 0 });
+    // Who may see the order is read from the read models: the first read waits for them to hold it.
+    const reading = { 'Wait-For-Position': String(positionOf(placed)) };
+    expect((await buyer.request('GET', path, undefined, reading)).body).toMatchObject({ status: 'draft', version: 0 });
     expect((await app.request('GET', path)).body).toMatchObject({ status: 'draft' });
     expect((await (await customer()).request('GET', path)).status).toBe(404);
 

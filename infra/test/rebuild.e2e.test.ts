@@ -1,5 +1,6 @@
 // A rebuild replays into a fresh generation while queries go on being served, shows progress,
 // swaps the new generation in, and loses no write made while it ran.
+import { EventEmitter, once } from 'node:events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rebuild, type RebuildProgress } from '@eventide/projector/src/rebuild.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
@@ -26,15 +27,23 @@ it('swaps in a rebuilt generation while serving queries and taking writes', asyn
   const generation = await app.readStore.activeGeneration();
 
   let rebuilding = true;
+  // Readers read a round per batch the rebuild reports, not as fast as they can: how many reads a
+  // rebuild meets then follows its work, not the engine's speed (a slower one met the read limit).
+  const paced = new EventEmitter();
   const statuses: number[] = [];
+  const answered = new Set<string>();
   const readPositions: number[] = [];
   const readers = (async () => {
     while (rebuilding) {
       for (const path of ['/api/products?limit=5', '/search?q=kettle', `/products/${before.body.items[0].productId}`]) {
         const reply = await app.request('GET', path);
+        // A search limit met (10 a second) is the reader's own pace, not the rebuild: not counted.
+        if (reply.status === 429 && reply.body.type === '/problems/rate-limited') continue;
         statuses.push(reply.status);
+        answered.add(path);
         readPositions.push(Number(reply.headers.get('read-position')));
       }
+      if (rebuilding) await once(paced, 'step');
     }
   })();
   const duringWrites: number[] = [];
@@ -47,14 +56,18 @@ it('swaps in a rebuilt generation while serving queries and taking writes', asyn
     readStore: app.readStore,
     parked: app.parked,
     log,
-    onProgress: (p) => progress.push(p),
+    onProgress: (p) => {
+      progress.push(p);
+      paced.emit('step');
+    },
   });
   rebuilding = false;
+  paced.emit('step');
   await Promise.all([readers, writers]);
 
   expect(done.generation).not.toBe(generation);
   expect(await app.readStore.activeGeneration()).toBe(done.generation);
-  expect(statuses.length).toBeGreaterThan(0);
+  expect(answered.size).toBe(3);
   expect(statuses.filter((s) => s !== 200)).toEqual([]);
   // What a read was told it includes, no later read takes back, across the swap too.
   expect(readPositions.filter((p, i) => i > 0 && p < readPositions[i - 1]!)).toEqual([]);
