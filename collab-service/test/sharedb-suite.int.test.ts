@@ -1,23 +1,18 @@
 // ShareDB's own adapter suites (218 tests: commits, op ranges, snapshots, submit, subscribe,
-// milestones by version and time) against our SQLite stores. They are mocha suites with `done`
-// callbacks, so they run in mocha, in a child process, and this test reads its verdict.
+// milestones by version and time) against our SQLite stores and our PostgreSQL stores. They are
+// mocha suites with `done` callbacks, so they run in mocha, in a child process, and each test reads
+// its verdict.
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { postgresUnavailable } from '@eventide/testing/postgres-server.ts';
 import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-it("passes ShareDB's own database and milestone adapter suites", async () => {
+async function mocha(spec: string): Promise<void> {
   const child = spawnInGroup(
     process.execPath,
-    [
-      fileURLToPath(import.meta.resolve('mocha/bin/mocha.js')),
-      '--reporter',
-      'dot',
-      '--extension',
-      'ts',
-      'collab-service/test/sharedb-suite/adapters.spec.ts',
-    ],
+    [fileURLToPath(import.meta.resolve('mocha/bin/mocha.js')), '--reporter', 'dot', '--extension', 'ts', spec],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -27,4 +22,18 @@ it("passes ShareDB's own database and milestone adapter suites", async () => {
   expect(output).toMatch(/\d{3} passing/);
   expect(output, output).not.toMatch(/failing/);
   expect(code, output).toBe(0);
-}, 120_000);
+}
+
+it(
+  "passes ShareDB's own database and milestone adapter suites on SQLite",
+  () => mocha('collab-service/test/sharedb-suite/adapters.spec.ts'),
+  120_000,
+);
+
+const noPostgres = postgresUnavailable();
+if (noPostgres) console.warn(`SKIPPED: ShareDB's adapter suites on PostgreSQL: ${noPostgres}`);
+it.skipIf(noPostgres)(
+  `passes ShareDB's own database and milestone adapter suites on PostgreSQL${noPostgres ? ` (skipped: ${noPostgres})` : ''}`,
+  () => mocha('collab-service/test/sharedb-suite/postgres-adapters.spec.ts'),
+  300_000,
+);

@@ -108,6 +108,8 @@ export async function startFrontDoor(
 export interface SplitSite {
   url: string;
   dataDir: string;
+  /** Every data directory a process was started on: one, unless each has its own. */
+  dataDirs: string[];
   /** What every process is started with. */
   env: Record<string, string>;
   door: FrontDoor;
@@ -122,17 +124,31 @@ export interface SplitSite {
   stop(): Promise<void>;
 }
 
-/** The processes on one data directory, each trusting the door's one hop, and the door in front. */
-export async function startSplitSite(options: { env?: Record<string, string>; collabProcesses?: number } = {}): Promise<SplitSite> {
+/**
+ * The processes on one data directory, each trusting the door's one hop, and the door in front.
+ * `ownDataDirs`: each process on a data directory of its own instead, as processes on several
+ * hosts are (with DATABASE_URL, they share the database and no file).
+ */
+export async function startSplitSite(
+  options: { env?: Record<string, string>; collabProcesses?: number; ownDataDirs?: boolean } = {},
+): Promise<SplitSite> {
   const dataDir = mkdtempSync(join(tmpdir(), 'eventide-split-'));
   const env = { DATA_DIR: dataDir, TRUST_PROXY_HOPS: '1', ...options.env };
-  // The command process first: it makes the shared secrets in the data directory the others then read.
-  const command = await startService(env, ENTRY.command);
+  const dataDirs = [dataDir];
+  /** The environment of the next process started: its own data directory, if asked. */
+  const envOfOne = () => {
+    if (!options.ownDataDirs) return env;
+    const own = mkdtempSync(join(tmpdir(), 'eventide-split-'));
+    dataDirs.push(own);
+    return { ...env, DATA_DIR: own };
+  };
+  // The command process first: on one data directory, it makes the shared secrets there that the others then read.
+  const command = await startService(envOfOne(), ENTRY.command);
   const [projector, query, site, ...collab] = await Promise.all([
-    startService(env, ENTRY.projector),
-    startService(env, ENTRY.query),
-    startService(env, ENTRY.site),
-    ...Array.from({ length: options.collabProcesses ?? 1 }, () => startService(env, ENTRY.collab)),
+    startService(envOfOne(), ENTRY.projector),
+    startService(envOfOne(), ENTRY.query),
+    startService(envOfOne(), ENTRY.site),
+    ...Array.from({ length: options.collabProcesses ?? 1 }, () => startService(envOfOne(), ENTRY.collab)),
   ]);
   const host = (service: RunningService) => new URL(service.url).host;
   const upstreams: Record<ProcessName, string[]> = {
@@ -145,6 +161,7 @@ export async function startSplitSite(options: { env?: Record<string, string>; co
   const split: SplitSite = {
     url: door.url,
     dataDir,
+    dataDirs,
     env,
     door,
     command,
@@ -159,7 +176,7 @@ export async function startSplitSite(options: { env?: Record<string, string>; co
     async stop() {
       await door.stop();
       await Promise.all([command, projector, query, site, ...collab].map((process) => process?.stop()));
-      rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
     },
   };
   return split;

@@ -1,5 +1,6 @@
-// Chooses where documents live: MongoDB (sharedb-mongo, milestones in sharedb-milestone-mongo)
-// when MONGO_URL is set, otherwise the embedded SQLite file DATA_DIR/collab.db.
+// Chooses where documents live: PostgreSQL when DATABASE_URL is set (postgres-db.ts), MongoDB
+// (sharedb-mongo, milestones in sharedb-milestone-mongo) when MONGO_URL is, otherwise the embedded
+// SQLite file DATA_DIR/collab.db.
 import { join } from 'node:path';
 import type ShareDB from 'sharedb';
 import type { Config } from '@eventide/kernel/config.ts';
@@ -19,7 +20,17 @@ export interface CollabStore {
   description: string;
 }
 
-export async function openCollabStore(config: Pick<Config, 'MONGO_URL' | 'dataDir' | 'SQLITE_SYNCHRONOUS'>): Promise<CollabStore> {
+export async function openCollabStore(
+  config: Pick<Config, 'DATABASE_URL' | 'MONGO_URL' | 'dataDir' | 'SQLITE_SYNCHRONOUS'>,
+): Promise<CollabStore> {
+  if (config.DATABASE_URL) {
+    // Loaded only here, so the embedded default never loads the PostgreSQL driver.
+    const { PostgresShareDb } = await import('./postgres-db.ts');
+    const { PostgresMilestoneDb } = await import('./postgres-milestones.ts');
+    const { postgresHistory } = await import('./postgres-history.ts');
+    const db = await PostgresShareDb.open(config.DATABASE_URL);
+    return { db, milestoneDb: new PostgresMilestoneDb(db.sql), members: db, history: postgresHistory(db), description: 'PostgreSQL' };
+  }
   if (config.MONGO_URL) {
     // Loaded only here, so the embedded default never loads the MongoDB driver.
     const { default: ShareDbMongo } = await import('sharedb-mongo');

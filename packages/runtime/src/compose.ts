@@ -190,11 +190,23 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
 }
 
 /** Starts the services in order on one platform; a failure closes what had started. */
+/**
+ * On PostgreSQL, the shared secrets the environment does not give are kept in the database
+ * (stores/postgres/secrets.ts), so processes on several hosts need no file in common; elsewhere
+ * each is a file under DATA_DIR, made by the first process that needs it (kernel/secret.ts).
+ */
+async function withSharedSecrets(config: Config): Promise<Config> {
+  if (!config.DATABASE_URL || (config.SESSION_SECRET && config.CURSOR_SECRET)) return config;
+  const { sharedSecrets } = await import('@eventide/stores/postgres/secrets.ts');
+  const kept = await sharedSecrets(config.DATABASE_URL, ['session', 'cursor']);
+  return { ...config, SESSION_SECRET: config.SESSION_SECRET ?? kept.session, CURSOR_SECRET: config.CURSOR_SECRET ?? kept.cursor };
+}
+
 export async function compose<Factories extends Record<string, ServiceFactory>>(
   options: PlatformOptions,
   factories: Factories,
 ): Promise<Composition<{ [K in keyof Factories]: Awaited<ReturnType<Factories[K]>> }>> {
-  const opened = openPlatform(options);
+  const opened = openPlatform({ ...options, config: await withSharedSecrets(options.config) });
   const started: Service[] = [];
   const services: Record<string, Service> = {};
   const closeAll = async () => {
