@@ -23,6 +23,7 @@ const STARTS_PROCESSES = [
   'infra/test/health.e2e.test.ts',
   'infra/test/load.e2e.test.ts',
   'infra/test/metrics.e2e.test.ts',
+  'infra/test/move-to-postgres.e2e.test.ts',
   'infra/test/npm-signals.e2e.test.ts',
   'infra/test/packages.e2e.test.ts',
   'infra/test/postgres-outage.e2e.test.ts',

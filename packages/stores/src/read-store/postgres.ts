@@ -1,29 +1,16 @@
 // The read store on PostgreSQL (DATABASE_URL): every process on the database reads the same read
-// models, and any of them may project or rebuild. A batch of writes is one transaction: the
-// documents it replaces read in one statement per collection, the writes that apply decided here
-// (a stale replay skips, as the port says), then each collection's documents, the live counts,
-// what the indexes that follow them keep (product search) and the checkpoint written with one
-// statement each, however many writes the batch holds.
+// models, and any of them may project or rebuild. A batch of writes is one transaction of a few
+// statements (postgres-writer.ts).
 //
 // Generations: a write takes a shared lock on the generations and a promotion an exclusive one, so
 // a promotion compares checkpoints with no write under way, and drops the generation it replaces
 // in the same transaction; a projector still writing to it then fails, looks, and follows the new
 // one (projector.ts), as on SQLite.
+import { type Collection, FILTERABLE, type ListQuery, READ_MODELS_CHECKPOINT, type ReadStore } from './port.ts';
+import { countKeyOf } from './live-counts.ts';
+import type { PostgresReadModelIndex, Query } from './postgres-indexes.ts';
+import { checkpointOf, GENERATIONS_LOCK, postgresWriter } from './postgres-writer.ts';
 import {
-  COLLECTIONS,
-  type Collection,
-  type DocumentWrite,
-  FILTERABLE,
-  type ListQuery,
-  type ReadDocument,
-  type ReadModelWriter,
-  READ_MODELS_CHECKPOINT,
-  type ReadStore,
-} from './port.ts';
-import { countChanges, countKeyOf, countKeysOf, type CountKey } from './live-counts.ts';
-import type { PostgresReadModelIndex, Query, Replaced } from './postgres-indexes.ts';
-import {
-  COLUMN_FIELDS,
   column,
   EMAIL_KEY,
   generationSchema,
@@ -39,10 +26,6 @@ import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
 
 const STORE = 'read models';
-/** Writes share it, promotions and the making of a generation's tables take it alone. */
-const GENERATIONS_LOCK = "hashtext('eventide:read-models:generations')";
-/** One writer of a generation at a time: a batch decides what applies from what it read. */
-const WRITE_LOCK = "hashtext('eventide:read-models:write')";
 /** PostgreSQL's SQLSTATE for a table that is not there: a generation a promotion dropped. */
 const UNDEFINED_TABLE = '42P01';
 
@@ -57,22 +40,6 @@ export interface PostgresReadStoreOptions {
   indexes?: readonly PostgresReadModelIndex[];
   /** Connections it may hold (default 10). */
   poolSize?: number;
-}
-
-/** A document as the store last saw it in a batch: what the next write of it in the batch replaces. */
-interface Stored {
-  version: number;
-  deleted: boolean;
-  /** The filterable fields' values, for the counts. */
-  filters: Record<string, string | null>;
-  /** What the indexes read of it (their `before` expressions). */
-  before: Record<string, unknown>;
-}
-
-/** A field of a document as a column of its row keeps it: text, or null. */
-function fieldValue(doc: ReadDocument, field: string): string | null {
-  const value = Reflect.get(doc.fields, field);
-  return value === undefined || value === null ? null : String(value);
 }
 
 export async function openPostgresReadStore(url: string, options: PostgresReadStoreOptions = {}): Promise<PostgresReadStore> {
@@ -126,164 +93,6 @@ export async function openPostgresReadStore(url: string, options: PostgresReadSt
     }
   }
 
-  /** The fields the indexes following each collection read of a document before a write replaces it. */
-  const beforeFields = Object.fromEntries(
-    COLLECTIONS.map((collection) => [
-      collection,
-      indexes.filter((index) => index.collection === collection).flatMap((index) => Object.keys(index.before)),
-    ]),
-  ) as Record<Collection, string[]>;
-
-  const checkpointOf = async (on: Query, g: number, name: string) =>
-    Number((await on<{ position: string }>(`SELECT position FROM ${table('checkpoints', g)} WHERE name = $1`, [name]))[0]?.position ?? 0);
-
-  function writer(generation: number): ReadModelWriter {
-    /** What a write reads of the documents it replaces, per collection: version, filter fields, what the indexes read. */
-    const storedQuery = Object.fromEntries(
-      COLLECTIONS.map((collection) => {
-        const filters = FILTERABLE[collection].map((f) => `, ${column(f)} AS "${f}"`).join('');
-        const before = indexes
-          .filter((index) => index.collection === collection)
-          .flatMap((index) => Object.entries(index.before).map(([field, expression]) => `, ${expression} AS "before_${field}"`))
-          .join('');
-        return [
-          collection,
-          `SELECT id, version, deleted${filters}${before} FROM ${table(collection, generation)} WHERE id = ANY($1::text[])`,
-        ];
-      }),
-    ) as Record<Collection, string>;
-
-    async function readStored(on: Query, writes: DocumentWrite[]): Promise<Map<string, Stored>> {
-      const stored = new Map<string, Stored>();
-      for (const collection of COLLECTIONS) {
-        const ids = [...new Set(writes.filter((w) => w.collection === collection).map((w) => w.doc.id))];
-        if (ids.length === 0) continue;
-        for (const row of await on<Record<string, unknown>>(storedQuery[collection], [ids])) {
-          stored.set(`${collection}\u0000${row.id}`, {
-            version: Number(row.version),
-            deleted: row.deleted === true,
-            filters: Object.fromEntries(FILTERABLE[collection].map((f) => [f, row[f] as string | null])),
-            before: Object.fromEntries(
-              Object.keys(row).flatMap((k) => (k.startsWith('before_') ? [[k.slice('before_'.length), row[k]]] : [])),
-            ),
-          });
-        }
-      }
-      return stored;
-    }
-
-    /** A document's filterable fields as its row keeps them. */
-    const filtersOf = (collection: Collection, doc: ReadDocument) =>
-      Object.fromEntries(FILTERABLE[collection].map((f) => [f, fieldValue(doc, f)]));
-
-    /** A column of the documents' table as a write sends it: as text unless said, and what makes the column of it. */
-    interface Sent {
-      name: string;
-      type: string;
-      valueOf(doc: ReadDocument): unknown;
-      from?: (sent: string) => string;
-    }
-    const sentColumns = Object.fromEntries(
-      COLLECTIONS.map((collection): [Collection, Sent[]] => [
-        collection,
-        [
-          { name: 'id', type: 'text', valueOf: (doc) => doc.id },
-          { name: 'version', type: 'integer', valueOf: (doc) => doc.version },
-          { name: 'seq', type: 'bigint', valueOf: (doc) => doc.seq },
-          { name: 'deleted', type: 'boolean', valueOf: (doc) => doc.deleted },
-          { name: 'body', type: 'text', valueOf: (doc) => JSON.stringify(doc.fields) },
-          ...COLUMN_FIELDS[collection].map((f) => ({ name: column(f), type: 'text', valueOf: (doc: ReadDocument) => fieldValue(doc, f) })),
-          ...indexes
-            .filter((index) => index.collection === collection)
-            .flatMap((index) => index.columns.map((c) => ({ name: c.name, type: 'text', valueOf: c.valueOf, from: c.from }))),
-        ],
-      ]),
-    ) as Record<Collection, Sent[]>;
-
-    /** Writes a collection's documents, one statement for all: each column sent as an array. */
-    async function writeDocuments(on: Query, collection: Collection, docs: ReadDocument[]): Promise<void> {
-      const sent = sentColumns[collection];
-      const names = sent.map((c) => c.name);
-      await on(
-        `INSERT INTO ${table(collection, generation)} (${names.join(', ')})
-         SELECT ${sent.map((c) => (c.from ? c.from(`u.${c.name}`) : `u.${c.name}`)).join(', ')}
-           FROM unnest(${sent.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')}) AS u(${names.join(', ')})
-         ON CONFLICT (id) DO UPDATE SET ${names
-           .filter((name) => name !== 'id' && name !== 'seq')
-           .map((name) => `${name} = excluded.${name}`)
-           .join(', ')}`,
-        sent.map((c) => docs.map((doc) => c.valueOf(doc))),
-      );
-    }
-
-    return {
-      generation,
-      async getMany<C extends Collection>(collection: C, ids: string[]) {
-        const rows = await query<Row & Record<string, unknown>>(
-          `SELECT ${ROW} FROM ${table(collection, generation)} WHERE id = ANY($1::text[])`,
-          [[...new Set(ids)]],
-        );
-        return new Map(rows.map((row) => [row.id, toDocument<C>(row)]));
-      },
-
-      async write(writes, checkpoint) {
-        await transaction(async (on) => {
-          await on(`SELECT pg_advisory_xact_lock_shared(${GENERATIONS_LOCK}), pg_advisory_xact_lock(${WRITE_LOCK}, $1)`, [generation]);
-          const stored = await readStored(on, writes);
-          const counts = new Map<string, { collection: Collection; key: CountKey; delta: number }>();
-          const batches = indexes.map((index) => index.batch(generation));
-          /** The documents to write, the last applied write of each, per collection. */
-          const written = new Map<Collection, Map<string, ReadDocument>>(COLLECTIONS.map((c) => [c, new Map()]));
-          for (const write of writes) {
-            const { collection, doc, expectedVersion } = write;
-            const place = `${collection}\u0000${doc.id}`;
-            const before = stored.get(place);
-            const applies = expectedVersion === null ? before === undefined : before?.version === expectedVersion;
-            if (!applies) continue;
-            const filters = filtersOf(collection, doc);
-            for (const { key, delta } of countChanges(
-              before && !before.deleted ? countKeysOf(collection, before.filters) : [],
-              doc.deleted ? [] : countKeysOf(collection, filters),
-            )) {
-              const id = `${collection}\u0000${key[0]}\u0000${key[1]}`;
-              const summed = counts.get(id);
-              if (summed) summed.delta += delta;
-              else counts.set(id, { collection, key, delta });
-            }
-            const replaced: Replaced | undefined = before && { deleted: before.deleted, before: before.before };
-            for (const [i, index] of indexes.entries()) if (index.collection === collection) batches[i]!.applied(write, replaced);
-            written.get(collection)!.set(doc.id, doc);
-            // The next write of it in this batch replaces this one.
-            stored.set(place, {
-              version: doc.version,
-              deleted: doc.deleted,
-              filters,
-              before: Object.fromEntries(beforeFields[collection].map((field) => [field, Reflect.get(doc.fields, field)])),
-            });
-          }
-          for (const [collection, docs] of written) if (docs.size > 0) await writeDocuments(on, collection, [...docs.values()]);
-          const changed = [...counts.values()].filter((c) => c.delta !== 0);
-          if (changed.length > 0) {
-            await on(
-              `INSERT INTO ${table('counts', generation)} (collection, fields, value, n)
-               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-               ON CONFLICT (collection, fields, value) DO UPDATE SET n = ${table('counts', generation)}.n + excluded.n`,
-              [changed.map((c) => c.collection), changed.map((c) => c.key[0]), changed.map((c) => c.key[1]), changed.map((c) => c.delta)],
-            );
-          }
-          for (const batch of batches) await batch.flush(on);
-          await on(
-            `INSERT INTO ${table('checkpoints', generation)} (name, position) VALUES ($1, $2)
-             ON CONFLICT (name) DO UPDATE SET position = greatest(${table('checkpoints', generation)}.position, excluded.position)`,
-            [checkpoint.name, checkpoint.position],
-          );
-        });
-      },
-
-      checkpoint: (name) => checkpointOf(query, generation, name),
-    };
-  }
-
   return {
     async activeGeneration() {
       served = await meta('active_generation');
@@ -326,7 +135,7 @@ export async function openPostgresReadStore(url: string, options: PostgresReadSt
       return promoted;
     },
 
-    writer,
+    writer: (generation) => postgresWriter({ query, transaction, indexes }, generation),
 
     async loadCheckpoint(name) {
       const [row] = await query<{ position: string }>('SELECT position FROM follower_checkpoints WHERE name = $1', [name]);
