@@ -12,6 +12,7 @@ export const HEADING = {
   collab: 'Collaborative editing',
   startup: 'Start-up and idle memory',
   memory: 'Memory after abuse',
+  postgres: 'The stores on PostgreSQL: appends against raw INSERTs and Emmett, reads against raw SQL',
 } as const;
 
 /** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */

@@ -10,6 +10,8 @@ import type { GrowthResults } from './growth.ts';
 import type { benchHttp } from './http.ts';
 import type { KafkaResults } from './kafka.ts';
 import type { benchLongStreams } from './long-streams.ts';
+import type { benchPostgres } from './postgres.ts';
+import { postgresTargets } from './report-peers.ts';
 import type { MemoryResults } from './memory.ts';
 import type { ReadSideResults } from './read-side.ts';
 import { growthOf } from './report-growth.ts';
@@ -26,6 +28,7 @@ export interface TargetFigures {
   read: ReadSideResults;
   collab: CollabResults;
   kafka: KafkaResults | undefined;
+  postgres: Awaited<ReturnType<typeof benchPostgres>>;
 }
 
 interface Target {
@@ -44,6 +47,7 @@ const megabytes = (mib: number) => `${Math.round((mib * 2 ** 20) / 1e6)} MB`;
 
 export function targetsSection(run: TargetFigures): string[] {
   const { growth, streams, http, stores, startup, memory, read, collab, kafka } = run;
+  const onPostgres = postgresTargets(run.postgres);
   const { compared, searchAlone, searchLoaded } = growth;
   const [smallest, largest] = [compared.sizes[0]!, compared.sizes[compared.sizes.length - 1]!];
   const atLargest = (route: (typeof compared.routes)[number]) => route.perSize[route.perSize.length - 1]!;
@@ -195,11 +199,20 @@ export function targetsSection(run: TargetFigures): string[] {
       met: patch <= 1.5,
       cause: HEADING.longStreams,
     },
+    {
+      measure: 'PostgreSQL: 32 appenders at once ÷ raw INSERT floor; ours ÷ Emmett PostgreSQL, one at a time and 32 at once',
+      target: '≥ 0.8; > 1 on both',
+      measured: onPostgres
+        ? `${ratio(onPostgres.floorRatio, 1)}; ${onPostgres.peerRatios.map((r) => ratio(r, 1)).join(' and ')}`
+        : `not measured: ${'skipped' in run.postgres ? run.postgres.skipped : ''}`,
+      met: onPostgres !== undefined && onPostgres.floorRatio >= 0.8 && onPostgres.peerRatios.every((r) => r > 1),
+      cause: HEADING.postgres,
+    },
   ];
   return [
     '## Targets',
     '',
-    'What this run measured against each target of the performance work (issue 47, the growth targets of issue 14, and issue 48’s history and as-of reads),',
+    'What this run measured against each target of the performance work (issue 47, the growth targets of issue 14, issue 48’s history and as-of reads, and issue 63’s PostgreSQL),',
     'each as the issue wrote it; the sections below say how each figure was taken and what it compares, and for a target',
     'this run missed, where its cause is measured.',
     '',

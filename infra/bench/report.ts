@@ -3,7 +3,8 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { type benchAuth, FLOOD } from './auth.ts';
 import type { CollabResults } from './collab.ts';
-import type { benchEmmett, PeerRate } from './emmett.ts';
+import type { benchEmmett } from './emmett.ts';
+import type { benchPostgres } from './postgres.ts';
 import { EVENT_STORE_ROUNDS, type EventStoreResults } from './event-store.ts';
 import type { GrowthResults } from './growth.ts';
 import type { benchHttp } from './http.ts';
@@ -19,16 +20,9 @@ import type { benchWeb } from './web.ts';
 import { fmt, ms, ratio } from './format.ts';
 import type { BenchPlan } from './plan.ts';
 import { growthSection } from './report-growth.ts';
+import { emmettSection, postgresSection } from './report-peers.ts';
 import { targetsSection } from './report-targets.ts';
 import { LAG_NOTES, READ_PATH_NOTES, STARTUP_NOTES } from './report-notes.ts';
-
-/** The errors of the peer's runs that did not finish, counted by kind, after the rate of the one that did. */
-const peerFailures = (r: PeerRate) => {
-  if (r.failures.length === 0) return '';
-  const kinds = [...new Set(r.failures.map((f) => f.replace(/ \(after \d+ appends\)$/, '')))];
-  return ` (${r.failures.length} run${r.failures.length > 1 ? 's' : ''} failed: ${kinds.join('; ')})`;
-};
-export const peerRate = (r: PeerRate) => `${r.rate === undefined ? 'no run finished' : `${fmt(r.rate)} ev/s`}${peerFailures(r)}`;
 
 /** Everything one run measured, and how it was run. */
 export interface BenchRun {
@@ -40,6 +34,7 @@ export interface BenchRun {
   loadAtStart: string;
   stores: EventStoreResults[];
   emmett: Awaited<ReturnType<typeof benchEmmett>>;
+  postgres: Awaited<ReturnType<typeof benchPostgres>>;
   read: ReadSideResults;
   kafka: KafkaResults | undefined;
   http: Awaited<ReturnType<typeof benchHttp>>;
@@ -81,33 +76,8 @@ export function benchmarksReport(run: BenchRun): string[] {
       s.rows.map((r) => `| ${s.synchronous} | ${r.name} | ${fmt(r.ours)} | ${r.floorName} | ${fmt(r.floor)} | ${ratio(r.ours, r.floor)} |`),
     ),
     '',
-    "## Embedded event store against Emmett's SQLite event store",
-    '',
-    ...('skipped' in emmett
-      ? [`Skipped: ${emmett.skipped}.`]
-      : [
-          `\`@event-driven-io/emmett-sqlite\` 0.38.5 (sqlite3 5.1.7, SQLite 3.44.2) against ours, ${fmt(emmett.appends)} appends of one`,
-          '`user:created` each, both in WAL mode at synchronous=FULL (the default of both), one file each on the same disk. New',
-          'streams are appended with the expectation that they do not exist yet (Emmett: `expectedStreamVersion: 0n`, since its',
-          '`STREAM_DOES_NOT_EXIST` checks nothing); the existing stream with its current version.',
-          '',
-          '| workload | ours (events/s) | Emmett (events/s) | ours ÷ Emmett |',
-          '|---|---:|---:|---:|',
-          ...emmett.rows.map(
-            (r) =>
-              `| ${r.name} | ${fmt(r.ours)} | ${r.peer.rate === undefined ? 'none finished' : fmt(r.peer.rate)}${peerFailures(r.peer)} | ${r.peer.rate === undefined ? '–' : ratio(r.ours, r.peer.rate)} |`,
-          ),
-          '',
-          'Each Emmett workload is run up to three times, on until one finishes; the runs that failed are named in the',
-          'table. Emmett opens the file for every operation and closes it after, and concurrent appends share that one',
-          'connection: a second transaction begins inside the first and the first to finish closes the handle under the',
-          'others. Under CPU load its one-at-a-time appends fail now and then at COMMIT with SQLITE_BUSY ("SQL statements in',
-          'progress"): sqlite3 runs the statements of a connection in parallel on its thread pool unless told to serialize,',
-          "so Emmett's COMMIT can overtake the finalizing of the INSERT ... RETURNING before it (with `db.serialize()` added",
-          'the failures stopped, measured under the same load). Ours keeps one connection and commits the appends that',
-          'arrive together in one transaction.',
-        ]),
-    '',
+    ...emmettSection(emmett),
+    ...postgresSection(run.postgres),
     `## ${HEADING.signUps}`,
     '',
     `autocannon, 32 connections, ${plan.seconds} s each, servers in their own processes. POST /users validates the body,`,

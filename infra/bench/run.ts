@@ -19,7 +19,9 @@ import { benchMemory } from './memory.ts';
 import { LOAD_HEADING, withLoadSection } from '../load/report.ts';
 import { benchEmmett } from './emmett.ts';
 import { fmt, ms, ratio } from './format.ts';
-import { benchmarksReport, peerRate, type BenchRun } from './report.ts';
+import { benchmarksReport, type BenchRun } from './report.ts';
+import { peerRate } from './report-peers.ts';
+import { benchPostgres } from './postgres.ts';
 import { grown } from './report-growth.ts';
 import { benchPlan, USAGE } from './plan.ts';
 
@@ -80,6 +82,16 @@ try {
         `event store vs Emmett, ${row.name}: ours ${fmt(row.ours)} ev/s; Emmett ${peerRate(row.peer)}${row.peer.rate === undefined ? '' : `; ratio ${ratio(row.ours, row.peer.rate)}`}`,
       );
     }
+  const postgres = await section('PostgreSQL', () => benchPostgres(scale, !plan.quick));
+  if ('skipped' in postgres) console.log(`PostgreSQL: skipped, ${postgres.skipped}`);
+  else {
+    for (const row of postgres.rows)
+      console.log(
+        `PostgreSQL, ${row.name}: ours ${fmt(row.ours)} ev/s; raw INSERT floor ${fmt(row.floor)} ev/s, ratio ${ratio(row.ours, row.floor)}; Emmett ${peerRate(row.peer)}${row.peer.rate === undefined ? '' : `, ratio ${ratio(row.ours, row.peer.rate)}`}`,
+      );
+    for (const row of postgres.reads)
+      console.log(`PostgreSQL, ${row.name}: p50 ${ms(row.ours)} ms; raw SQL ${ms(row.floor)} ms; ratio ${ratio(row.ours, row.floor)}`);
+  }
   const read = await section('read side', () => benchReadSide(dir, scale));
   for (const row of read.paging) {
     console.log(
@@ -191,6 +203,7 @@ try {
     loadAtStart,
     stores,
     emmett,
+    postgres,
     read,
     kafka,
     http,
