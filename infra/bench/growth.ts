@@ -162,8 +162,16 @@ const SIGN_UPS = { route: 'POST /users', note: 'sign-up without a password' };
 /** Our service on a store, once it has caught up with it (see below). */
 async function startCaughtUp(dataDir: string): Promise<RunningService> {
   // Where the followers are is the operator's to read, on the metrics port.
-  const metricsPort = await freePort();
-  const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_SEARCH_PER_SECOND: '1000000000', METRICS_PORT: String(metricsPort) });
+  // Two ports asked for apart could be the same one, given back and handed out again.
+  const port = await freePort();
+  let metricsPort = await freePort();
+  while (metricsPort === port) metricsPort = await freePort();
+  const service = await startService({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    RATE_LIMIT_SEARCH_PER_SECOND: '1000000000',
+    METRICS_PORT: String(metricsPort),
+  });
   // A service started on a freshly seeded store first publishes every seeded event to its bus:
   // measured meanwhile, each route (and the floor, on the same two cores) lost up to half its
   // throughput to that catch-up. The table is of the steady state, so it waits for it to end.

@@ -1,5 +1,6 @@
 // The commands the README and docs/ show, run as written against `npm start`'s real process on a
-// fresh data directory: every code block marked "run as written by" this file. Only the address
+// fresh data directory, on the embedded default and again on PostgreSQL (DATABASE_URL, for the
+// process and every command alike): every code block marked "run as written by" this file. Only the address
 // changes (the test's free port for localhost:3000); a block passes when it exits 0 and prints
 // no problem document, and the service still answers after it. A block may be marked with what it
 // must print. A block that runs until stopped (a subscriber) is marked with what it prints once
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startService, type RunningService } from './process.ts';
+import { postgresUnavailable, startPostgres, type TestPostgres } from '@eventide/testing/postgres-server.ts';
 import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -93,7 +95,7 @@ function start(block: Block, env: Record<string, string>): Run {
 }
 
 /** Runs a block that runs until stopped: waits for its ready line, creates a product, waits for the expected line, stops it. */
-async function runUntilStopped(run: Run, untilStopped: NonNullable<Block['untilStopped']>, n: number) {
+async function runUntilStopped(service: RunningService, run: Run, untilStopped: NonNullable<Block['untilStopped']>, n: number) {
   let ended = false;
   void run.exited.then(() => (ended = true));
   try {
@@ -122,21 +124,44 @@ async function runUntilStopped(run: Run, untilStopped: NonNullable<Block['untilS
   expect(code === 0 || code === 130 || signal === 'SIGINT', `exit ${code} ${signal}\n${run.output()}`).toBe(true);
 }
 
-let service: RunningService;
-let dataDir: string;
-let workDir: string;
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'eventide-docs-data-'));
-  workDir = mkdtempSync(join(tmpdir(), 'eventide-docs-work-'));
-  service = await startService({ DATA_DIR: dataDir });
-});
-afterAll(async () => {
-  await service?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(workDir, { recursive: true, force: true });
-});
+const noPostgres = postgresUnavailable();
+if (noPostgres) console.warn(`SKIPPED: the documented commands on PostgreSQL: ${noPostgres}`);
+let postgres: Promise<TestPostgres> | undefined;
+afterAll(async () => (await postgres)?.remove());
 
-describe('the documented commands', { timeout: 120_000 }, () => {
+/** Where the service and the commands keep their data: nothing more than the data directory, or a PostgreSQL database too. */
+const ENGINES = [
+  { name: 'the embedded default', env: async (): Promise<Record<string, string>> => ({}) },
+  ...(noPostgres
+    ? []
+    : [
+        {
+          name: 'PostgreSQL',
+          env: async (): Promise<Record<string, string>> => {
+            postgres ??= startPostgres();
+            return { DATABASE_URL: await (await postgres).database() };
+          },
+        },
+      ]),
+];
+
+describe.each(ENGINES)('the documented commands, on $name', { timeout: 120_000 }, ({ env: engineEnv }) => {
+  let service: RunningService;
+  let dataDir: string;
+  let workDir: string;
+  let engine: Record<string, string>;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'eventide-docs-data-'));
+    workDir = mkdtempSync(join(tmpdir(), 'eventide-docs-work-'));
+    engine = await engineEnv();
+    service = await startService({ DATA_DIR: dataDir, ...engine });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
   const blocks = markedBlocks();
   it('are found', () => expect(blocks.length).toBeGreaterThanOrEqual(2));
 
@@ -148,7 +173,7 @@ describe('the documented commands', { timeout: 120_000 }, () => {
       const code = block.code.replaceAll('localhost:3000', address);
       // sh blocks run where a user would run them: npm scripts from the repo, curl's files in a scratch directory.
       // PORT: npm start's port, which the example subscriber reads, as on a machine where both run.
-      const env = { DATA_DIR: dataDir, PORT: new URL(service.url).port, WORK_DIR: block.language === 'ts' ? ROOT : workDir };
+      const env = { DATA_DIR: dataDir, ...engine, PORT: new URL(service.url).port, WORK_DIR: block.language === 'ts' ? ROOT : workDir };
       const run = start(
         {
           ...block,
@@ -160,7 +185,7 @@ describe('the documented commands', { timeout: 120_000 }, () => {
         env,
       );
       if (block.untilStopped) {
-        await runUntilStopped(run, block.untilStopped, i);
+        await runUntilStopped(service, run, block.untilStopped, i);
       } else {
         const { code: exit } = await run.exited;
         expect(exit, run.output()).toBe(0);

@@ -110,10 +110,10 @@ export async function startService(
     await until(
       async () => {
         if (service.exitCode() !== undefined)
-          throw new Error(`${name} exited with ${service.exitCode()} before it was healthy; it wrote:\n${lastLines(service.stderr())}`);
+          throw new Error(`${name} exited with ${service.exitCode()} before it was healthy; it wrote:\n${lastLines(service.output())}`);
         return healthy(service.url);
       },
-      () => `${name} to answer GET ${service.url}/health with 200; it wrote:\n${lastLines(service.stderr())}`,
+      () => `${name} to answer GET ${service.url}/health with 200; it wrote:\n${lastLines(service.output())}`,
       timeoutMs,
     );
   } catch (error) {
@@ -129,20 +129,28 @@ export function lastLines(text: string, count = 20): string {
   return lines.length === 1 && lines[0] === '' ? '(nothing)' : lines.slice(-count).join('\n');
 }
 
+/** How much of the end of a process's log (stdout) is kept for the messages about it. */
+const LOG_TAIL_CHARS = 16_384;
+
 /** Starts the process and returns at once, before it is ready: for tests that kill it early. */
 export async function spawnService(
   env: Record<string, string>,
   entry: string = ENTRY.all,
-): Promise<RunningService & { exitCode(): number | null | undefined; stderr(): string }> {
+): Promise<RunningService & { exitCode(): number | null | undefined; output(): string }> {
   // A PORT of the caller's: a process started again where its predecessor listened.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawnInGroup(process.execPath, [...startFlags(entry), entry], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...TEST_ENV, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  // The log goes to stdout: its end is kept (a fatal line says why a process exited), not all of it.
+  let logTail = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    logTail = (logTail + chunk.toString()).slice(-LOG_TAIL_CHARS);
+  });
   let exitCode: number | null | undefined;
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code) => {
@@ -154,7 +162,7 @@ export async function spawnService(
     url,
     child,
     exitCode: () => exitCode,
-    stderr: () => stderr.join(''),
+    output: () => stderr.join('') + logTail,
     async kill() {
       killGroup(child, 'SIGKILL');
       await exited;

@@ -14,7 +14,8 @@ import { reaching } from '@eventide/stores/postgres/errors.ts';
 import { migrate } from '@eventide/stores/postgres/migrations.ts';
 import { openPool } from '@eventide/stores/postgres/pool.ts';
 import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION as DOCUMENTS, membersOf, type Membership, type MemberIndex } from './members.ts';
-import { CollabError, collabErrors } from '../errors.ts';
+import { collabErrors } from '../errors.ts';
+import { type Callback, listQuery, type StoredSnapshot, wantsMetadata } from './sharedb-db.ts';
 
 const STORE = 'collaborative documents';
 const UNIQUE_VIOLATION = '23505';
@@ -38,28 +39,12 @@ const COLLAB_STEPS: readonly string[] = [
    CREATE INDEX sharedb_milestones_by_time ON sharedb_milestones (collection, id, mtime);`,
 ];
 
-// ShareDB passes null for "no error"; its published types say undefined: either is accepted.
-// biome-ignore lint/suspicious/noExplicitAny: ShareDB's callbacks take null or undefined for no error
-type Callback<T = unknown> = (error: any, result?: T) => void;
-
-interface StoredSnapshot {
-  id: string;
-  v: number;
-  type: string | null;
-  data: unknown;
-  m: unknown;
-}
-
 interface Row {
   v: number;
   type: string | null;
   data: unknown;
   m: unknown;
 }
-
-/** ShareDB reads `snapshot.m` only when asked for metadata; `$submit` asks for it internally. */
-const wantsMetadata = (fields: unknown, options: unknown) =>
-  Boolean((fields as { $submit?: boolean } | null)?.$submit || (options as { metadata?: boolean } | null)?.metadata);
 
 function toSnapshot(id: string, row: Row | undefined, metadata: boolean): StoredSnapshot {
   return {
@@ -262,21 +247,14 @@ export class PostgresShareDb extends ShareDB.DB implements MemberIndex {
     });
   }
 
-  /**
-   * Only what an administrator's console needs: every live document of a collection by id,
-   * with `$limit` (default and most 1000) and `$skip`. Other query keys are refused, not ignored.
-   */
+  /** The one query answered (sharedb-db.ts's listQuery). */
   override query = (collection: string, query: unknown, _fields: unknown, options: unknown, callback: ShareDB.DBQueryCallback): void => {
     this.answer(callback as Callback, async () => {
-      const { $limit = 1000, $skip = 0, ...rest } = (query ?? {}) as { $limit?: number; $skip?: number };
-      if (Object.keys(rest).length > 0) throw new CollabError('ERR_BAD_QUERY', `unsupported query keys: ${Object.keys(rest).join(', ')}`);
-      if (!Number.isInteger($limit) || $limit < 1 || $limit > 1000 || !Number.isInteger($skip) || $skip < 0) {
-        throw new CollabError('ERR_BAD_QUERY', '$limit must be 1..1000 and $skip 0 or more');
-      }
+      const { limit, skip } = listQuery(query);
       const metadata = (options as { metadata?: boolean } | null)?.metadata ?? false;
       const rows = await this.sql<Row & { id: string }>(
         'SELECT id, v, type, data, m FROM sharedb_snapshots WHERE collection = $1 AND type IS NOT NULL ORDER BY id LIMIT $2 OFFSET $3',
-        [collection, $limit, $skip],
+        [collection, limit, skip],
       );
       return rows.map((row) => toSnapshot(row.id, row, metadata));
     });

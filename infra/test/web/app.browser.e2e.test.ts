@@ -1,66 +1,36 @@
-// The web app in Chromium, through `npm start`'s process and through the split processes' front
-// door (nginx), the same journeys on each: products (scrolled, opened, searched), sign-up, profile and
-// sign-out; orders, the shop's payment appearing live; documents shared as editor and viewer, and the
-// editor; phone width and keyboard. Screenshots go to infra/test/artifacts/ (`door-` through the door).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The web app in Chromium, through `npm start`'s process (on the embedded default, and on a
+// throwaway PostgreSQL) and through the split processes' front door (nginx), the same journeys on
+// each (sites.ts): products (scrolled, opened, searched), sign-up, profile and sign-out; orders,
+// the shop's payment appearing live; documents shared as editor and viewer, and the editor; phone
+// width and keyboard. Screenshots go to infra/test/artifacts/ (`door-` through the door,
+// `postgres-` on PostgreSQL).
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot as keep } from '../browser.ts';
-import { NGINX_MISSING, nginxAvailable, startSplitSite } from '../front-door.ts';
-import { grantAdmin, startService } from '../process.ts';
+import { grantAdmin } from '../process.ts';
+import { type Site, SITES } from './sites.ts';
 
 if (!chromiumAvailable) console.warn(`SKIPPED: the web app tests need Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-if (!nginxAvailable) console.warn(`${NGINX_MISSING}: the web app is tested through npm start only`);
-
-interface Site {
-  url: string;
-  dataDir: string;
-  stop(): Promise<void>;
-}
-
-/** Where the journeys run: the one process `npm start` runs, and the split processes behind the front door. */
-const SITES = [
-  {
-    name: 'npm start',
-    shots: '',
-    async start(): Promise<Site> {
-      const dataDir = mkdtempSync(join(tmpdir(), 'eventide-web-'));
-      const service = await startService({ DATA_DIR: dataDir });
-      return {
-        url: service.url,
-        dataDir,
-        async stop() {
-          await service.stop();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  ...(nginxAvailable ? [{ name: 'the front door of the split processes', shots: 'door-', start: () => startSplitSite() }] : []),
-];
 
 const PRODUCTS = 25;
 
 describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, through $name', { timeout: 120_000 }, ({ start, shots }) => {
   let service: Site;
   let browser: Browser;
-  let dataDir: string;
   const screenshot = (page: Page, name: string) => keep(page, `${shots}${name}`);
   /** The shop's admin, signed in: records payments and makes the catalogue. */
   let admin: JsonClient;
 
   beforeAll(async () => {
     service = await start();
-    dataDir = service.dataDir;
     // The catalogue, made by an admin through the API.
     admin = jsonClient(service.url);
     const credentials = { email: 'shop@example.com', password: 'a long passphrase' };
     await admin.request('POST', '/users', { name: 'Shop', ...credentials });
-    await grantAdmin({ DATA_DIR: dataDir }, credentials.email);
+    await grantAdmin(service.env, credentials.email);
     await admin.request('POST', '/auth/sign-in', credentials);
     for (let i = 0; i < PRODUCTS; i++) {
       const reply = await admin.request('POST', '/products', {

@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { reaching } from '../postgres/errors.ts';
 import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
-import type { ParkedCounts, ParkedEvent, ParkedEvents, ParkedRequest } from './port.ts';
+import type { ParkedCounts, ParkedEvent, ParkedEvents } from './port.ts';
+import { type ParkedRow as Row, toParked } from './rows.ts';
 
 const STORE = 'parked events';
 
@@ -30,40 +31,6 @@ const PARKED_STEPS: readonly string[] = [
    CREATE INDEX parked_events_by_stream ON parked_events (lot, stream_id, position);
    CREATE INDEX parked_events_in_log_order ON parked_events (position, lot);`,
 ];
-
-interface Row {
-  lot: string;
-  position: string;
-  event_id: string;
-  stream_id: string;
-  revision: string;
-  type: string;
-  time: string;
-  reason: string;
-  behind: string | null;
-  attempts: number;
-  parked_at: string;
-  last_attempt_at: string;
-  request: ParkedRequest | null;
-}
-
-function toParked(row: Row): ParkedEvent {
-  return {
-    lot: row.lot,
-    position: Number(row.position),
-    eventId: row.event_id,
-    streamId: row.stream_id,
-    revision: Number(row.revision),
-    type: row.type,
-    time: row.time,
-    reason: row.reason,
-    ...(row.behind === null ? {} : { behind: Number(row.behind) }),
-    attempts: row.attempts,
-    parkedAt: row.parked_at,
-    lastAttemptAt: row.last_attempt_at,
-    ...(row.request === null ? {} : { request: row.request }),
-  };
-}
 
 /** The table's columns and their types: a batch is sent as one array a column, one statement whatever its size. */
 const COLUMNS = [

@@ -2,7 +2,8 @@
 // over a connection of its own. Fit for production on one node, like the read store.
 import type { StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '../sqlite-file.ts';
-import type { ParkedCounts, ParkedEvent, ParkedEvents, ParkedRequest } from './port.ts';
+import type { ParkedCounts, ParkedEvents } from './port.ts';
+import { type ParkedRow as Row, toParked } from './rows.ts';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS parked_events (
@@ -12,40 +13,6 @@ const SCHEMA = `
     parked_at TEXT NOT NULL, last_attempt_at TEXT NOT NULL, request TEXT,
     PRIMARY KEY (lot, position)) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS parked_events_by_stream ON parked_events (lot, stream_id, position);`;
-
-interface Row {
-  lot: string;
-  position: number;
-  event_id: string;
-  stream_id: string;
-  revision: number;
-  type: string;
-  time: string;
-  reason: string;
-  behind: number | null;
-  attempts: number;
-  parked_at: string;
-  last_attempt_at: string;
-  request: string | null;
-}
-
-function toParked(row: Row): ParkedEvent {
-  return {
-    lot: row.lot,
-    position: Number(row.position),
-    eventId: row.event_id,
-    streamId: row.stream_id,
-    revision: Number(row.revision),
-    type: row.type,
-    time: row.time,
-    reason: row.reason,
-    ...(row.behind === null ? {} : { behind: Number(row.behind) }),
-    attempts: Number(row.attempts),
-    parkedAt: row.parked_at,
-    lastAttemptAt: row.last_attempt_at,
-    ...(row.request === null ? {} : { request: JSON.parse(row.request) as ParkedRequest }),
-  };
-}
 
 export function openSqliteParkedEvents(path: string): ParkedEvents {
   const db = openSqliteFile(path, 'NORMAL');

@@ -4,7 +4,8 @@
 // lot ranked by rankByRelevance(): the same plan, candidates and order as the SQLite adapter.
 import type { Query } from '../read-store/postgres-indexes.ts';
 import type { PostgresReadStore } from '../read-store/postgres.ts';
-import { ROW, type Row, table, toDocument } from '../read-store/postgres-schema.ts';
+import { ROW, type Row, table } from '../read-store/postgres-schema.ts';
+import { toDocument } from '../read-store/documents.ts';
 import {
   alternativesOf,
   isOneEditApart,

@@ -4,7 +4,8 @@
 // serves, whose indexes sqlite-index.ts keeps.
 import type { SqliteReadStore } from '../read-store/sqlite.ts';
 import type { Prepare } from '../read-store/sqlite-indexes.ts';
-import { ROW, type Row, table, toDocument } from '../read-store/sqlite-schema.ts';
+import { ROW, type Row, table } from '../read-store/sqlite-schema.ts';
+import { toDocument } from '../read-store/documents.ts';
 import type { ProductSearch, SearchHit, SearchResult } from './port.ts';
 import {
   byRelevance,

@@ -1,6 +1,6 @@
 // The read store's tables in PostgreSQL: what every generation shares (made by the versioned
 // migration), and one set of tables per generation (a rebuild fills a new one and swaps it in).
-import { type Collection, COLLECTIONS, FILTERABLE, type ReadDocument, type ReadFields } from './port.ts';
+import { type Collection, COLLECTIONS, FILTERABLE } from './port.ts';
 import type { PostgresReadModelIndex } from './postgres-indexes.ts';
 
 /** The read store's migration steps, in order; a new step is added at the end, never an old one changed. */
@@ -35,22 +35,6 @@ export interface Row {
 }
 
 export const ROW = 'id, version, seq, deleted, body';
-
-/** A row as a document of its collection: the body is parsed when first read, as in the SQLite store. */
-export function toDocument<C extends Collection = Collection>(row: Row): ReadDocument<C> {
-  const body = row.body;
-  let fields: ReadFields[C] | undefined;
-  return {
-    id: row.id,
-    version: Number(row.version),
-    seq: Number(row.seq),
-    deleted: row.deleted,
-    get fields() {
-      fields ??= JSON.parse(body) as ReadFields[C];
-      return fields;
-    },
-  };
-}
 
 /** Every table of a generation: the documents', the checkpoints', the counts', and its indexes'. */
 export const generationTables = (indexes: readonly PostgresReadModelIndex[]) => [

@@ -8,7 +8,8 @@
 import { COLLECTIONS, type Collection, type DocumentWrite, FILTERABLE, type ReadDocument, type ReadModelWriter } from './port.ts';
 import { countChanges, countKeysOf, type CountKey } from './live-counts.ts';
 import type { PostgresReadModelIndex, Query, Replaced } from './postgres-indexes.ts';
-import { COLUMN_FIELDS, column, ROW, type Row, table, toDocument } from './postgres-schema.ts';
+import { COLUMN_FIELDS, column, ROW, type Row, table } from './postgres-schema.ts';
+import { toDocument } from './documents.ts';
 
 /** Writes share it, promotions and the making of a generation's tables take it alone. */
 export const GENERATIONS_LOCK = "hashtext('eventide:read-models:generations')";

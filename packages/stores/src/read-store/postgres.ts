@@ -10,17 +10,8 @@ import { type Collection, FILTERABLE, type ListQuery, READ_MODELS_CHECKPOINT, ty
 import { countKeyOf } from './live-counts.ts';
 import type { PostgresReadModelIndex, Query } from './postgres-indexes.ts';
 import { checkpointOf, GENERATIONS_LOCK, postgresWriter } from './postgres-writer.ts';
-import {
-  column,
-  EMAIL_KEY,
-  generationSchema,
-  generationTables,
-  READ_STORE_STEPS,
-  ROW,
-  type Row,
-  table,
-  toDocument,
-} from './postgres-schema.ts';
+import { column, EMAIL_KEY, generationSchema, generationTables, READ_STORE_STEPS, ROW, type Row, table } from './postgres-schema.ts';
+import { toDocument } from './documents.ts';
 import { reaching } from '../postgres/errors.ts';
 import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';

@@ -1,7 +1,7 @@
 // The read store's tables in SQLite: one set per generation (a rebuild fills a new one and swaps it
 // in), and what a store written by an older version gets when it is opened.
 import type { DatabaseSync } from 'node:sqlite';
-import { type Collection, COLLECTIONS, FILTERABLE, type ReadDocument, type ReadFields } from './port.ts';
+import { COLLECTIONS, FILTERABLE } from './port.ts';
 import { countKeysOf } from './live-counts.ts';
 import type { SqliteReadModelIndex } from './sqlite-indexes.ts';
 
@@ -21,26 +21,6 @@ export interface Row {
 
 /** What a document is read with. The filter columns serve WHERE only: reading them as well doubled the time of a search's row fetch. */
 export const ROW = 'id, version, seq, deleted, body';
-
-/**
- * A row as a document of its collection: the body is the fields the projector wrote there, parsed
- * when first read. A reader that already holds the document's representation at this version
- * (query-service/src/handlers/rendered.ts) never parses it: parsing was a tenth of a page's CPU time.
- */
-export function toDocument<C extends Collection = Collection>(row: Row): ReadDocument<C> {
-  const body = row.body;
-  let fields: ReadFields[C] | undefined;
-  return {
-    id: row.id,
-    version: Number(row.version),
-    seq: Number(row.seq),
-    deleted: row.deleted === 1,
-    get fields() {
-      fields ??= JSON.parse(body) as ReadFields[C];
-      return fields;
-    },
-  };
-}
 
 /** Every table schema() makes for a generation: what a promotion drops of the one it replaces. */
 export const GENERATION_TABLES = [...COLLECTIONS, 'checkpoints', 'counts'] as const;

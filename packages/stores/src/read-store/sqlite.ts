@@ -17,7 +17,8 @@ import {
 import type { IndexBatch, Prepare, SqliteReadModelIndex } from './sqlite-indexes.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
-import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table, toDocument } from './sqlite-schema.ts';
+import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
+import { toDocument } from './documents.ts';
 
 /** The SQLite read store, and a way for its indexes' readers (product search) to read the generation it serves. */
 export interface SqliteReadStore extends ReadStore {
