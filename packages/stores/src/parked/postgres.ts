@@ -5,8 +5,8 @@ import type pg from 'pg';
 import { reaching } from '../postgres/errors.ts';
 import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
-import type { ParkedCounts, ParkedEvent, ParkedEvents } from './port.ts';
-import { type ParkedRow as Row, toParked } from './rows.ts';
+import type { ParkedCounts, ParkedEvents } from './port.ts';
+import { type ParkedRow as Row, rowValues, toParked } from './rows.ts';
 
 const STORE = 'parked events';
 
@@ -49,22 +49,6 @@ const COLUMNS = [
   ['request', 'jsonb'],
 ] as const;
 
-const valuesOf = (e: ParkedEvent) => [
-  e.lot,
-  e.position,
-  e.eventId,
-  e.streamId,
-  e.revision,
-  e.type,
-  e.time,
-  e.reason,
-  e.behind ?? null,
-  e.attempts,
-  e.parkedAt,
-  e.lastAttemptAt,
-  e.request ? JSON.stringify(e.request) : null,
-];
-
 export async function openPostgresParkedEvents(url: string): Promise<ParkedEvents> {
   const connections = openPool(url, 2);
   const query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
@@ -77,7 +61,7 @@ export async function openPostgresParkedEvents(url: string): Promise<ParkedEvent
       if (events.length === 0) return;
       // The last of two for one place wins, as it would written one after the other.
       const byPlace = new Map(events.map((e) => [`${e.lot}\u0000${e.position}`, e]));
-      const batch = [...byPlace.values()].map(valuesOf);
+      const batch = [...byPlace.values()].map(rowValues);
       await query(
         `INSERT INTO parked_events (${COLUMNS.map(([name]) => name).join(', ')})
          SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})

@@ -38,3 +38,20 @@ export function toParked(row: ParkedRow): ParkedEvent {
       : { request: typeof row.request === 'string' ? (JSON.parse(row.request) as ParkedRequest) : row.request }),
   };
 }
+
+/** A parked event's values in the order of its row's columns (ParkedRow's), as both adapters write them. */
+export const rowValues = (e: ParkedEvent) => [
+  e.lot,
+  e.position,
+  e.eventId,
+  e.streamId,
+  e.revision,
+  e.type,
+  e.time,
+  e.reason,
+  e.behind ?? null,
+  e.attempts,
+  e.parkedAt,
+  e.lastAttemptAt,
+  e.request ? JSON.stringify(e.request) : null,
+];

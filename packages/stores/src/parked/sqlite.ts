@@ -3,7 +3,7 @@
 import type { StatementSync } from 'node:sqlite';
 import { openSqliteFile } from '../sqlite-file.ts';
 import type { ParkedCounts, ParkedEvents } from './port.ts';
-import { type ParkedRow as Row, toParked } from './rows.ts';
+import { type ParkedRow as Row, rowValues, toParked } from './rows.ts';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS parked_events (
@@ -39,21 +39,7 @@ export function openSqliteParkedEvents(path: string): ParkedEvents {
       db.exec('BEGIN IMMEDIATE');
       try {
         for (const e of events) {
-          upsert.run(
-            e.lot,
-            e.position,
-            e.eventId,
-            e.streamId,
-            e.revision,
-            e.type,
-            e.time,
-            e.reason,
-            e.behind ?? null,
-            e.attempts,
-            e.parkedAt,
-            e.lastAttemptAt,
-            e.request ? JSON.stringify(e.request) : null,
-          );
+          upsert.run(...(rowValues(e) as Array<string | number | null>));
         }
         db.exec('COMMIT');
       } catch (error) {
