@@ -31,13 +31,16 @@ export async function openReadModels(config: Config, options: { bulkLoad?: boole
 }
 
 /** The read models on the PostgreSQL database at `url`: the documents and product search. */
-export async function openPostgresReadModels(url: string): Promise<{ store: ReadStore; search: ProductSearch }> {
+export async function openPostgresReadModels(
+  url: string,
+  options: { searchBounds?: import('../product-search/postgres.ts').PostgresSearchBounds } = {},
+): Promise<{ store: ReadStore; search: ProductSearch }> {
   // Loaded only here, so the embedded default never loads the PostgreSQL driver.
   const { postgresProductIndex } = await import('../product-search/postgres-index.ts');
   const { postgresProductSearch } = await import('../product-search/postgres.ts');
   const { openPostgresReadStore } = await import('../read-store/postgres.ts');
   const store = await openPostgresReadStore(url, { indexes: [postgresProductIndex] });
-  return { store, search: postgresProductSearch(store) };
+  return { store, search: postgresProductSearch(store, options.searchBounds) };
 }
 
 /** The embedded read models in the file at `path` (':memory:' for none): the documents and product search. */

@@ -6,7 +6,7 @@
 // a promotion compares checkpoints with no write under way, and drops the generation it replaces
 // in the same transaction; a projector still writing to it then fails, looks, and follows the new
 // one (projector.ts), as on SQLite.
-import { type Collection, FILTERABLE, type ListQuery, READ_MODELS_CHECKPOINT, type ReadStore } from './port.ts';
+import { type Collection, COLLECTIONS, FILTERABLE, type ListQuery, READ_MODELS_CHECKPOINT, type ReadStore } from './port.ts';
 import { countKeyOf } from './live-counts.ts';
 import type { PostgresReadModelIndex, Query } from './postgres-indexes.ts';
 import { checkpointOf, GENERATIONS_LOCK, postgresWriter } from './postgres-writer.ts';
@@ -122,8 +122,12 @@ export async function openPostgresReadStore(url: string, options: PostgresReadSt
         );
         return true;
       });
-      if (promoted) served = generation;
-      return promoted;
+      if (!promoted) return false;
+      served = generation;
+      // A generation filled at once has no statistics until autovacuum comes by: the planner
+      // would guess, and at 1,000,000 events a guess read whole tables.
+      await query(`ANALYZE ${COLLECTIONS.map((collection) => table(collection, generation)).join(', ')}`);
+      return true;
     },
 
     writer: (generation) => postgresWriter({ query, transaction, indexes }, generation),
