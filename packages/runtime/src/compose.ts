@@ -189,7 +189,6 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
   };
 }
 
-/** Starts the services in order on one platform; a failure closes what had started. */
 /**
  * On PostgreSQL, the shared secrets the environment does not give are kept in the database
  * (stores/postgres/secrets.ts), so processes on several hosts need no file in common; elsewhere
@@ -202,6 +201,7 @@ async function withSharedSecrets(config: Config): Promise<Config> {
   return { ...config, SESSION_SECRET: config.SESSION_SECRET ?? kept.session, CURSOR_SECRET: config.CURSOR_SECRET ?? kept.cursor };
 }
 
+/** Starts the services in order on one platform; a failure closes what had started. */
 export async function compose<Factories extends Record<string, ServiceFactory>>(
   options: PlatformOptions,
   factories: Factories,

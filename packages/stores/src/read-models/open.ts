@@ -1,10 +1,11 @@
 // Opens the read models as the services use them: the documents (the read store) and product
 // search kept in the same writes, on PostgreSQL when DATABASE_URL is set, on MongoDB when its URL
-// is, otherwise in the embedded SQLite file under the data directory. Every process that writes the read models opens them here, so
-// none writes products without their index.
+// is, otherwise in the embedded SQLite file under the data directory. Every process that writes
+// the read models opens them here, so none writes products without their index.
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { ProductSearch } from '../product-search/port.ts';
+import type { PostgresSearchBounds } from '../product-search/postgres.ts';
 import { type SearchBounds, sqliteProductSearch } from '../product-search/sqlite.ts';
 import { sqliteProductIndex } from '../product-search/sqlite-index.ts';
 import type { ReadStore } from '../read-store/port.ts';
@@ -33,7 +34,7 @@ export async function openReadModels(config: Config, options: { bulkLoad?: boole
 /** The read models on the PostgreSQL database at `url`: the documents and product search. */
 export async function openPostgresReadModels(
   url: string,
-  options: { searchBounds?: import('../product-search/postgres.ts').PostgresSearchBounds } = {},
+  options: { searchBounds?: PostgresSearchBounds } = {},
 ): Promise<{ store: ReadStore; search: ProductSearch }> {
   // Loaded only here, so the embedded default never loads the PostgreSQL driver.
   const { postgresProductIndex } = await import('../product-search/postgres-index.ts');
