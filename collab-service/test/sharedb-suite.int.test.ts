@@ -9,12 +9,17 @@ import { spawnInGroup } from '@eventide/testing/processes.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+// Mocha's own bound is 2 s a test or hook. On a busy machine the first hook alone starts a
+// PostgreSQL server, and a fresh database per test can take longer; a test that hangs is still cut
+// off, by this bound and then by vitest's.
+const TEST_BOUND_MS = '60000';
+
 async function mocha(spec: string): Promise<void> {
-  const child = spawnInGroup(
-    process.execPath,
-    [fileURLToPath(import.meta.resolve('mocha/bin/mocha.js')), '--reporter', 'dot', '--extension', 'ts', spec],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const mochaBin = fileURLToPath(import.meta.resolve('mocha/bin/mocha.js'));
+  const child = spawnInGroup(process.execPath, [mochaBin, '--reporter', 'dot', '--extension', 'ts', '--timeout', TEST_BOUND_MS, spec], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
