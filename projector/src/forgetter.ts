@@ -8,7 +8,7 @@ import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { FORGETTER_CHECKPOINT } from '@eventide/stores/read-store/follower-checkpoints.ts';
-import { startFollower, type Checkpoints, type Follower } from './follower.ts';
+import { startFollower, type Checkpoints, type Follower } from '@eventide/runtime/followers/follower.ts';
 
 export type Forgetter = Follower;
 

@@ -12,11 +12,11 @@ import { batches } from '@eventide/stores/event-store/batches.ts';
 import { eventAt } from '@eventide/stores/event-store/event-at.ts';
 import { lotOf, followerOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { Mutex } from 'async-mutex';
-import { runResilient } from './resilient.ts';
+import { runResilient } from '@eventide/runtime/followers/resilient.ts';
 import { projectBatch, type StoredDocuments, targetOf } from './projection.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { ParkingLot, type Handling } from './parking.ts';
-import { servingRequests, type Following } from './follower.ts';
+import { ParkingLot, type Handling } from '@eventide/runtime/followers/parking.ts';
+import { servingRequests, type Following } from '@eventide/runtime/followers/follower.ts';
 
 export const CHECKPOINT = READ_MODELS_CHECKPOINT;
 const BATCH = 500;

@@ -14,9 +14,9 @@ import { logTrail } from '@eventide/kernel/events/trail.ts';
 import { inEventSpans, SpanKind } from '@eventide/stores/tracing/event-spans.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import { publisherCheckpoint } from '@eventide/stores/read-store/follower-checkpoints.ts';
-import { startFollower, type Checkpoints, type Follower } from './follower.ts';
+import { startFollower, type Checkpoints, type Follower } from '@eventide/runtime/followers/follower.ts';
 
-export type { Checkpoints } from './follower.ts';
+export type { Checkpoints } from '@eventide/runtime/followers/follower.ts';
 export type Publisher = Follower;
 
 export function startPublisher(options: {

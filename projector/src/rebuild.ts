@@ -7,7 +7,7 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
-import { ParkingLot } from './parking.ts';
+import { ParkingLot } from '@eventide/runtime/followers/parking.ts';
 import { projection, projectParking } from './projector.ts';
 
 const PAGE = 1000;

@@ -2,13 +2,14 @@
 // store into the read models, publishes the public events on the event bus (Kafka when
 // KAFKA_BROKERS is set, else the in-process bus), and forgets every deleted user (forgetter.ts). It serves no routes of its own, only what it
 // reports on the operator's GET /health (METRICS_PORT).
+import { PROJECTOR_FOLLOWERS } from '@eventide/kernel/events/followers.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { startProjector, type Projector } from './projector.ts';
 import { startForgetter, type Forgetter } from './forgetter.ts';
 import { startPublisher, type Publisher } from './publisher.ts';
-import { followersProbe, parkedGauge } from './followers-health.ts';
+import { followersProbe, parkedGauge } from '@eventide/runtime/followers/health.ts';
 
 export interface ProjectorService extends Service {
   projector: Projector;
@@ -29,6 +30,7 @@ export function projectorService(): ServiceFactory<ProjectorService> {
     log.info({ bus: bus.description }, 'publishing the public events');
     followerGauges(metrics, events.store, { projected: projector.position, published: publisher.position });
     const health = {
+      followers: PROJECTOR_FOLLOWERS,
       events: events.store,
       parked,
       activeGeneration: () => read.store.activeGeneration(),

@@ -6,7 +6,7 @@
 // it was in (followers are at least once; the read models are idempotent).
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
-import type { Positions } from './followers-health.ts';
+import type { Positions } from '@eventide/runtime/followers/health.ts';
 
 /** A thread that has started: what it reported last, and how it ends. */
 export interface RunningThread {

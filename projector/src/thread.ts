@@ -5,12 +5,13 @@
 // `npm run start:projector` in another process would; what it adds over that is being told at
 // once: appends wake its followers (event-store/sqlite-wake.ts), and it says each time the read
 // models moved, so that reads waiting for a write here are answered without polling.
+import { PROJECTOR_FOLLOWERS } from '@eventide/kernel/events/followers.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { Service, ServiceFactory } from '@eventide/runtime/compose.ts';
 import { followerGauges, projectorService } from './service.ts';
-import { followersProbe, parkedGauge, type Positions } from './followers-health.ts';
+import { followersProbe, parkedGauge, type Positions } from '@eventide/runtime/followers/health.ts';
 import { superviseThread, type RunningThread, type SupervisedThread } from './thread-supervisor.ts';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
 import { StoreUnavailableError } from '@eventide/stores/unavailable.ts';
@@ -19,7 +20,7 @@ import { setTimeout as abortableDelay } from 'node:timers/promises';
 /** Waits `ms`, or less when `signal` aborts; never rejects. */
 const abortableSleep = (ms: number, signal: AbortSignal) => abortableDelay(ms, undefined, { signal }).catch(() => undefined);
 
-export type { Positions } from './followers-health.ts';
+export type { Positions } from '@eventide/runtime/followers/health.ts';
 
 /** What the thread starts from: the process's configuration as it was read, not the environment again. */
 export interface ThreadData {
@@ -112,6 +113,7 @@ export function projectorOnThread(name: string): ServiceFactory<ProjectorOnThrea
     const positions = () => thread?.positions ?? idle;
     followerGauges(metrics, events.store, { projected: () => positions().projectedTo, published: () => positions().publishedTo });
     const health = {
+      followers: PROJECTOR_FOLLOWERS,
       events: events.store,
       parked,
       activeGeneration: () => read.store.activeGeneration(),

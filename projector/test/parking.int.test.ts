@@ -19,7 +19,7 @@ import { createLogger } from '@eventide/kernel/log.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { startProjector, type Projector } from '../src/projector.ts';
-import { ParkingLot, type Handling } from '../src/parking.ts';
+import { ParkingLot, type Handling } from '@eventide/runtime/followers/parking.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 
 const log = createLogger({ level: 'silent' });

@@ -7,6 +7,7 @@ import { READ_MODELS_CHECKPOINT } from './port.ts';
 
 export const PUBLISHER_CHECKPOINT = 'event-bus-publisher';
 export const FORGETTER_CHECKPOINT = 'forgetter';
+export const DEADLINES_CHECKPOINT = 'deadlines';
 
 /**
  * The publisher keeps one per kind of bus, so that a move from the in-process bus to Kafka
@@ -25,5 +26,7 @@ export function followerCheckpoint(follower: FollowerName, busKind: string): str
       return publisherCheckpoint(busKind);
     case 'forgetter':
       return FORGETTER_CHECKPOINT;
+    case 'deadlines':
+      return DEADLINES_CHECKPOINT;
   }
 }

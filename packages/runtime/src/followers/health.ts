@@ -1,33 +1,38 @@
-// What the process that runs the followers says of them: GET /health/ready fails, saying why,
-// while any has an event parked (parking.ts) or has events waiting and has not moved for
+// What a process that runs followers says of them: GET /health/ready fails, saying why, while any
+// has an event parked (parking.ts) or has events waiting and has not moved for
 // READY_MAX_STALL_SECONDS; the metrics count parked events per follower. Whether the followers run
-// on this thread or on one of their own, the same checks read the same stores.
+// on this thread or on one of their own, the same checks read the same stores. The projector's
+// process runs three of them, the command service's the deadlines (command-service/src/deadlines).
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
-import type { Probe } from '@eventide/runtime/readiness.ts';
+import type { Probe } from '../readiness.ts';
 import { lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
-import { FOLLOWERS, type FollowerName } from '@eventide/kernel/events/followers.ts';
+import type { FollowerName } from '@eventide/kernel/events/followers.ts';
 
-/** Where each follower has got, as the operator's GET /health says it (METRICS_PORT). */
-export interface Positions {
+/** Where the projector's process's followers have got, as the operator's GET /health says it (METRICS_PORT). */
+export type Positions = {
   projectedTo: number;
   publishedTo: number;
   forgottenTo: number;
-}
+};
 
-export const POSITION_OF: Record<FollowerName, keyof Positions> = {
+/** The name of each follower's position on GET /health. */
+export const POSITION_OF = {
   projector: 'projectedTo',
   publisher: 'publishedTo',
   forgetter: 'forgottenTo',
-};
+  deadlines: 'deadlinesAt',
+} as const satisfies Record<FollowerName, string>;
 
 export interface FollowersHealth {
+  /** The followers this process runs. */
+  followers: readonly FollowerName[];
   events: EventStore;
   parked: ParkedEvents;
   /** The generation of the read models served: only its lot counts for the projector. */
   activeGeneration(): Promise<number>;
-  /** Where the followers are, or why they are not running (their thread restarting). */
-  positions(): Positions | { down: string };
+  /** Where the followers are (by POSITION_OF), or why they are not running (their thread restarting). */
+  positions(): Partial<Record<string, number>> | { down: string };
   maxStallSeconds: number;
   clock?: () => number;
 }
@@ -35,13 +40,13 @@ export interface FollowersHealth {
 /** The lots that count now: each follower's, and the projector's of the served generation. */
 async function currentLots(health: FollowersHealth): Promise<Map<FollowerName, string>> {
   const generation = await health.activeGeneration();
-  return new Map(FOLLOWERS.map((follower) => [follower, lotOf(follower, generation)]));
+  return new Map(health.followers.map((follower) => [follower, lotOf(follower, generation)]));
 }
 
 /** Parked events per follower, in the lots that count now. */
 async function parkedPerFollower(health: FollowersHealth) {
   const [lots, counts] = await Promise.all([currentLots(health), health.parked.counts()]);
-  return FOLLOWERS.map((follower) => ({ follower, counts: counts.get(lots.get(follower)!) }));
+  return health.followers.map((follower) => ({ follower, counts: counts.get(lots.get(follower)!) }));
 }
 
 export function followersProbe(health: FollowersHealth): Probe {
@@ -52,7 +57,7 @@ export function followersProbe(health: FollowersHealth): Probe {
     name: 'followers',
     async check() {
       const positions = health.positions();
-      if ('down' in positions) return { observedValue: 0, observedUnit: 'parked events', fail: positions.down };
+      if (typeof positions.down === 'string') return { observedValue: 0, observedUnit: 'parked events', fail: positions.down };
       const [head, parked] = await Promise.all([health.events.head(), parkedPerFollower(health)]);
       const failures: string[] = [];
       let total = 0;
@@ -65,8 +70,9 @@ export function followersProbe(health: FollowersHealth): Probe {
         const why = oldest ? `, the first ${oldest.type} at position ${oldest.position}, because ${oldest.reason}` : '';
         failures.push(`the ${follower} parked ${events(counts.parked)}${held}${why}`);
       }
-      for (const follower of FOLLOWERS) {
-        const position = positions[POSITION_OF[follower]];
+      for (const follower of health.followers) {
+        const position = (positions as Partial<Record<string, number>>)[POSITION_OF[follower]];
+        if (position === undefined) continue;
         const seen = waiting.get(follower);
         if (position >= head) waiting.delete(follower);
         else if (seen?.position !== position) waiting.set(follower, { position, since: clock() });
@@ -86,7 +92,7 @@ export function followersProbe(health: FollowersHealth): Probe {
 }
 
 /** follower_parked_events{follower}: the events each follower parked or holds, in its current lot. */
-export function parkedGauge(metrics: Metrics, health: Pick<FollowersHealth, 'parked' | 'activeGeneration'>): void {
+export function parkedGauge(metrics: Metrics, health: Pick<FollowersHealth, 'followers' | 'parked' | 'activeGeneration'>): void {
   metrics.labeledGaugeOnScrape(
     'follower_parked_events',
     'Events a follower of the log parked, or holds behind them',

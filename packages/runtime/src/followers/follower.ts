@@ -12,7 +12,7 @@ import { batches } from '@eventide/stores/event-store/batches.ts';
 import { eventAt } from '@eventide/stores/event-store/event-at.ts';
 import { lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
 import type { FollowerName } from '@eventide/kernel/events/followers.ts';
-import { progressSignal } from '@eventide/runtime/compose.ts';
+import { progressSignal } from '../compose.ts';
 import { runResilient } from './resilient.ts';
 import { ParkingLot, type Handling } from './parking.ts';
 
