@@ -28,6 +28,7 @@ const STARTS_PROCESSES = [
   'infra/test/packages.e2e.test.ts',
   'infra/test/postgres-outage.e2e.test.ts',
   'infra/test/processes.e2e.test.ts',
+  'infra/test/deadlines.e2e.test.ts',
   'infra/test/projector-kill.e2e.test.ts',
   'infra/test/restart.e2e.test.ts',
   'infra/test/revocation.e2e.test.ts',

@@ -1,5 +1,6 @@
 // The command service as one part of a process (packages/runtime/src/compose.ts): its write
-// operations and sign-in, on the platform's event store and sessions.
+// operations and sign-in, on the platform's event store and sessions, and the deadlines that act
+// on the write side by themselves (deadlines/).
 import type { PasswordHasher } from '@eventide/platform/auth/hasher.ts';
 import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
@@ -9,6 +10,8 @@ import { commandHandlers } from './handlers.ts';
 import { flowSeal } from './oauth/flow.ts';
 import { loadProviders } from './oauth/providers.ts';
 import { writeSide } from './write-side.ts';
+import { startDeadlines } from './deadlines/deadlines.ts';
+import { followersProbe } from '@eventide/runtime/followers/health.ts';
 
 export interface CommandService extends Service {
   store: EventStore;
@@ -36,6 +39,24 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
       auth: { sessions: auth.sessions.store, limiters: auth.limiters },
       hasher: options.hasher,
     });
+    const schedule = await platform.deadlines();
+    const deadlines = startDeadlines({
+      eventStore: events.store,
+      schedule: schedule.store,
+      checkpoints: read.store,
+      parked,
+      clock: platform.clock,
+      policy: { windowMs: config.PAYMENT_WINDOW_SECONDS * 1000, reminderMs: config.PAYMENT_REMINDER_SECONDS * 1000 },
+      log: platform.log,
+    });
+    const deadlinesProbe = followersProbe({
+      followers: ['deadlines'],
+      events: events.store,
+      parked,
+      activeGeneration: () => read.store.activeGeneration(),
+      positions: () => ({ deadlinesAt: deadlines.follower.position() }),
+      maxStallSeconds: config.READY_MAX_STALL_SECONDS,
+    });
     return {
       store: events.store,
       auth,
@@ -53,8 +74,23 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
           { store: events.store, parked, activeGeneration: () => read.store.activeGeneration() },
         ),
       },
-      health: () => ({ eventStore: events.description, auth: auth.description }),
-      close: async () => undefined,
+      // The schedule answers, and the follower neither parked an event nor stalled.
+      probes: () => [
+        {
+          name: 'deadlines',
+          async check() {
+            await schedule.store.earliest();
+            return deadlinesProbe.check();
+          },
+        },
+      ],
+      health: () => ({
+        eventStore: events.description,
+        auth: auth.description,
+        deadlines: schedule.description,
+        deadlinesAt: deadlines.follower.position(),
+      }),
+      close: () => deadlines.stop(),
     };
   };
 }

@@ -31,7 +31,7 @@ describe('health probes', () => {
     const body = (await ready.json()) as { status: string; checks: Record<string, { status: string }> };
     expect({ status: ready.status, body: body.status }).toEqual({ status: 200, body: 'pass' });
     expect(Object.keys(body.checks).sort()).toEqual(
-      ['collabStore', 'eventStore', 'followers', 'keyStore', 'projectionLag', 'readStore', 'sessionStore'].sort(),
+      ['collabStore', 'deadlines', 'eventStore', 'followers', 'keyStore', 'projectionLag', 'readStore', 'sessionStore'].sort(),
     );
     expect(ready.headers.get('cache-control')).toBe('no-store');
     // The public learns each check's status, not the event store's position or the engines' errors.

@@ -66,6 +66,8 @@ export interface RunningService {
   /** Ends the process the hard way: no shutdown hooks, no flush. */
   kill(): Promise<void>;
   stop(): Promise<void>;
+  /** The end of what it wrote (its log's tail), for a message about why a wait failed. */
+  output(): string;
 }
 
 /** A process's resident set in MiB, as the kernel counts it (VmRSS: its heap, its threads' heaps, the pages of node it touched). */
@@ -136,7 +138,7 @@ const LOG_TAIL_CHARS = 16_384;
 export async function spawnService(
   env: Record<string, string>,
   entry: string = ENTRY.all,
-): Promise<RunningService & { exitCode(): number | null | undefined; output(): string }> {
+): Promise<RunningService & { exitCode(): number | null | undefined }> {
   // A PORT of the caller's: a process started again where its predecessor listened.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -7,7 +7,7 @@ import { queryHandlers } from './handlers.ts';
 import { queryDeps } from './wire.ts';
 
 export function queryService(): ServiceFactory<Service> {
-  return async ({ config, log, auth: openAuth, eventStore, readModels, parked, projected, personalData, metrics }) => {
+  return async ({ config, log, auth: openAuth, eventStore, readModels, parked, deadlines, projected, personalData, metrics }) => {
     const read = await readModels();
     // Sessions come from the same store the command service signs users in to.
     const auth = await openAuth();
@@ -20,6 +20,7 @@ export function queryService(): ServiceFactory<Service> {
       projected,
       eventStore: events.store,
       parked: (await parked()).store,
+      deadlines: (await deadlines()).store,
       stopping: stopping.signal,
       auth,
       log,

@@ -15,6 +15,7 @@ import { liveResources } from './live/resources.ts';
 import { progressOf, type ProjectorSignal } from './consistency.ts';
 import type { QueryDeps } from './handlers.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
+import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
 import { busKindOf } from '@eventide/stores/event-bus/open.ts';
 import { followersState } from './operator/followers.ts';
 import { FollowersFeed } from './operator/live.ts';
@@ -27,6 +28,8 @@ export function queryDeps(
     eventStore: EventStore;
     /** What the followers parked, for the operator's console. */
     parked: ParkedEvents;
+    /** The pending deadlines, for the operator's console. */
+    deadlines: DeadlineSchedule;
     stopping: AbortSignal;
     auth: Pick<OpenedAuth, 'sessions' | 'revocations'>;
     log: Logger;
@@ -36,7 +39,7 @@ export function queryDeps(
   const secret = loadOrCreateSecret(config.CURSOR_SECRET, join(config.dataDir, 'cursor-secret'));
   const progress = progressOf(readStore, options.projected, stopping);
   const session = { sessions: auth.sessions, revocations: auth.revocations };
-  const operator = { eventStore, readStore, parked: options.parked, busKind: busKindOf(config) };
+  const operator = { eventStore, readStore, parked: options.parked, deadlines: options.deadlines, busKind: busKindOf(config) };
   return {
     operator: { ...operator, feed: new FollowersFeed(() => followersState(operator), log) },
     readStore,

@@ -1,7 +1,8 @@
 // Issue 59: the operator's console in Chromium. An admin sees the followers live, an event the next
 // release wrote parked with why, that event's stream with personal fields masked; once this release
 // has learnt the event's version (played here by giving the running app the next release's
-// upcasters), Retry projects it and the console shows nothing parked. A customer is refused.
+// upcasters), Retry projects it and the console shows nothing parked. A placed order's payment
+// deadline is listed until it is paid. A customer is refused.
 // Screenshots: infra/test/artifacts/operations-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,24 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
       .toBe(0);
     expect(await parkedBy('publisher').textContent()).toBe('1');
     await screenshot(page, 'operations-retried');
+  });
+
+  it("shows a placed order's payment deadline, the next due first, and what it decided", async () => {
+    const order = await app.write('POST', '/orders', { userId: app.admin.userId, lines: [{ productId: kettle, quantity: 1 }] });
+    expect((await app.write('PATCH', `/orders/${order.body.orderId}`, { status: 'placed' })).status).toBe(200);
+    const page = await pageAs(app.cookieHeader());
+    await page.goto(`${app.url}/#/operations`);
+    const deadlines = page.getByRole('table', { name: 'Pending deadlines' });
+    const row = deadlines.getByRole('row', { name: new RegExp(order.body.orderId) });
+    await expect.poll(() => row.textContent()).toMatch(/reminder/);
+    await screenshot(page, 'operations-deadlines');
+    await row.getByRole('link', { name: order.body.orderId }).click();
+    const events = page.getByRole('table', { name: `Events of payment-deadline-${order.body.orderId}` });
+    await expect.poll(() => events.textContent()).toMatch(/payment-deadline:set v1/);
+    // Paid: the deadline is cleared, and leaves the console.
+    expect((await app.write('PATCH', `/orders/${order.body.orderId}`, { status: 'paid' })).status).toBe(200);
+    await page.getByRole('link', { name: 'Back to operations' }).click();
+    await page.getByText('No deadline is pending').waitFor();
   });
 
   it('skips a parked event with a reason, and refuses a customer', async () => {

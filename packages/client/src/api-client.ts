@@ -38,6 +38,8 @@ import type {
   followersBody,
   parkedEventBody,
   parkedQuery,
+  deadlinesBody,
+  deadlinesQuery,
   requestedBody,
   retryParkedBody,
   skipParkedBody,
@@ -70,6 +72,7 @@ export type DocumentSummary = Out<typeof documentSummary>;
 export type DocumentPeople = Out<typeof documentPeople>;
 export type Followers = Out<typeof followersBody>;
 export type ParkedEvent = Out<typeof parkedEventBody>;
+export type PendingDeadline = Out<typeof deadlinesBody>['items'][number];
 export type StreamEvent = Out<typeof streamEventsBody>['items'][number];
 export type OffsetPage<S extends z.ZodType> = Out<ReturnType<typeof offsetPageOf<S>>>;
 export type CursorPage<S extends z.ZodType> = Out<ReturnType<typeof cursorPageOf<S>>>;
@@ -303,6 +306,8 @@ export function createApiClient(clientOptions: ClientOptions) {
       parked: (query: QueryOf<typeof parkedQuery> = {}) => data<CursorPage<typeof parkedEventBody>>(call('listParked', { query })),
       retry: (body: In<typeof retryParkedBody> = {}) => data<Out<typeof requestedBody>>(call('retryParked', { body })),
       skip: (body: In<typeof skipParkedBody>) => data<Out<typeof requestedBody>>(call('skipParked', { body })),
+      /** The pending deadlines (an order's payment), the next due first: docs/deadlines.md. */
+      deadlines: (query: QueryOf<typeof deadlinesQuery> = {}) => data<Out<typeof deadlinesBody>>(call('listDeadlines', { query })),
       streams: (query: QueryOf<typeof streamsQuery> = {}) => data<Out<typeof streamsBody>>(call('listStreams', { query })),
       stream: (streamId: string, query: QueryOf<typeof streamEventsQuery> = {}) =>
         data<Out<typeof streamEventsBody>>(call('readStream', { params: { streamId }, query })),

@@ -59,6 +59,7 @@ describe('the typed client', () => {
       api.operations.retry({}),
       api.operations.skip({ follower: 'publisher', position: 7, reason: 'a test' }),
       api.operations.streams(),
+      api.operations.deadlines(),
       api.operations.stream('product-1'),
     ]);
     const routeOf = (method: string, url: string) => {

@@ -32,6 +32,8 @@ export const historyEntry = z.strictObject({
   event: z.enum(EVENT_NAMES as [string, ...string[]]),
   actor: historyActor,
   correlationId: z.string(),
+  /** Why the system made the change by itself (an order not paid in time): absent for a person's change. */
+  reason: z.string().optional(),
   changes: z.array(fieldChange),
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;

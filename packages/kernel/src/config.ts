@@ -130,6 +130,27 @@ const schema = z
      * own; `off`, the thread that serves requests. Unset: on with two cores or more.
      */
     FOLLOWERS_THREAD: z.enum(['on', 'off']).optional(),
+    /**
+     * An order placed and not paid within this many seconds is cancelled by the system, with the
+     * reason in its history (docs/deadlines.md). 0: never.
+     */
+    PAYMENT_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(24 * 60 * 60),
+    /** A reminder is due this many seconds before that deadline (a private event of the deadline); 0: none. */
+    PAYMENT_REMINDER_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(60 * 60),
+    /**
+     * For tests and rehearsals only: a file holding a number of milliseconds added to this
+     * process's clock where it acts on time (the deadlines). Rewriting the file moves the time of
+     * every process that names it (docs/deadlines.md#the-clock).
+     */
+    TEST_CLOCK_FILE: z.string().min(1).optional(),
     /** Password hashes computed at once; unset: the cores, at most one less than libuv's thread pool. */
     PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(64).optional(),
     /** Collaborative editing: the largest WebSocket message accepted, in bytes. */
@@ -252,6 +273,10 @@ const schema = z
   .refine((config) => !(config.DATABASE_URL && config.EVENTSTORE_URL), {
     path: ['DATABASE_URL'],
     message: 'EVENTSTORE_URL is set too: the log is kept by one engine, so set one of them',
+  })
+  .refine((config) => config.PAYMENT_WINDOW_SECONDS === 0 || config.PAYMENT_REMINDER_SECONDS < config.PAYMENT_WINDOW_SECONDS, {
+    path: ['PAYMENT_REMINDER_SECONDS'],
+    message: 'must be less than PAYMENT_WINDOW_SECONDS: the reminder comes before the deadline',
   });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };

@@ -11,6 +11,8 @@ import type { OpenedEventStore } from '@eventide/stores/personal-data/open.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { ReadModels } from '@eventide/stores/read-models/open.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
+import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
+import { openClock, type Clock } from '@eventide/kernel/clock.ts';
 import type { Upcasters } from '@eventide/kernel/events/versions.ts';
 import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
 import { adapterProbes, readiness, type Probe } from './readiness.ts';
@@ -54,6 +56,10 @@ export interface Platform {
   eventBus(): Promise<Opened<EventBus>>;
   /** The events the followers of the log parked (stores/parked), where the read models are. */
   parked(): Promise<Opened<ParkedEvents>>;
+  /** When each process with a deadline looks at it next (stores/deadlines), where the read models are. */
+  deadlines(): Promise<Opened<DeadlineSchedule>>;
+  /** The time the parts that act on time read: the system's, or moved by TEST_CLOCK_FILE (kernel/clock.ts). */
+  clock: Clock;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
   projected: ProgressSignal;
   /** Where each service adds what it holds about a person, for their export (GET /users/{id}/export). */
@@ -155,6 +161,8 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
   const readModels = once(async () => (await import('@eventide/stores/read-models/open.ts')).openReadModels(config));
   const eventBus = once(async () => (await import('@eventide/stores/event-bus/open.ts')).openEventBus(config, log));
   const parked = once(async () => (await import('@eventide/stores/parked/open.ts')).openParkedEvents(config));
+  const deadlines = once(async () => (await import('@eventide/stores/deadlines/open.ts')).openDeadlineSchedule(config));
+  const clock = openClock(config, log);
   const platform: Platform = {
     config,
     log,
@@ -163,6 +171,8 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
     readModels: readModels.get,
     eventBus: eventBus.get,
     parked: parked.get,
+    deadlines: deadlines.get,
+    clock,
     projected: progressSignal(),
     personalData: personalDataSections(),
     metrics,
@@ -178,9 +188,11 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
     openedAuth: () => auth.opened(),
     /** Closes what was opened, followers' stores after their services stopped. */
     async close() {
+      clock.close();
       await Promise.all([
         eventBus.opened()?.then((opened) => opened.store.close()),
         parked.opened()?.then((opened) => opened.store.close()),
+        deadlines.opened()?.then((opened) => opened.store.close()),
         readModels.opened()?.then((opened) => opened.store.close()),
         eventStore.opened()?.then((opened) => opened.store.close()),
         auth.opened()?.then((opened) => opened.close()),

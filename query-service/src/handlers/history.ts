@@ -81,6 +81,7 @@ export function historyHandlers({
       event: event.type as EventName,
       by: event.metadata.actor,
       correlationId: event.metadata.correlationId,
+      ...(event.metadata.reason ? { reason: event.metadata.reason } : {}),
       changes: changesBetween(before, after),
     };
   }

@@ -6,6 +6,7 @@ import type { FollowersBody } from '@eventide/contract/resources/operator/schema
 import { FOLLOWERS } from '@eventide/kernel/events/followers.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { lotOf, type ParkedEvents } from '@eventide/stores/parked/port.ts';
+import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
 import { followerCheckpoint } from '@eventide/stores/read-store/follower-checkpoints.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
 
@@ -13,6 +14,8 @@ export interface OperatorDeps {
   eventStore: EventStore;
   readStore: ReadStore;
   parked: ParkedEvents;
+  /** The pending deadlines (stores/deadlines). */
+  deadlines: DeadlineSchedule;
   /** The kind of bus the publisher publishes on: whose checkpoint is its. */
   busKind: string;
 }

@@ -1,5 +1,5 @@
 // The operator's console's reads (docs/operations.md#the-console): the followers, their parked
-// events, the longest streams and one stream's events. Admins only, by the route table.
+// events, the pending deadlines, the longest streams and one stream's events. Admins only, by the route table.
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { ParkedEventBody } from '@eventide/contract/resources/operator/schemas.ts';
 import { FOLLOWERS, type FollowerName } from '@eventide/kernel/events/followers.ts';
@@ -31,7 +31,7 @@ export interface OperatorHandlerDeps {
 
 export function operatorHandlers(
   deps: OperatorHandlerDeps,
-): Pick<Handlers<'query'>, 'listFollowers' | 'followFollowers' | 'listParked' | 'listStreams' | 'readStream'> {
+): Pick<Handlers<'query'>, 'listFollowers' | 'followFollowers' | 'listParked' | 'listDeadlines' | 'listStreams' | 'readStream'> {
   const { operator, cursors, live } = deps;
   return {
     async listFollowers({ ctx }) {
@@ -71,6 +71,24 @@ export function operatorHandlers(
       ctx.body = {
         items: page.map(parkedBody),
         nextCursor: merged.length > limit ? cursors.encode(list, placeOf(page[page.length - 1]!)) : null,
+      };
+    },
+
+    async listDeadlines({ ctx, query }) {
+      const [rows, total] = await Promise.all([
+        operator.deadlines.list({ limit: query.limit ?? DEFAULT_LIMIT }),
+        operator.deadlines.count(),
+      ]);
+      const iso = (ms: number) => new Date(ms).toISOString();
+      ctx.body = {
+        items: rows.map(({ process, subject, next, at, deadline }) => ({
+          process,
+          subject,
+          next,
+          nextAt: iso(at),
+          deadline: iso(deadline),
+        })),
+        total,
       };
     },
 

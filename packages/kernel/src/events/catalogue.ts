@@ -58,6 +58,8 @@ export const eventMetadata = z.object({
   traceparent: z.string().optional(),
   /** The version of the payload's schema it was written at (versions.ts); absent on events written before versions existed: 1. */
   schemaVersion: z.number().int().positive().optional(),
+  /** Why the system made the change by itself, in words (a deadline that passed: docs/deadlines.md); absent for a person's change. */
+  reason: z.string().max(500).optional(),
 });
 export type EventMetadata = z.infer<typeof eventMetadata>;
 

@@ -55,6 +55,7 @@ function envelopeOf(event: RecordedEvent) {
       causationId: event.metadata.causationId,
       actor: event.metadata.actor,
       ...(event.metadata.traceparent ? { traceparent: event.metadata.traceparent } : {}),
+      ...(event.metadata.reason ? { reason: event.metadata.reason } : {}),
     },
     ...(event.forgotten ? { forgotten: true } : {}),
   };

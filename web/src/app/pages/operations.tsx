@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 // The operator's console (docs/operations.md#the-console), for admins: each follower of the log
 // with where it has got and what it parked, followed live; the parked events with why, to retry
-// once their cause is fixed or skip with a reason; the process's readiness; the longest streams;
-// and a stream's events, personal fields masked.
+// once their cause is fixed or skip with a reason; the process's readiness; the pending deadlines
+// (docs/deadlines.md); the longest streams; and a stream's events, personal fields masked.
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Followers, ParkedEvent, StreamEvent } from '@eventide/client/api-client.ts';
+import type { Followers, ParkedEvent, PendingDeadline, StreamEvent } from '@eventide/client/api-client.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem } from '../api.ts';
 import { Shown, useLoad } from '../load.tsx';
@@ -166,6 +166,44 @@ function ParkedTable({ changed }: { changed: unknown }) {
   );
 }
 
+const NEXT_STEP: Record<string, string> = {
+  remind: 'reminder',
+  expire: 'cancel if unpaid',
+  cancel: 'cancellation asked again',
+};
+
+const DEADLINE_COLUMNS: Column<PendingDeadline>[] = [
+  {
+    header: 'Order',
+    namesRow: true,
+    cell: (d) => <Link href={`/operations/streams/${encodeURIComponent(`${d.process}-${d.subject}`)}`}>{d.subject}</Link>,
+  },
+  { header: 'Next', cell: (d) => `${NEXT_STEP[d.next] ?? d.next}, ${new Date(d.nextAt).toLocaleString()}` },
+  { header: 'Deadline', cell: (d) => new Date(d.deadline).toLocaleString() },
+];
+
+/** The pending deadlines, the next due first: reloaded when the deadlines follower moves. */
+function PendingDeadlines({ changed }: { changed: unknown }) {
+  const deadlines = useLoad(() => api.operations.deadlines({ limit: 20 }), [changed]);
+  return (
+    <Shown loaded={deadlines} loading="Loading deadlines…">
+      {(shown) =>
+        shown.total === 0 ? (
+          <p>No deadline is pending: every placed order has been paid or cancelled.</p>
+        ) : (
+          <>
+            <p>
+              {shown.total} pending{shown.total > shown.items.length ? `; the first ${shown.items.length} due` : ''}. An order placed and
+              not paid by its deadline is cancelled by the system.
+            </p>
+            <Table label="Pending deadlines" rows={shown.items} columns={DEADLINE_COLUMNS} rowKey={(d) => `${d.process}-${d.subject}`} />
+          </>
+        )
+      }
+    </Shown>
+  );
+}
+
 function LongestStreams() {
   const streams = useLoad(() => api.operations.streams({ limit: 10 }), []);
   return (
@@ -218,6 +256,8 @@ export function OperationsPage() {
       )}
       <h2>Parked events</h2>
       <ParkedTable changed={changed} />
+      <h2>Pending deadlines</h2>
+      <PendingDeadlines changed={followers?.followers.find((f) => f.name === 'deadlines')?.position} />
       <h2>Longest streams</h2>
       <LongestStreams />
     </section>

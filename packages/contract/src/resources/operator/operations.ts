@@ -44,6 +44,14 @@ export const OPERATOR_OPERATIONS = {
     tag: 'operations',
     summary: 'Skip a parked event, saying why (recorded in the log); the events behind it go on',
   },
+  listDeadlines: {
+    service: 'query',
+    method: 'get',
+    path: '/admin/deadlines',
+    access: 'admin',
+    tag: 'operations',
+    summary: 'The pending deadlines (an order’s payment), the next due first, and how many there are',
+  },
   listStreams: {
     service: 'query',
     method: 'get',

@@ -89,6 +89,29 @@ export const requestedBody = z.strictObject({
   requested: z.number().int().nonnegative(),
 });
 
+export const deadlinesQuery = z.strictObject({ limit: limit.optional() });
+
+export const deadlineBody = z.strictObject({
+  /** Which process (`payment-deadline`): its decisions are in the stream `<process>-<subject>` (GET /admin/streams/{streamId}/events). */
+  process: z.string(),
+  /** What it is about: the order's id. */
+  subject: z.string(),
+  /** What it does next: `remind`, `expire` (cancel the order), or `cancel` (asked again: the order is not yet seen cancelled). */
+  next: z.string(),
+  /** When that is due (ISO 8601). */
+  nextAt: z.string(),
+  /** When the deadline passes (ISO 8601). */
+  deadline: z.string(),
+});
+
+export const deadlinesBody = z.strictObject({
+  /** The earliest due first, up to the limit. */
+  items: z.array(deadlineBody),
+  /** How many deadlines are pending in all. */
+  total: z.number().int().nonnegative(),
+});
+export type DeadlinesBody = z.infer<typeof deadlinesBody>;
+
 export const streamsQuery = z.strictObject({ limit: limit.optional() });
 
 export const streamsBody = z.strictObject({

@@ -3,6 +3,8 @@ import { cursorPageOf } from '../../common.ts';
 import type { Shape } from '../../shape.ts';
 import type { OPERATOR_OPERATIONS } from './operations.ts';
 import {
+  deadlinesBody,
+  deadlinesQuery,
   followersBody,
   parkedEventBody,
   parkedQuery,
@@ -35,6 +37,7 @@ export const OPERATOR_SHAPES = {
     body: skipParkedBody,
     answers: { 202: { description: 'noted, and recorded in the log: its follower skips it within a second or two', body: requestedBody } },
   },
+  listDeadlines: { query: deadlinesQuery, answers: { 200: { description: 'the pending deadlines', body: deadlinesBody } } },
   listStreams: { query: streamsQuery, answers: { 200: { description: 'the longest streams', body: streamsBody } } },
   readStream: {
     params: { streamId: { schema: streamId, names: 'stream' } },
