@@ -9,10 +9,18 @@ import { productHandlers } from './product/handlers.ts';
 import { userHandlers } from './user/handlers.ts';
 import type { WriteSide } from './write-side.ts';
 import { operatorHandlers, type OperatorDeps } from './operator/handlers.ts';
+import { webhookHandlers, type WebhookDeps } from './webhooks/handlers.ts';
 
-export function commandHandlers(store: EventStore, writes: WriteSide, oauth: OAuthDeps, operator: OperatorDeps): Handlers<'command'> {
+export function commandHandlers(
+  store: EventStore,
+  writes: WriteSide,
+  oauth: OAuthDeps,
+  operator: OperatorDeps,
+  webhooks: WebhookDeps,
+): Handlers<'command'> {
   return {
     ...operatorHandlers(operator),
+    ...webhookHandlers(webhooks),
     ...identityHandlers(store, writes.identity),
     ...oauthHandlers(writes.identity, oauth),
     ...userHandlers(writes.identity.runUser),

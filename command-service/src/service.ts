@@ -72,6 +72,7 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
             publicOrigin: config.PUBLIC_ORIGIN,
           },
           { store: events.store, parked, activeGeneration: () => read.store.activeGeneration() },
+          { store: events.store, webhooks: (await platform.webhooks()).store, clock: platform.clock, config },
         ),
       },
       // The schedule answers, and the follower neither parked an event nor stalled.

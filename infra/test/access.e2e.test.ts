@@ -24,6 +24,10 @@ beforeAll(async () => {
   const product = await app.write('POST', '/products', { name: 'Kettle', price: { amount: 100, currency: 'EUR' } });
   const order = await owner.request('POST', '/orders', { userId, lines: [{ productId: product.body.productId, quantity: 1 }] });
   const document = await owner.request('POST', '/collab/documents', { title: 'Notes' });
+  const webhook = await app.request('POST', '/admin/webhooks', { url: 'https://[2606:4700:4700::1111]/hooks', events: ['order:created'] });
+  expect(webhook.status).toBe(201);
+  // Paused at once: nothing is ever sent to the address it names.
+  expect((await app.request('PATCH', `/admin/webhooks/${webhook.body.webhookId}`, { enabled: false })).status).toBe(200);
   expect([order.status, document.status]).toEqual([201, 201]);
   // Reads of what was just written wait for the read models to include it.
   await app.request('GET', `/orders/${order.body.orderId}`, undefined, {
@@ -38,6 +42,8 @@ beforeAll(async () => {
     editor: other.userId,
     'named version': '1',
     stream: `product-${product.body.productId}`,
+    'webhook endpoint': webhook.body.webhookId,
+    delivery: '00000000-0000-4000-8000-000000000000',
   };
 });
 afterAll(() => app?.close());

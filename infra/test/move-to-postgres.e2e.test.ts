@@ -83,6 +83,7 @@ describe.skipIf(unavailable)('npm run move-to-postgres', { timeout: STORE_BOUND_
   let reads: string[];
   let documentId: string;
   let head: number;
+  let webhookId: string;
 
   beforeAll(async () => {
     postgres = await startPostgres();
@@ -104,6 +105,13 @@ describe.skipIf(unavailable)('npm run move-to-postgres', { timeout: STORE_BOUND_
     } finally {
       editor.close();
     }
+    // A webhook endpoint, paused: it moves with its secret and its state, and is sent nothing here.
+    const hook = await client.request('POST', '/admin/webhooks', {
+      url: 'https://[2606:4700:4700::1111]/moved',
+      events: ['order:created'],
+    });
+    expect((await client.request('PATCH', `/admin/webhooks/${hook.body.webhookId}`, { enabled: false })).status).toBe(200);
+    webhookId = hook.body.webhookId;
     const renamed = await client.request('PATCH', `/users/${me.userId}`, { name: 'Mover Renamed' });
     head = Number(renamed.headers.get('event-position'));
     const product = (await client.request('GET', '/products?limit=1&page=1', undefined, { 'Wait-For-Position': String(head) })).body
@@ -126,6 +134,8 @@ describe.skipIf(unavailable)('npm run move-to-postgres', { timeout: STORE_BOUND_
       'sharedb_ops',
       'collab_members',
       'follower_checkpoints',
+      'deadlines',
+      'webhook_endpoints',
     ]) {
       expect(output).toMatch(new RegExp(`same {2}${table}: [1-9][\\d,]* rows`));
     }
@@ -168,6 +178,13 @@ describe.skipIf(unavailable)('npm run move-to-postgres', { timeout: STORE_BOUND_
     } finally {
       editor.close();
     }
+
+    // The webhook endpoint moved as it was; the deadlines the seed's placed orders have, too.
+    expect((await client.request('GET', `/admin/webhooks/${webhookId}`)).body).toMatchObject({
+      enabled: false,
+      url: 'https://[2606:4700:4700::1111]/moved',
+    });
+    expect((await client.request('GET', '/admin/deadlines')).body.total).toBeGreaterThan(0);
 
     // New events go on after the moved ones.
     const written = await client.request('POST', '/products', { name: 'After the move', price: { amount: 100, currency: 'EUR' } });

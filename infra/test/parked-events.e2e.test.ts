@@ -78,12 +78,13 @@ describe('an event of a version this release does not know', () => {
     expect(parked.map((p) => [p.follower, p.position])).toEqual([
       ['projector', newer],
       ['publisher', newer],
+      ['webhooks', newer],
     ]);
     const followers = (await app.request('GET', '/admin/followers')).body;
     expect(followers.followers.find((f: { name: string }) => f.name === 'projector')).toMatchObject({ parked: 1, held: 0, behind: 0 });
 
     // A retry by this release fails again, and says so.
-    expect((await app.request('POST', '/admin/parked/retry', {})).body).toEqual({ requested: 2 });
+    expect((await app.request('POST', '/admin/parked/retry', {})).body).toEqual({ requested: 3 });
     await until(
       async () => ((await app.request('GET', '/admin/parked?follower=projector')).body.items[0]?.attempts ?? 0) >= 2,
       'the retry to have been tried',

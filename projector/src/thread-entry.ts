@@ -14,10 +14,15 @@ const { name, level, config } = workerData as ThreadData;
 const log = createLogger({ level, name });
 const tracing = tracingConfigured(config) ? await startTracing(config, { serviceName: name }) : undefined;
 const composition = await compose({ config, log }, { projector: projectorService() });
-const { projector, publisher, forgetter } = composition.services.projector;
+const { projector, publisher, forgetter, webhooks } = composition.services.projector;
 
 const send = (message: FromThread) => port.postMessage(message);
-const positions = () => ({ projectedTo: projector.position(), publishedTo: publisher.position(), forgottenTo: forgetter.position() });
+const positions = () => ({
+  projectedTo: projector.position(),
+  publishedTo: publisher.position(),
+  forgottenTo: forgetter.position(),
+  webhooksAt: webhooks.follower.position(),
+});
 
 // One report per turn of this thread's loop, however many followers moved in it: under load the
 // three move on every commit, and the other thread reads each report.
@@ -40,6 +45,7 @@ const stopWatching = [
   composition.platform.projected.subscribe(() => moved(true)),
   publisher.onProgress(() => moved(false)),
   forgetter.onProgress(() => moved(false)),
+  webhooks.follower.onProgress(() => moved(false)),
 ];
 if (composition.platform.projected.notifications() > 0) moved(true);
 

@@ -109,7 +109,7 @@ export function projectorOnThread(name: string): ServiceFactory<ProjectorOnThrea
         }
       });
     }
-    const idle: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0 };
+    const idle: Positions = { projectedTo: 0, publishedTo: 0, forgottenTo: 0, webhooksAt: 0 };
     const positions = () => thread?.positions ?? idle;
     followerGauges(metrics, events.store, { projected: () => positions().projectedTo, published: () => positions().publishedTo });
     const health = {
@@ -148,7 +148,7 @@ async function startThread(name: string, { config, log, projected }: Parameters<
   });
   const running: RunningThread = {
     health: {},
-    positions: { projectedTo: 0, publishedTo: 0, forgottenTo: 0 },
+    positions: { projectedTo: 0, publishedTo: 0, forgottenTo: 0, webhooksAt: 0 },
     exited: new Promise<number>((resolve) => worker.once('exit', resolve)),
     terminate: async () => void (await worker.terminate()),
     close: async () => {

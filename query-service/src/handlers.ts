@@ -10,6 +10,7 @@ import { searchHandlers } from './handlers/search.ts';
 import { userReadHandlers } from './handlers/users.ts';
 import type { QueryDeps } from './handlers/context.ts';
 import { operatorHandlers } from './operator/handlers.ts';
+import { webhookReadHandlers } from './operator/webhooks.ts';
 
 export type { QueryDeps };
 
@@ -23,5 +24,6 @@ export function queryHandlers(deps: QueryDeps): Handlers<'query'> {
     ...changeStreamHandlers(deps),
     ...historyHandlers(deps),
     ...operatorHandlers(deps),
+    ...webhookReadHandlers({ ...deps.webhooks, cursors: deps.cursors }),
   };
 }

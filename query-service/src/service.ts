@@ -7,7 +7,20 @@ import { queryHandlers } from './handlers.ts';
 import { queryDeps } from './wire.ts';
 
 export function queryService(): ServiceFactory<Service> {
-  return async ({ config, log, auth: openAuth, eventStore, readModels, parked, deadlines, projected, personalData, metrics }) => {
+  return async ({
+    config,
+    log,
+    auth: openAuth,
+    eventStore,
+    readModels,
+    parked,
+    deadlines,
+    webhooks,
+    clock,
+    projected,
+    personalData,
+    metrics,
+  }) => {
     const read = await readModels();
     // Sessions come from the same store the command service signs users in to.
     const auth = await openAuth();
@@ -21,6 +34,8 @@ export function queryService(): ServiceFactory<Service> {
       eventStore: events.store,
       parked: (await parked()).store,
       deadlines: (await deadlines()).store,
+      webhooks: (await webhooks()).store,
+      clock,
       stopping: stopping.signal,
       auth,
       log,

@@ -16,6 +16,8 @@ import { progressOf, type ProjectorSignal } from './consistency.ts';
 import type { QueryDeps } from './handlers.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
+import type { WebhookStore } from '@eventide/stores/webhooks/port.ts';
+import type { Clock } from '@eventide/kernel/clock.ts';
 import { busKindOf } from '@eventide/stores/event-bus/open.ts';
 import { followersState } from './operator/followers.ts';
 import { FollowersFeed } from './operator/live.ts';
@@ -30,6 +32,9 @@ export function queryDeps(
     parked: ParkedEvents;
     /** The pending deadlines, for the operator's console. */
     deadlines: DeadlineSchedule;
+    /** The webhooks, for their admin's reads. */
+    webhooks: WebhookStore;
+    clock: Clock;
     stopping: AbortSignal;
     auth: Pick<OpenedAuth, 'sessions' | 'revocations'>;
     log: Logger;
@@ -42,6 +47,7 @@ export function queryDeps(
   const operator = { eventStore, readStore, parked: options.parked, deadlines: options.deadlines, busKind: busKindOf(config) };
   return {
     operator: { ...operator, feed: new FollowersFeed(() => followersState(operator), log) },
+    webhooks: { webhooks: options.webhooks, clock: options.clock, maxEndpoints: config.WEBHOOK_MAX_ENDPOINTS },
     readStore,
     productSearch,
     cursors: cursors(secret),

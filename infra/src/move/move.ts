@@ -3,7 +3,8 @@
 // Wait-For-Position a client holds still means the same event), the snapshots, the keys that seal
 // personal data with the blind-index secret (so sealed fields open and email lookups find the same
 // people), the collaborative documents with their history, milestones and members, and where the
-// publisher and the forgetter had got (so the bus is not sent the whole log again). Then it reads
+// publisher, the forgetter, the deadlines and the webhooks had got (so the bus is not sent the whole
+// log again), the deadline schedule, and the webhook endpoints with their deliveries. Then it reads
 // both sides again and compares them, table by table, by count and digest.
 //
 // The read models are not copied: the projector rebuilds them on PostgreSQL from the events when
@@ -18,7 +19,14 @@ import { openPostgresEventStore } from '@eventide/stores/event-store/postgres.ts
 import { openPostgresKeyStore } from '@eventide/stores/key-store/postgres.ts';
 import { openPostgresReadModels } from '@eventide/stores/read-models/open.ts';
 import { openPostgresParkedEvents } from '@eventide/stores/parked/postgres.ts';
-import { FORGETTER_CHECKPOINT, PUBLISHER_CHECKPOINT } from '@eventide/stores/read-store/follower-checkpoints.ts';
+import {
+  DEADLINES_CHECKPOINT,
+  FORGETTER_CHECKPOINT,
+  PUBLISHER_CHECKPOINT,
+  WEBHOOKS_CHECKPOINT,
+} from '@eventide/stores/read-store/follower-checkpoints.ts';
+import { openPostgresDeadlineSchedule } from '@eventide/stores/deadlines/postgres.ts';
+import { openPostgresWebhookStore } from '@eventide/stores/webhooks/postgres.ts';
 import { PostgresShareDb } from '@eventide/collab-service/src/store/postgres-db.ts';
 
 /** Rows sent in one statement. */
@@ -64,6 +72,8 @@ interface Copied {
   insert: string;
   /** Turns a row of `read` into the values `insert` takes and the digest reads. */
   values?: (row: Record<string, SQLInputValue>) => unknown[];
+  /** A table (of this name) that a data directory whose process never opened its store does not have. */
+  optional?: boolean;
 }
 
 /** JSON with its keys sorted: jsonb keeps keys in its own order, so documents' metadata is compared by content. */
@@ -160,11 +170,47 @@ const COPIED: readonly Copied[] = [
     table: 'follower_checkpoints',
     file: 'read.db',
     // The read models' own checkpoint stays behind with them: they are rebuilt.
-    read: `SELECT name, position FROM follower_checkpoints WHERE name IN ('${PUBLISHER_CHECKPOINT}', '${FORGETTER_CHECKPOINT}') OR name LIKE '${PUBLISHER_CHECKPOINT}:%' ORDER BY name`,
+    read: `SELECT name, position FROM follower_checkpoints WHERE name IN (${[PUBLISHER_CHECKPOINT, FORGETTER_CHECKPOINT, DEADLINES_CHECKPOINT, WEBHOOKS_CHECKPOINT].map((n) => `'${n}'`).join(', ')}) OR name LIKE '${PUBLISHER_CHECKPOINT}:%' ORDER BY name`,
     readBack: 'SELECT name, position::text FROM follower_checkpoints ORDER BY name COLLATE "C"',
     insert: 'INSERT INTO follower_checkpoints (name, position) SELECT * FROM unnest($1::text[], $2::bigint[])',
   },
+  {
+    table: 'deadlines',
+    optional: true,
+    file: 'read.db',
+    read: 'SELECT key, process, subject, next, at, deadline FROM deadlines ORDER BY key',
+    readBack: 'SELECT key, process, subject, next, at::text, deadline::text FROM deadlines ORDER BY key COLLATE "C"',
+    insert: `INSERT INTO deadlines (key, process, subject, next, at, deadline)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])`,
+  },
+  {
+    table: 'webhook_endpoints',
+    optional: true,
+    file: 'read.db',
+    read: 'SELECT id, body, enabled, created_at FROM webhook_endpoints ORDER BY id',
+    readBack: 'SELECT id, body, (CASE WHEN enabled THEN 1 ELSE 0 END)::text, created_at FROM webhook_endpoints ORDER BY id COLLATE "C"',
+    insert: `INSERT INTO webhook_endpoints (id, body, enabled, created_at)
+      SELECT id, body, enabled = 1, created_at FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[]) AS t (id, body, enabled, created_at)`,
+  },
+  {
+    table: 'webhook_deliveries',
+    optional: true,
+    file: 'read.db',
+    // A claim does not survive the move: whoever sends next claims afresh.
+    read: `SELECT id, endpoint_id, event_id, event_type, entity, position, payload, status, attempts, next_attempt_at, first_attempt_at,
+      last_attempt_at, last_status, last_error, delivered_at, created_at FROM webhook_deliveries ORDER BY id`,
+    readBack: `SELECT id, endpoint_id, event_id, event_type, entity, position::text, payload, status, attempts::text, next_attempt_at::text,
+      first_attempt_at::text, last_attempt_at, last_status::text, last_error, delivered_at, created_at FROM webhook_deliveries ORDER BY id COLLATE "C"`,
+    insert: `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, entity, position, payload, status, attempts, next_attempt_at,
+        first_attempt_at, last_attempt_at, last_status, last_error, delivered_at, created_at)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::integer[],
+        $10::bigint[], $11::bigint[], $12::text[], $13::integer[], $14::text[], $15::text[], $16::text[])`,
+  },
 ];
+
+/** Whether the file has the table: a store this data directory never opened made none. */
+const holds = (db: DatabaseSync, table: string) =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
 
 /** Tables the target must not hold a row in: a database in use is not overwritten. */
 const MUST_BE_EMPTY = ['events', 'snapshots', 'subject_keys', 'sharedb_snapshots', 'sharedb_ops', 'follower_checkpoints'];
@@ -212,6 +258,8 @@ export async function moveToPostgres(options: {
   await (await openPostgresKeyStore(url)).close();
   await (await openPostgresReadModels(url)).store.close();
   await (await openPostgresParkedEvents(url)).close();
+  await (await openPostgresDeadlineSchedule(url)).close();
+  await (await openPostgresWebhookStore(url)).close();
   await new Promise((resolve) => PostgresShareDb.open(url).then((db) => db.close(resolve)));
 
   const target = new pg.Client({ connectionString: url });
@@ -228,7 +276,7 @@ export async function moveToPostgres(options: {
     await target.query('BEGIN');
     for (const copied of COPIED) {
       const db = source(copied.file);
-      if (!db) continue;
+      if (!db || (copied.optional && !holds(db, copied.table))) continue;
       const of = Number((db.prepare(`SELECT count(*) AS n FROM (${copied.read})`).get() as { n: number }).n);
       let batch: unknown[][] = [];
       let copiedRows = 0;
@@ -278,7 +326,8 @@ async function verify(source: (file: Copied['file']) => DatabaseSync | undefined
   const checks: TableCheck[] = [];
   for (const copied of COPIED) {
     const db = source(copied.file);
-    const rows = db ? (db.prepare(copied.read).iterate() as IterableIterator<Record<string, SQLInputValue>>) : [];
+    const readable = db && !(copied.optional && !holds(db, copied.table));
+    const rows = readable ? (db.prepare(copied.read).iterate() as IterableIterator<Record<string, SQLInputValue>>) : [];
     const here = digestOf(
       (function* () {
         for (const row of rows) yield copied.values ? copied.values(row) : Object.values(row);

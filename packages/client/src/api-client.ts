@@ -48,6 +48,15 @@ import type {
   streamsBody,
   streamsQuery,
 } from '@eventide/contract/resources/operator/schemas.ts';
+import type {
+  changeWebhookBody,
+  createWebhookBody,
+  deliveriesQuery,
+  deliveryBody,
+  webhookBody,
+  webhooksBody,
+  webhookWithSecretBody,
+} from '@eventide/contract/resources/webhooks/schemas.ts';
 import type { signUpBody, userChanges, userListQuery, userV2Body } from '@eventide/contract/resources/users/schemas.ts';
 import type { personalDataExport } from '@eventide/contract/resources/users/personal-data.ts';
 import { OPERATIONS, type OperationName } from '@eventide/contract/operations.ts';
@@ -72,6 +81,9 @@ export type DocumentSummary = Out<typeof documentSummary>;
 export type DocumentPeople = Out<typeof documentPeople>;
 export type Followers = Out<typeof followersBody>;
 export type ParkedEvent = Out<typeof parkedEventBody>;
+export type Webhook = Out<typeof webhookBody>;
+export type WebhookWithSecret = Out<typeof webhookWithSecretBody>;
+export type WebhookDelivery = Out<typeof deliveryBody>;
 export type PendingDeadline = Out<typeof deadlinesBody>['items'][number];
 export type StreamEvent = Out<typeof streamEventsBody>['items'][number];
 export type OffsetPage<S extends z.ZodType> = Out<ReturnType<typeof offsetPageOf<S>>>;
@@ -297,6 +309,20 @@ export function createApiClient(clientOptions: ClientOptions) {
       nameVersion: (id: string, body: In<typeof nameVersionBody>) => data<NamedVersion>(call('nameVersion', { params: { id }, body })),
       forgetVersion: async (id: string, version: number) =>
         void (await call('forgetVersion', { params: { id, version: String(version) } })),
+    },
+    /** Webhooks (admins): endpoints for chosen events, their secrets and deliveries (docs/webhooks.md). */
+    webhooks: {
+      list: () => data<Out<typeof webhooksBody>>(call('listWebhooks')),
+      /** Registers an endpoint; the answer's `secret` is shown this once. */
+      create: (body: In<typeof createWebhookBody>) => data<WebhookWithSecret>(call('createWebhook', { body })),
+      get: (id: string) => data<Webhook>(call('getWebhook', { params: { id } })),
+      change: (id: string, body: In<typeof changeWebhookBody>) => data<Webhook>(call('changeWebhook', { params: { id }, body })),
+      remove: async (id: string) => void (await call('deleteWebhook', { params: { id } })),
+      /** A new secret; the previous one signs beside it for a while (previousSecretUntil). */
+      rotateSecret: (id: string) => data<WebhookWithSecret>(call('rotateWebhookSecret', { params: { id } })),
+      deliveries: (id: string, query: QueryOf<typeof deliveriesQuery> = {}) =>
+        data<CursorPage<typeof deliveryBody>>(call('listWebhookDeliveries', { params: { id }, query })),
+      redeliver: (id: string, deliveryId: string) => data<WebhookDelivery>(call('redeliverWebhook', { params: { id, deliveryId } })),
     },
     /** The operator's console (admins): the followers of the log, what they parked, and the log itself. */
     operations: {

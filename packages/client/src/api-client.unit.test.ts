@@ -8,7 +8,7 @@ import { ApiProblem } from './problem.ts';
 describe('the typed client', () => {
   it('goes where the route table says, and has a shorthand for every current JSON operation', async () => {
     const { requests, fetch } = fakeFetch(
-      Array.from({ length: 50 }, () => ({ status: 200, body: { items: [], nextCursor: null, providers: [], location: 'http://x.test/' } })),
+      Array.from({ length: 80 }, () => ({ status: 200, body: { items: [], nextCursor: null, providers: [], location: 'http://x.test/' } })),
     );
     const api = createApiClient({ baseUrl: '', fetch });
     const id = 'i';
@@ -60,6 +60,14 @@ describe('the typed client', () => {
       api.operations.skip({ follower: 'publisher', position: 7, reason: 'a test' }),
       api.operations.streams(),
       api.operations.deadlines(),
+      api.webhooks.list(),
+      api.webhooks.create({ url: 'https://hooks.example.com/', events: ['order:created'] }),
+      api.webhooks.get(id),
+      api.webhooks.change(id, { enabled: true }),
+      api.webhooks.remove(id),
+      api.webhooks.rotateSecret(id),
+      api.webhooks.deliveries(id),
+      api.webhooks.redeliver(id, id),
       api.operations.stream('product-1'),
     ]);
     const routeOf = (method: string, url: string) => {

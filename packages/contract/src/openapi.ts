@@ -116,6 +116,7 @@ export function openApiDocument(): Json {
       { name: 'docs', description: 'This description' },
       { name: 'app', description: 'The web app served at /' },
       { name: 'health', description: 'Liveness, readiness and what the process runs' },
+      { name: 'webhooks', description: 'Signed deliveries of the public events to endpoints admins register (Standard Webhooks)' },
       {
         name: 'operations',
         description: "The operator's console: the followers of the log, what they parked, and the log itself (admins)",

@@ -16,6 +16,7 @@ import { ORDER_OPERATIONS } from './resources/orders/operations.ts';
 import { PRODUCT_OPERATIONS } from './resources/products/operations.ts';
 import { SITE_OPERATIONS } from './resources/site/operations.ts';
 import { USER_OPERATIONS } from './resources/users/operations.ts';
+import { WEBHOOK_OPERATIONS } from './resources/webhooks/operations.ts';
 import type { Operation } from './operation.ts';
 
 export type { Access, LimitName, Method, Operation, PathVersion, RequestHeader, ServiceName } from './operation.ts';
@@ -27,6 +28,7 @@ export const OPERATIONS = {
   ...AUTH_OPERATIONS,
   ...LIVE_OPERATIONS,
   ...OPERATOR_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
   ...DOCUMENT_OPERATIONS,
   ...SITE_OPERATIONS,
 } as const satisfies Record<string, Operation>;

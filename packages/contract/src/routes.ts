@@ -12,6 +12,7 @@ import { ORDER_SHAPES } from './resources/orders/shapes.ts';
 import { PRODUCT_SHAPES } from './resources/products/shapes.ts';
 import { SITE_SHAPES } from './resources/site/shapes.ts';
 import { USER_SHAPES } from './resources/users/shapes.ts';
+import { WEBHOOK_SHAPES } from './resources/webhooks/shapes.ts';
 import { CURRENT_API_VERSION, DEPRECATED_API_VERSIONS, type ApiVersion } from './versions.ts';
 import { OPERATIONS, type Method, type Operation, type OperationName, type PathVersion } from './operations.ts';
 import type { Answer, Shape } from './shape.ts';
@@ -23,6 +24,7 @@ export const SHAPES = {
   ...AUTH_SHAPES,
   ...LIVE_SHAPES,
   ...OPERATOR_SHAPES,
+  ...WEBHOOK_SHAPES,
   ...DOCUMENT_SHAPES,
   ...SITE_SHAPES,
 } as const satisfies { [K in OperationName]: Shape };

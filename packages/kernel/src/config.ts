@@ -145,6 +145,50 @@ const schema = z
       .int()
       .min(0)
       .default(60 * 60),
+    /** Webhook endpoints one deployment may register (docs/webhooks.md). */
+    WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(1000).default(20),
+    /** Deliveries one endpoint may have waiting; past it, its events are not queued, and it is disabled. */
+    WEBHOOK_MAX_QUEUED: z.coerce.number().int().min(1).default(10_000),
+    /** How long a receiver has to answer a delivery, in milliseconds. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** How long a delivery is retried (with backoff) before it fails and its endpoint is disabled. */
+    WEBHOOK_RETRY_HOURS: z.coerce
+      .number()
+      .min(0.001)
+      .max(24 * 7)
+      .default(24),
+    /** Deliveries sent at once by a process. */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    /** After a rotation, how long the old secret still signs deliveries beside the new one. */
+    WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(24 * 60 * 60),
+    /**
+     * Address ranges (CIDR, comma-separated) webhooks may be delivered to although they are not
+     * public (loopback, private, link-local), e.g. 10.1.0.0/16 for receivers inside the network;
+     * plain http:// is allowed to these only. Unset: public addresses only, over https.
+     */
+    WEBHOOK_ALLOWED_RANGES: z
+      .string()
+      .transform((list) =>
+        list
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .refine(
+              (range) => z.cidrv4().safeParse(range).success || z.cidrv6().safeParse(range).success,
+              'must be a CIDR range such as 10.1.0.0/16 or fd00::/8',
+            ),
+        ),
+      )
+      .default([]),
     /**
      * For tests and rehearsals only: a file holding a number of milliseconds added to this
      * process's clock where it acts on time (the deadlines). Rewriting the file moves the time of

@@ -12,6 +12,7 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { ReadModels } from '@eventide/stores/read-models/open.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
+import type { WebhookStore } from '@eventide/stores/webhooks/port.ts';
 import { openClock, type Clock } from '@eventide/kernel/clock.ts';
 import type { Upcasters } from '@eventide/kernel/events/versions.ts';
 import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
@@ -58,6 +59,8 @@ export interface Platform {
   parked(): Promise<Opened<ParkedEvents>>;
   /** When each process with a deadline looks at it next (stores/deadlines), where the read models are. */
   deadlines(): Promise<Opened<DeadlineSchedule>>;
+  /** The webhook endpoints and their deliveries (stores/webhooks), where the read models are. */
+  webhooks(): Promise<Opened<WebhookStore>>;
   /** The time the parts that act on time read: the system's, or moved by TEST_CLOCK_FILE (kernel/clock.ts). */
   clock: Clock;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
@@ -162,6 +165,7 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
   const eventBus = once(async () => (await import('@eventide/stores/event-bus/open.ts')).openEventBus(config, log));
   const parked = once(async () => (await import('@eventide/stores/parked/open.ts')).openParkedEvents(config));
   const deadlines = once(async () => (await import('@eventide/stores/deadlines/open.ts')).openDeadlineSchedule(config));
+  const webhooks = once(async () => (await import('@eventide/stores/webhooks/open.ts')).openWebhookStore(config));
   const clock = openClock(config, log);
   const platform: Platform = {
     config,
@@ -172,6 +176,7 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
     eventBus: eventBus.get,
     parked: parked.get,
     deadlines: deadlines.get,
+    webhooks: webhooks.get,
     clock,
     projected: progressSignal(),
     personalData: personalDataSections(),
@@ -193,6 +198,7 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
         eventBus.opened()?.then((opened) => opened.store.close()),
         parked.opened()?.then((opened) => opened.store.close()),
         deadlines.opened()?.then((opened) => opened.store.close()),
+        webhooks.opened()?.then((opened) => opened.store.close()),
         readModels.opened()?.then((opened) => opened.store.close()),
         eventStore.opened()?.then((opened) => opened.store.close()),
         auth.opened()?.then((opened) => opened.close()),

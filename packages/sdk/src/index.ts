@@ -1,4 +1,4 @@
-// What `import … from '@eventide/sdk'` gives a downstream service: a subscriber, and the event
+// What `import … from '@eventide/sdk'` gives a downstream service: a subscriber, a webhook receiver, and the event
 // catalogue's names and types that its handlers are typed with. Metrics are a second entry
 // (`@eventide/sdk/metrics`), so that a service without prom-client installs none.
 export { createSubscriber } from './subscriber.ts';
@@ -7,6 +7,8 @@ export type { DeadLetterRecord, DeadLetterResolution, DeadLettersOptions, KafkaD
 export type { KafkaSubscriberOptions, KeyLookup, Subscriber, SubscriberOptions, SubscriberSettings } from './subscriber.ts';
 export type { DeadLetter, Handler, Outcome, RetryPolicy } from './dispatch.ts';
 export type { HttpTransportOptions } from './http-transport.ts';
+export { recentIds, webhookReceiver } from './webhooks.ts';
+export type { SeenIds, WebhookDelivery, WebhookVerdict } from './webhooks.ts';
 export { EVENT_NAMES, isEventName } from '@eventide/kernel/events/catalogue.ts';
 export { ORDER_STATUSES } from '@eventide/kernel/entities/order.ts';
 export type { OrderLine, OrderStatus } from '@eventide/kernel/entities/order.ts';

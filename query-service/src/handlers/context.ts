@@ -11,6 +11,7 @@ import type { LiveDeps } from '../live/stream.ts';
 import type { SessionWatch } from '../session-watch.ts';
 import type { OperatorDeps } from '../operator/followers.ts';
 import type { FollowersFeed } from '../operator/live.ts';
+import type { WebhookReadDeps } from '../operator/webhooks.ts';
 
 export interface QueryDeps {
   readStore: ReadStore;
@@ -27,6 +28,8 @@ export interface QueryDeps {
   live: LiveDeps;
   /** The operator's console: the followers' stores, and the feed of their state for live consoles. */
   operator: OperatorDeps & { feed: FollowersFeed };
+  /** The admin's reads of webhooks. */
+  webhooks: Omit<WebhookReadDeps, 'cursors'>;
 }
 
 /** How a collection's documents are shown: the representation of the entity's state. */

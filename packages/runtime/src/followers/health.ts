@@ -14,6 +14,7 @@ export type Positions = {
   projectedTo: number;
   publishedTo: number;
   forgottenTo: number;
+  webhooksAt: number;
 };
 
 /** The name of each follower's position on GET /health. */
@@ -21,6 +22,7 @@ export const POSITION_OF = {
   projector: 'projectedTo',
   publisher: 'publishedTo',
   forgetter: 'forgottenTo',
+  webhooks: 'webhooksAt',
   deadlines: 'deadlinesAt',
 } as const satisfies Record<FollowerName, string>;
 

@@ -8,6 +8,7 @@ import { READ_MODELS_CHECKPOINT } from './port.ts';
 export const PUBLISHER_CHECKPOINT = 'event-bus-publisher';
 export const FORGETTER_CHECKPOINT = 'forgetter';
 export const DEADLINES_CHECKPOINT = 'deadlines';
+export const WEBHOOKS_CHECKPOINT = 'webhooks';
 
 /**
  * The publisher keeps one per kind of bus, so that a move from the in-process bus to Kafka
@@ -28,5 +29,7 @@ export function followerCheckpoint(follower: FollowerName, busKind: string): str
       return FORGETTER_CHECKPOINT;
     case 'deadlines':
       return DEADLINES_CHECKPOINT;
+    case 'webhooks':
+      return WEBHOOKS_CHECKPOINT;
   }
 }

@@ -1,0 +1,100 @@
+// Webhooks: the endpoints admins registered, and the deliveries of events to them, each with its
+// outcome (docs/webhooks.md). The projector's process queues a delivery for each public event an
+// endpoint asked for and sends them (projector/src/webhooks); the admin routes read and change
+// them from any process.
+
+export interface WebhookSecret {
+  /** `whsec_` and the key in base64, as Standard Webhooks writes it. */
+  secret: string;
+  /** Until when it still signs (ms since the epoch), once a newer one replaced it; absent for the current one. */
+  until?: number;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  /** The public event names it receives. */
+  events: string[];
+  description: string;
+  /** The newest last; older ones sign beside it until their `until`. */
+  secrets: WebhookSecret[];
+  /** Only events after this position of the log are delivered: the head when it was registered. */
+  fromPosition: number;
+  enabled: boolean;
+  /** Why it was disabled, and when: a delivery that kept failing, or its queue full. */
+  disabledReason?: string;
+  disabledAt?: string;
+  /** Events not queued for it because its queue was full. */
+  dropped: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  /** Derived from the endpoint and the event: queuing it twice queues it once. */
+  id: string;
+  endpointId: string;
+  /** The event's id: the webhook-id receivers deduplicate by. */
+  eventId: string;
+  eventType: string;
+  /** The event's stream: deliveries of one entity to one endpoint go one at a time, in log order. */
+  entity: string;
+  position: number;
+  /** The body sent, exactly. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When it is next tried (ms since the epoch), while pending. */
+  nextAttemptAt: number;
+  /** When it was first tried (ms): its retries end WEBHOOK_RETRY_HOURS after. */
+  firstAttemptAt?: number;
+  lastAttemptAt?: string;
+  /** The receiver's HTTP status, when it answered. */
+  lastStatus?: number;
+  /** Why the last attempt failed, in words. */
+  lastError?: string;
+  deliveredAt?: string;
+  createdAt: string;
+}
+
+/** What an attempt changed: recorded, and the delivery let go for others to claim. */
+export type DeliveryOutcome = Pick<Delivery, 'status' | 'attempts' | 'nextAttemptAt'> &
+  Partial<Pick<Delivery, 'firstAttemptAt' | 'lastAttemptAt' | 'lastStatus' | 'lastError' | 'deliveredAt'>>;
+
+export interface WebhookStore {
+  /** Adds it unless `max` endpoints are registered already. */
+  addEndpoint(endpoint: WebhookEndpoint, max: number): Promise<'added' | 'full'>;
+  endpoint(id: string): Promise<WebhookEndpoint | undefined>;
+  endpoints(): Promise<WebhookEndpoint[]>;
+  /** Writes the endpoint as given (its url, events, secrets, enabled), if it still exists. */
+  saveEndpoint(endpoint: WebhookEndpoint): Promise<boolean>;
+  /** Disables it, saying why, unless it is disabled already; adds `dropped` events not queued. */
+  disable(id: string, reason: string, at: string, dropped?: number): Promise<void>;
+  /** Removes it and its deliveries. */
+  removeEndpoint(id: string): Promise<boolean>;
+  /**
+   * Queues deliveries (one already there is left as it is). An endpoint with `maxQueued` pending
+   * gets none of these more: its id is returned, with how many were not queued.
+   */
+  enqueue(deliveries: readonly Delivery[], maxQueued: number): Promise<Map<string, number>>;
+  /**
+   * Up to `limit` pending deliveries due at `now`, of enabled endpoints, each the first pending
+   * one of its entity for its endpoint, and not claimed by another sender; claimed until `now + leaseMs`.
+   */
+  claim(now: number, limit: number, leaseMs: number): Promise<Delivery[]>;
+  record(id: string, outcome: DeliveryOutcome): Promise<void>;
+  delivery(id: string): Promise<Delivery | undefined>;
+  /** An endpoint's deliveries, the newest first (by position), before the position given. */
+  deliveries(endpointId: string, options: { before?: number | undefined; limit: number }): Promise<Delivery[]>;
+  /** Makes a delivery pending again, due at `now`, with its retries counted afresh. */
+  redeliver(id: string, now: number): Promise<Delivery | undefined>;
+  /** When the earliest pending delivery of an enabled endpoint is due, of those first of their entity (the others wait for them). */
+  nextDue(): Promise<number | undefined>;
+  /** How many are pending for the endpoint. */
+  pending(endpointId: string): Promise<number>;
+  /** Keeps the newest `keep` delivered or failed deliveries of each endpoint, and removes the rest. */
+  prune(keep: number): Promise<void>;
+  close(): Promise<void>;
+}
