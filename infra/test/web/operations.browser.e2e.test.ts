@@ -133,10 +133,20 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
   it('skips a parked event with a reason, and refuses a customer', async () => {
     const page = await pageAs(app.cookieHeader());
     await page.goto(`${app.url}/#/operations`);
-    // The publisher's copy of the event is still parked (its lot is its own): skip it, saying why.
-    const publisherRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /publisher/ });
-    await publisherRow.getByLabel('Why skip it').fill('published by the next release already');
-    await publisherRow.getByRole('button', { name: 'Skip' }).click();
+    // The publisher's and the webhooks' copies of the event are still parked (each lot is its own): skip them, saying why.
+    for (const follower of ['publisher', 'webhooks']) {
+      const row = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: new RegExp(follower) });
+      await row.getByLabel('Why skip it').fill('published by the next release already');
+      await row.getByRole('button', { name: 'Skip' }).click();
+      await expect
+        .poll(() =>
+          page
+            .getByRole('table', { name: 'Parked events' })
+            .getByRole('row', { name: new RegExp(follower) })
+            .count(),
+        )
+        .toBe(0);
+    }
     await expect.poll(async () => (await app.request('GET', '/admin/parked')).body.items).toEqual([]);
     await page.getByText('Nothing is parked').waitFor();
     await screenshot(page, 'operations-clear');

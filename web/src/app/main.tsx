@@ -28,6 +28,7 @@ function Navigation() {
       {session && <Link href="/documents">Documents</Link>}
       {isAdmin(session) && <Link href="/admin">Admin</Link>}
       {isAdmin(session) && <Link href="/operations">Operations</Link>}
+      {isAdmin(session) && <Link href="/webhooks">Webhooks</Link>}
       <span class="spacer" />
       {session === undefined ? null : session ? (
         <Link href="/account">{session.user?.name ?? 'Account'}</Link>
@@ -52,6 +53,8 @@ function SkipLink() {
 
 /** The operator's console: a chunk of its own, for admins only. */
 const operations = () => import('./pages/operations.tsx');
+/** Webhooks: admins only too. */
+const webhooks = () => import('./pages/webhooks.tsx');
 
 function App() {
   return (
@@ -97,6 +100,18 @@ function App() {
                 {(params) => (
                   <Lazy load={operations} what="console">
                     {(module) => <module.StreamPage streamId={decodeURIComponent(params.streamId)} />}
+                  </Lazy>
+                )}
+              </Route>
+              <Route path="/webhooks">
+                <Lazy load={webhooks} what="webhooks">
+                  {(module) => <module.WebhooksPage />}
+                </Lazy>
+              </Route>
+              <Route path="/webhooks/:id">
+                {(params) => (
+                  <Lazy load={webhooks} what="webhooks">
+                    {(module) => <module.WebhookPage id={params.id} />}
                   </Lazy>
                 )}
               </Route>

@@ -13,7 +13,8 @@ export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem |
   // Field errors shown beside their own fields are not repeated here; a stale If-Match is
   // said in the headline.
   const others = problem.errors.filter((e) => !fields.includes(e.field) && e.field !== 'If-Match');
-  const allAtFields = problem.errors.length > 0 && others.length === 0 && problem.status === 400;
+  // Malformed (400) or refused for what a field holds (422): each error is at its field already.
+  const allAtFields = problem.errors.length > 0 && others.length === 0 && (problem.status === 400 || problem.status === 422);
   const title = allAtFields ? 'Please check the marked fields.' : headline(problem);
   return (
     <div class="problem" role="alert">
