@@ -11,6 +11,7 @@ import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
 import { derivedId } from '@eventide/kernel/ids.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
+import { wakeableSleep } from '@eventide/kernel/wakeable-sleep.ts';
 import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
 import { WrongExpectedRevisionError, type EventStore, type StreamAppend } from '@eventide/stores/event-store/port.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
@@ -136,8 +137,8 @@ export function startDeadlines(options: {
 
   // The timer: acts on what is due, then sleeps until the next is, or until woken.
   const controller = new AbortController();
-  let wake: (() => void) | undefined;
-  const rouse = () => wake?.();
+  const timer = wakeableSleep(controller.signal);
+  const rouse = timer.wake;
   const stopJumps = clock.onJump(rouse);
 
   async function runTimer(): Promise<void> {
@@ -160,28 +161,14 @@ export function startDeadlines(options: {
         if (due.length === DUE_AT_ONCE) continue;
         const earliest = await schedule.earliest();
         const until = earliest === undefined ? LOOK_AT_LEAST_EVERY_MS : Math.min(LOOK_AT_LEAST_EVERY_MS, earliest - clock.now());
-        if (until > 0) await sleepUnlessWoken(until);
+        if (until > 0) await timer.sleep(until);
       } catch (error) {
         failures++;
         const delay = backoffDelay(failures);
         log.error({ err: error, retryInMs: Math.round(delay) }, 'the deadline schedule could not be read; trying again');
-        await sleepUnlessWoken(delay);
+        await timer.sleep(delay);
       }
     }
-  }
-
-  function sleepUnlessWoken(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        controller.signal.removeEventListener('abort', done);
-        wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wake = done;
-      controller.signal.addEventListener('abort', done);
-    });
   }
 
   const follower = startFollower({
@@ -205,14 +192,14 @@ export function startDeadlines(options: {
       rouse();
     },
   });
-  const timer = runTimer();
+  const running = runTimer();
 
   return {
     follower,
     async stop() {
       controller.abort();
       stopJumps();
-      await Promise.all([follower.stop(), timer]);
+      await Promise.all([follower.stop(), running]);
     },
   };
 }

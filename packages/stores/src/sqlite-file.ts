@@ -19,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
 const BUSY_TIMEOUT_MS = 5000;
 /** Read and written by the owner alone. */
@@ -90,5 +90,31 @@ function toWal(db: DatabaseSync): void {
       // A synchronous pause: opening a file is synchronous, and happens once per process.
       Atomics.wait(PAUSE, 0, 0, 5 + Math.random() * 20);
     }
+  }
+}
+
+/** Each statement prepared once per connection, on first use: a store's `prepare`. */
+export function statementCache(db: DatabaseSync): (sql: string) => StatementSync {
+  const statements = new Map<string, StatementSync>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
+/** Runs `body` in one write transaction (BEGIN IMMEDIATE: the write lock taken at once), rolled back if it throws. */
+export function inWriteTransaction<T>(db: DatabaseSync, body: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = body();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
   }
 }

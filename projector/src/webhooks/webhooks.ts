@@ -10,6 +10,7 @@ import { toEnvelope } from '@eventide/kernel/events/envelope.ts';
 import { derivedId } from '@eventide/kernel/ids.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
+import { wakeableSleep } from '@eventide/kernel/wakeable-sleep.ts';
 import { startFollower, type Checkpoints, type Follower } from '@eventide/runtime/followers/follower.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
@@ -49,8 +50,8 @@ export function startWebhooks(options: {
   const policy = { allowed: config.WEBHOOK_ALLOWED_RANGES };
   const retryMs = config.WEBHOOK_RETRY_HOURS * 3_600_000;
   const controller = new AbortController();
-  let wake: (() => void) | undefined;
-  const rouse = () => wake?.();
+  const timer = wakeableSleep(controller.signal);
+  const rouse = timer.wake;
 
   const follower = startFollower({
     name: 'webhooks',
@@ -156,28 +157,14 @@ export function startWebhooks(options: {
         if (claimed.length === config.WEBHOOK_CONCURRENCY) continue;
         const next = await store.nextDue();
         const until = next === undefined ? LOOK_EVERY_MS : Math.min(LOOK_EVERY_MS, next - clock.now());
-        if (until > 0) await sleepUnlessWoken(until);
+        if (until > 0) await timer.sleep(until);
       } catch (error) {
         failures++;
         const delay = backoffDelay(failures);
         log.error({ err: error, retryInMs: Math.round(delay) }, 'webhooks could not be sent; trying again');
-        await sleepUnlessWoken(delay);
+        await timer.sleep(delay);
       }
     }
-  }
-
-  function sleepUnlessWoken(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        controller.signal.removeEventListener('abort', done);
-        wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wake = done;
-      controller.signal.addEventListener('abort', done);
-    });
   }
 
   const stopJumps = clock.onJump(rouse);

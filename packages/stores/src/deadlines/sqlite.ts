@@ -1,8 +1,7 @@
 // The deadline schedule on SQLite, in a table of the read models' file beside the followers'
 // checkpoints, over a connection of its own. Fit for production on one node, like the read store;
 // several processes on one node share the file.
-import type { StatementSync } from 'node:sqlite';
-import { openSqliteFile } from '../sqlite-file.ts';
+import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import type { DeadlineSchedule, ScheduledDeadline } from './port.ts';
 
 const SCHEMA = `
@@ -14,15 +13,7 @@ const SCHEMA = `
 export function openSqliteDeadlineSchedule(path: string): DeadlineSchedule {
   const db = openSqliteFile(path, 'NORMAL');
   db.exec(SCHEMA);
-  const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepare = statementCache(db);
   const rows = (sql: string, ...params: number[] | string[] | Array<string | number>) =>
     prepare(sql).all(...params) as unknown as ScheduledDeadline[];
   const COLUMNS = 'key, process, subject, next, at, deadline';
@@ -33,15 +24,10 @@ export function openSqliteDeadlineSchedule(path: string): DeadlineSchedule {
       const upsert = prepare(`INSERT INTO deadlines (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (key) DO UPDATE SET next = excluded.next, at = excluded.at, deadline = excluded.deadline`);
       const remove = prepare('DELETE FROM deadlines WHERE key = ?');
-      db.exec('BEGIN IMMEDIATE');
-      try {
+      inWriteTransaction(db, () => {
         for (const r of put) upsert.run(r.key, r.process, r.subject, r.next, r.at, r.deadline);
         for (const key of cleared) remove.run(key);
-        db.exec('COMMIT');
-      } catch (error) {
-        if (db.isTransaction) db.exec('ROLLBACK');
-        throw error;
-      }
+      });
     },
     async due(now, limit) {
       return rows(`SELECT ${COLUMNS} FROM deadlines WHERE at <= ? ORDER BY at, key LIMIT ?`, now, limit);

@@ -1,7 +1,6 @@
 // Parked events on SQLite, in a table of the read models' file beside the followers' checkpoints,
 // over a connection of its own. Fit for production on one node, like the read store.
-import type { StatementSync } from 'node:sqlite';
-import { openSqliteFile } from '../sqlite-file.ts';
+import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import type { ParkedCounts, ParkedEvents } from './port.ts';
 import { type ParkedRow as Row, rowValues, toParked } from './rows.ts';
 
@@ -17,15 +16,7 @@ const SCHEMA = `
 export function openSqliteParkedEvents(path: string): ParkedEvents {
   const db = openSqliteFile(path, 'NORMAL');
   db.exec(SCHEMA);
-  const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepare = statementCache(db);
   const rows = (sql: string, ...params: Array<string | number | null>) => prepare(sql).all(...params) as unknown as Row[];
 
   return {
@@ -36,16 +27,9 @@ export function openSqliteParkedEvents(path: string): ParkedEvents {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (lot, position) DO UPDATE SET reason = excluded.reason, behind = excluded.behind,
           attempts = excluded.attempts, last_attempt_at = excluded.last_attempt_at, request = excluded.request`);
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        for (const e of events) {
-          upsert.run(...(rowValues(e) as Array<string | number | null>));
-        }
-        db.exec('COMMIT');
-      } catch (error) {
-        if (db.isTransaction) db.exec('ROLLBACK');
-        throw error;
-      }
+      inWriteTransaction(db, () => {
+        for (const e of events) upsert.run(...(rowValues(e) as Array<string | number | null>));
+      });
     },
     async list({ lot, after, limit }) {
       const from = after ?? { position: -1, lot: '' };
@@ -108,7 +92,6 @@ export function openSqliteParkedEvents(path: string): ParkedEvents {
       prepare('DELETE FROM parked_events WHERE lot = ?').run(lot);
     },
     async close() {
-      statements.clear();
       db.close();
     },
   };

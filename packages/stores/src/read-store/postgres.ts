@@ -15,6 +15,7 @@ import { toDocument } from './documents.ts';
 import { reaching } from '../postgres/errors.ts';
 import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
+import { inTransaction } from '../postgres/transaction.ts';
 
 const STORE = 'read models';
 /** PostgreSQL's SQLSTATE for a table that is not there: a generation a promotion dropped. */
@@ -40,21 +41,7 @@ export async function openPostgresReadStore(url: string, options: PostgresReadSt
 
   /** Runs `body` in a transaction on one connection. */
   async function transaction<T>(body: (query: Query) => Promise<T>): Promise<T> {
-    return reaching(STORE, async () => {
-      const client = await pool.connect();
-      const on: Query = async (text, values) => (await client.query(text, values)).rows;
-      try {
-        await client.query('BEGIN');
-        const result = await body(on);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+    return reaching(STORE, () => inTransaction(pool, (client) => body(async (text, values) => (await client.query(text, values)).rows)));
   }
 
   const meta = async (key: string, on: Query = query) =>

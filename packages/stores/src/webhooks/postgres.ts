@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { reaching } from '../postgres/errors.ts';
 import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
+import { inTransaction } from '../postgres/transaction.ts';
 import type { WebhookEndpoint, WebhookStore } from './port.ts';
 import { DELIVERY_COLUMNS, type DeliveryRow, FIRST_OF_ITS_ENTITY, deliveryValues, toDelivery, toEndpoint } from './rows.ts';
 
@@ -51,23 +52,7 @@ export async function openPostgresWebhookStore(url: string): Promise<WebhookStor
   const deliveries = async (text: string, values: unknown[]) => (await query<DeliveryRow>(text, values)).rows.map(toDelivery);
   await reaching(STORE, () => migrate(connections, 'webhooks', WEBHOOK_STEPS));
 
-  /** Runs `body` in one transaction on one connection. */
-  async function transaction<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return reaching(STORE, async () => {
-      const client = await connections.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await body(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
-  }
+  const transaction = <T>(body: (client: pg.PoolClient) => Promise<T>) => reaching(STORE, () => inTransaction(connections, body));
   /** Endpoint writes take one lock, so that the bound on their number holds under concurrency. */
   const lockEndpoints = (client: pg.PoolClient) => client.query("SELECT pg_advisory_xact_lock(hashtext('eventide:webhook-endpoints'))");
 

@@ -1,7 +1,6 @@
 // Webhooks on SQLite, in tables of the read models' file, over a connection of their own. Fit for
 // production on one node: the projector's process sends, any process on the node reads and changes.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openSqliteFile } from '../sqlite-file.ts';
+import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import type { WebhookStore } from './port.ts';
 import { DELIVERY_COLUMNS, type DeliveryRow, FIRST_OF_ITS_ENTITY, deliveryValues, toDelivery, toEndpoint } from './rows.ts';
 
@@ -18,30 +17,10 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS webhook_deliveries_by_entity ON webhook_deliveries (endpoint_id, entity, status, position);
   CREATE INDEX IF NOT EXISTS webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, position);`;
 
-function inTransaction<T>(db: DatabaseSync, body: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = body();
-    db.exec('COMMIT');
-    return result;
-  } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
-  }
-}
-
 export function openSqliteWebhookStore(path: string): WebhookStore {
   const db = openSqliteFile(path, 'NORMAL');
   db.exec(SCHEMA);
-  const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepare = statementCache(db);
   type Param = string | number | null;
   const all = <R>(sql: string, ...params: Param[]) => prepare(sql).all(...params) as unknown as R[];
   const run = (sql: string, ...params: Param[]) => prepare(sql).run(...params);
@@ -49,7 +28,7 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
 
   return {
     async addEndpoint(endpoint, max) {
-      return inTransaction(db, () => {
+      return inWriteTransaction(db, () => {
         const [{ n }] = all<{ n: number }>('SELECT count(*) AS n FROM webhook_endpoints') as [{ n: number }];
         if (n >= max) return 'full' as const;
         run(
@@ -79,7 +58,7 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
       return Number(saved.changes) > 0;
     },
     async disable(id, reason, at, dropped = 0) {
-      inTransaction(db, () => {
+      inWriteTransaction(db, () => {
         const [row] = all<{ body: string }>('SELECT body FROM webhook_endpoints WHERE id = ?', id);
         if (!row) return;
         const endpoint = toEndpoint(row);
@@ -90,7 +69,7 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
       });
     },
     async removeEndpoint(id) {
-      return inTransaction(db, () => {
+      return inWriteTransaction(db, () => {
         run('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', id);
         return Number(run('DELETE FROM webhook_endpoints WHERE id = ?', id).changes) > 0;
       });
@@ -98,7 +77,7 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
     async enqueue(batch, maxQueued) {
       const refused = new Map<string, number>();
       if (batch.length === 0) return refused;
-      inTransaction(db, () => {
+      inWriteTransaction(db, () => {
         const insert = prepare(
           `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS.join(', ')}) VALUES (${DELIVERY_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
         );
@@ -123,7 +102,7 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
       return refused;
     },
     async claim(now, limit, leaseMs) {
-      return inTransaction(db, () => {
+      return inWriteTransaction(db, () => {
         const found = deliveries(
           `SELECT d.* FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled = 1
            WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.leased_until IS NULL OR d.leased_until < ?)

@@ -1,31 +1,7 @@
 // How an endpoint and a delivery look in responses: never a secret but where the route says so
 // (created, rotated), never the payload (the event, which the admin can read in the log).
+import type { Delivery, WebhookEndpoint } from '@eventide/kernel/webhooks.ts';
 import type { DeliveryBody, WebhookBody } from './schemas.ts';
-
-/** What the representation reads of an endpoint as the store keeps it (stores/webhooks/port.ts). */
-interface WebhookEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  secrets: Array<{ secret: string; until?: number }>;
-  enabled: boolean;
-  disabledReason?: string;
-  disabledAt?: string;
-  dropped: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What it reads of a delivery (stores/webhooks/port.ts). */
-type Delivery = Omit<DeliveryBody, 'deliveryId' | 'nextAttemptAt' | 'lastAttemptAt' | 'lastStatus' | 'lastError' | 'deliveredAt'> & {
-  id: string;
-  nextAttemptAt: number;
-  lastAttemptAt?: string;
-  lastStatus?: number;
-  lastError?: string;
-  deliveredAt?: string;
-};
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
