@@ -220,6 +220,36 @@ describe('webhooks', () => {
     await app.request('DELETE', `/admin/webhooks/${webhookId}`);
   });
 
+  it('keeps delivering to other endpoints while one receiver holds its deliveries unanswered', async () => {
+    hooks.answerWith(() => 204);
+    // A receiver that takes every request and answers none until the test lets it.
+    const held: Array<{ closed: boolean; answer: () => void }> = [];
+    const slow = createServer((request, response) => {
+      const entry = { closed: false, answer: () => response.writeHead(204).end() };
+      // Closed before it was answered: the sender gave up on it (its timeout).
+      response.on('close', () => (entry.closed = !response.writableFinished));
+      request.resume();
+      held.push(entry);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+    const stuck = await app.request('POST', '/admin/webhooks', { url: slowUrl, events: ['product:created'] });
+    const { webhookId } = await register(['product:created']);
+    try {
+      await app.write('POST', '/products', { name: 'Held kettle', price: { amount: 100, currency: 'EUR' } });
+      await until(() => held.length === 1 && hooks.received.some((r) => r.body.includes('Held kettle')), 'the first product at both');
+      await app.write('POST', '/products', { name: 'Later kettle', price: { amount: 100, currency: 'EUR' } });
+      await until(() => hooks.received.some((r) => r.body.includes('Later kettle')), 'the second product at the answering endpoint');
+      // It came while the first request to the silent receiver was still open: nobody waited for it.
+      expect(held[0]!.closed).toBe(false);
+    } finally {
+      for (const entry of held) entry.answer();
+      await new Promise((resolve) => slow.close(resolve));
+      await app.request('DELETE', `/admin/webhooks/${stuck.body.webhookId}`);
+      await app.request('DELETE', `/admin/webhooks/${webhookId}`);
+    }
+  });
+
   it('disables an endpoint whose delivery fails for a day, says why, and refuses one past the bound', async () => {
     hooks.answerWith(() => 503);
     const { webhookId } = await register(['product:created']);

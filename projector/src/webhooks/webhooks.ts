@@ -141,23 +141,58 @@ export function startWebhooks(options: {
     await store.disable(endpoint.id, reason, new Date(now).toISOString());
   }
 
+  /**
+   * Deliveries in flight, by endpoint. Each takes a slot while it is sent and frees it when it ends,
+   * whatever the others do; no endpoint holds more than its share of the slots, so a receiver that
+   * answers slowly (or never, until WEBHOOK_TIMEOUT_MS) delays its own deliveries, not the others'.
+   */
+  const inFlight = new Map<string, number>();
+  const flying = new Set<Promise<void>>();
+  const share = Math.max(1, Math.ceil(config.WEBHOOK_CONCURRENCY / 2));
+
+  function launch(delivery: Delivery): void {
+    inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1);
+    const sent: Promise<void> = attempt(delivery)
+      .catch((error: unknown) =>
+        log.error(
+          { err: error, deliveryId: delivery.id },
+          'a webhook delivery could not be recorded; it is tried again once its claim runs out',
+        ),
+      )
+      .finally(() => {
+        const left = inFlight.get(delivery.endpointId)! - 1;
+        if (left === 0) inFlight.delete(delivery.endpointId);
+        else inFlight.set(delivery.endpointId, left);
+        flying.delete(sent);
+        rouse();
+      });
+    flying.add(sent);
+  }
+
   async function runSender(): Promise<void> {
     let failures = 0;
     let pruned = 0;
     while (!controller.signal.aborted) {
       try {
-        const now = clock.now();
-        const claimed = await store.claim(now, config.WEBHOOK_CONCURRENCY, config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
-        await Promise.all(claimed.map((delivery) => attempt(delivery)));
+        const free = config.WEBHOOK_CONCURRENCY - flying.size;
+        let claimed: Delivery[] = [];
+        if (free > 0) {
+          const full = [...inFlight].filter(([, count]) => count >= share).map(([endpointId]) => endpointId);
+          claimed = await store.claim(clock.now(), free, config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS, full);
+          for (const delivery of claimed) launch(delivery);
+        }
         failures = 0;
         if (Date.now() - pruned > 60_000) {
           pruned = Date.now();
           await store.prune(DELIVERIES_KEPT);
         }
-        if (claimed.length === config.WEBHOOK_CONCURRENCY) continue;
+        if (free > 0 && claimed.length === free) continue;
+        // What is due and was not claimed waits for a delivery in flight (its endpoint's share, its
+        // entity's turn) or another sender's claim: the end of a delivery wakes this loop, and it
+        // looks again within LOOK_EVERY_MS whatever happens. What is due later is slept until.
         const next = await store.nextDue();
-        const until = next === undefined ? LOOK_EVERY_MS : Math.min(LOOK_EVERY_MS, next - clock.now());
-        if (until > 0) await timer.sleep(until);
+        const now = clock.now();
+        await timer.sleep(next === undefined || next <= now ? LOOK_EVERY_MS : Math.min(LOOK_EVERY_MS, next - now));
       } catch (error) {
         failures++;
         const delay = backoffDelay(failures);
@@ -165,6 +200,7 @@ export function startWebhooks(options: {
         await timer.sleep(delay);
       }
     }
+    await Promise.all(flying);
   }
 
   const stopJumps = clock.onJump(rouse);

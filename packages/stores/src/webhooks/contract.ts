@@ -96,10 +96,14 @@ export function webhookStoreContract(name: string, open: () => Promise<WebhookHa
           first.splice(0, 2, ...(await store.claim(7_000, 10, 30_000)));
           expect(first.map((d) => d.position)).toEqual([1, 3]);
           expect(await other.claim(1_000, 10, 30_000)).toEqual([]);
+          await store.addEndpoint(endpointOf('b'), 10);
+          await store.enqueue([deliveryOf('b', 4, 'order-4')], 10);
+          expect(await other.claim(1_000, 10, 30_000, ['b'])).toEqual([]);
+          expect((await other.claim(1_000, 10, 30_000, ['a'])).map((d) => d.position)).toEqual([4]);
           await store.record(first[0]!.id, { status: 'delivered', attempts: 1, nextAttemptAt: 1_000, deliveredAt: at, lastStatus: 204 });
           expect((await other.claim(1_000, 10, 30_000)).map((d) => d.position)).toEqual([2]);
           // A lease that ran out may be claimed again.
-          expect((await other.claim(40_000, 10, 30_000)).map((d) => d.position)).toEqual([2, 3]);
+          expect((await other.claim(40_000, 10, 30_000, ['b'])).map((d) => d.position)).toEqual([2, 3]);
         } finally {
           await other.close();
         }

@@ -29,8 +29,9 @@ export interface WebhookStore {
   /**
    * Up to `limit` pending deliveries due at `now`, of enabled endpoints, each the first pending
    * one of its entity for its endpoint, and not claimed by another sender; claimed until `now + leaseMs`.
+   * None of the endpoints in `skip` (those the sender has as many in flight for as it allows one).
    */
-  claim(now: number, limit: number, leaseMs: number): Promise<Delivery[]>;
+  claim(now: number, limit: number, leaseMs: number, skip?: readonly string[]): Promise<Delivery[]>;
   record(id: string, outcome: DeliveryOutcome): Promise<void>;
   delivery(id: string): Promise<Delivery | undefined>;
   /** An endpoint's deliveries, the newest first (by position), before the position given. */

@@ -133,14 +133,15 @@ export async function openPostgresWebhookStore(url: string): Promise<WebhookStor
       });
       return refused;
     },
-    claim: (now, limit, leaseMs) =>
+    claim: (now, limit, leaseMs, skip = []) =>
       transaction(async (client) => {
         const { rows } = await client.query<DeliveryRow>(
           `SELECT d.* FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
            WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.leased_until IS NULL OR d.leased_until < $1)
+             AND NOT d.endpoint_id = ANY($3::text[])
              AND ${FIRST_OF_ITS_ENTITY}
            ORDER BY d.next_attempt_at, d.position LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
-          [now, limit],
+          [now, limit, [...skip]],
         );
         if (rows.length > 0) {
           await client.query('UPDATE webhook_deliveries SET leased_until = $1 WHERE id = ANY($2::text[])', [

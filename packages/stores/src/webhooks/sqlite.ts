@@ -101,15 +101,17 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
       });
       return refused;
     },
-    async claim(now, limit, leaseMs) {
+    async claim(now, limit, leaseMs, skip = []) {
       return inWriteTransaction(db, () => {
         const found = deliveries(
           `SELECT d.* FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled = 1
            WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.leased_until IS NULL OR d.leased_until < ?)
+             AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
              AND ${FIRST_OF_ITS_ENTITY}
            ORDER BY d.next_attempt_at, d.position LIMIT ?`,
           now,
           now,
+          JSON.stringify(skip),
           limit,
         );
         for (const delivery of found) run('UPDATE webhook_deliveries SET leased_until = ? WHERE id = ?', now + leaseMs, delivery.id);
