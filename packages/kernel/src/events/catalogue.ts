@@ -6,17 +6,10 @@ import { PRODUCT } from '../entities/product.ts';
 import { USER } from '../entities/user.ts';
 import { entityId } from '../entities/values.ts';
 
-export const MODELS = ['user', 'order', 'product'] as const;
-export const ACTIONS = ['created', 'updated', 'deleted'] as const;
-export type Model = (typeof MODELS)[number];
-export type Action = (typeof ACTIONS)[number];
-export type EventName = `${Model}:${Action}`;
+import type { EventName, Model } from './names.ts';
 
-export const EVENT_NAMES: readonly EventName[] = MODELS.flatMap((model) => ACTIONS.map((action) => `${model}:${action}` as const));
-
-export function isEventName(value: string): value is EventName {
-  return (EVENT_NAMES as readonly string[]).includes(value);
-}
+export { ACTIONS, EVENT_NAMES, isEventName, MODELS } from './names.ts';
+export type { Action, EventName, Model } from './names.ts';
 
 /** The events every declared entity has (entities/entity.ts): created with every detail, updated with some, deleted. */
 type IdShape<K extends string> = { [P in K]: typeof entityId };

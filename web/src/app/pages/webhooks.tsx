@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import type { Webhook, WebhookDelivery } from '@eventide/client/api-client.ts';
-import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
+import { EVENT_NAMES } from '@eventide/kernel/events/names.ts';
 import { api } from '../api.ts';
 import { Field, Form, useForm } from '../form.tsx';
 import { Shown, useLoad } from '../load.tsx';
