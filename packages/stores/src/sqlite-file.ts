@@ -93,10 +93,13 @@ function toWal(db: DatabaseSync): void {
   }
 }
 
-/** Each statement prepared once per connection, on first use: a store's `prepare`. */
-export function statementCache(db: DatabaseSync): (sql: string) => StatementSync {
+/**
+ * Each statement prepared once per connection, on first use: a store's `prepare`. `clear()` lets
+ * them go, for a store whose tables another generation replaced (the read store).
+ */
+export function statementCache(db: DatabaseSync): ((sql: string) => StatementSync) & { clear(): void } {
   const statements = new Map<string, StatementSync>();
-  return (sql) => {
+  const prepare = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
@@ -104,6 +107,7 @@ export function statementCache(db: DatabaseSync): (sql: string) => StatementSync
     }
     return statement;
   };
+  return Object.assign(prepare, { clear: () => statements.clear() });
 }
 
 /** Runs `body` in one write transaction (BEGIN IMMEDIATE: the write lock taken at once), rolled back if it throws. */

@@ -2,7 +2,6 @@
 // in the documents' transactions (sqlite-indexes.ts). Fit for production
 // on one node. synchronous=NORMAL is enough: documents and checkpoint commit together, so a
 // power cut loses both at once and the projector replays from the older checkpoint.
-import type { StatementSync } from 'node:sqlite';
 import {
   COLLECTIONS,
   FILTERABLE,
@@ -16,7 +15,7 @@ import {
 } from './port.ts';
 import type { IndexBatch, Prepare, SqliteReadModelIndex } from './sqlite-indexes.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
-import { openSqliteFile } from '../sqlite-file.ts';
+import { openSqliteFile, statementCache } from '../sqlite-file.ts';
 import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
 import { toDocument } from './documents.ts';
 
@@ -59,15 +58,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
     });
   };
 
-  const statements = new Map<string, StatementSync>();
-  const prepare: Prepare = (sql: string): StatementSync => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepare: Prepare & { clear(): void } = statementCache(db);
   const meta = (key: string) => Number((prepare('SELECT value FROM read_meta WHERE key = ?').get(key) as { value: number }).value);
   /**
    * The generation reads are served from, remembered: looking it up on every read was a statement
@@ -84,7 +75,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       return await read(active());
     } catch (error) {
       if (!String((error as Error).message).includes('no such table')) throw error;
-      statements.clear();
+      prepare.clear();
       served = undefined;
       return read(active());
     }
@@ -261,7 +252,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       });
       if (previous === undefined) return false;
       served = generation;
-      if (previous !== generation) statements.clear();
+      if (previous !== generation) prepare.clear();
       return true;
     },
 
@@ -334,7 +325,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
     async close() {
       // Unless a rebuild promoted another generation meanwhile, and dropped this one.
       if (bulkLoaded !== undefined && meta('active_generation') === bulkLoaded) settle(bulkLoaded);
-      statements.clear();
+      prepare.clear();
       db.close();
     },
   };

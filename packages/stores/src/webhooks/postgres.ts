@@ -7,7 +7,7 @@ import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
 import { inTransaction } from '../postgres/transaction.ts';
 import type { WebhookEndpoint, WebhookStore } from './port.ts';
-import { DELIVERY_COLUMNS, type DeliveryRow, FIRST_OF_ITS_ENTITY, deliveryValues, toDelivery, toEndpoint } from './rows.ts';
+import { DELIVERY_COLUMNS, type DeliveryRow, FIRST_OF_ITS_ENTITY, deliveryValues, outcomeValues, toDelivery, toEndpoint } from './rows.ts';
 
 const STORE = 'webhooks';
 
@@ -155,17 +155,7 @@ export async function openPostgresWebhookStore(url: string): Promise<WebhookStor
       await query(
         `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3, first_attempt_at = $4, last_attempt_at = $5,
            last_status = $6, last_error = $7, delivered_at = $8, leased_until = NULL WHERE id = $9`,
-        [
-          o.status,
-          o.attempts,
-          o.nextAttemptAt,
-          o.firstAttemptAt ?? null,
-          o.lastAttemptAt ?? null,
-          o.lastStatus ?? null,
-          o.lastError ?? null,
-          o.deliveredAt ?? null,
-          id,
-        ],
+        [...outcomeValues(o), id],
       );
     },
     async delivery(id) {

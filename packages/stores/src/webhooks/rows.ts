@@ -1,5 +1,5 @@
 // The deliveries' columns, as both SQL adapters keep them, and the way back to a Delivery.
-import type { Delivery, WebhookEndpoint } from './port.ts';
+import type { Delivery, DeliveryOutcome, WebhookEndpoint } from './port.ts';
 
 export interface DeliveryRow {
   id: string;
@@ -47,6 +47,18 @@ export const deliveryValues = (d: Delivery): Array<string | number> => [
   d.attempts,
   d.nextAttemptAt,
   d.createdAt,
+];
+
+/** An attempt's outcome as both adapters' UPDATE takes it, in this order, then the delivery's id. */
+export const outcomeValues = (o: DeliveryOutcome): Array<string | number | null> => [
+  o.status,
+  o.attempts,
+  o.nextAttemptAt,
+  o.firstAttemptAt ?? null,
+  o.lastAttemptAt ?? null,
+  o.lastStatus ?? null,
+  o.lastError ?? null,
+  o.deliveredAt ?? null,
 ];
 
 export function toDelivery(row: DeliveryRow): Delivery {

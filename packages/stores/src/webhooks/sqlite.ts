@@ -2,7 +2,7 @@
 // production on one node: the projector's process sends, any process on the node reads and changes.
 import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import type { WebhookStore } from './port.ts';
-import { DELIVERY_COLUMNS, type DeliveryRow, FIRST_OF_ITS_ENTITY, deliveryValues, toDelivery, toEndpoint } from './rows.ts';
+import { DELIVERY_COLUMNS, type DeliveryRow, FIRST_OF_ITS_ENTITY, deliveryValues, outcomeValues, toDelivery, toEndpoint } from './rows.ts';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS webhook_endpoints (
@@ -122,14 +122,7 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
       run(
         `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, first_attempt_at = ?, last_attempt_at = ?,
            last_status = ?, last_error = ?, delivered_at = ?, leased_until = NULL WHERE id = ?`,
-        o.status,
-        o.attempts,
-        o.nextAttemptAt,
-        o.firstAttemptAt ?? null,
-        o.lastAttemptAt ?? null,
-        o.lastStatus ?? null,
-        o.lastError ?? null,
-        o.deliveredAt ?? null,
+        ...outcomeValues(o),
         id,
       );
     },
