@@ -4,7 +4,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { checkDestination, pinnedLookup, type DestinationPolicy } from '@eventide/platform/outbound/destinations.ts';
+import { checkBeforeConnecting, pinnedLookup, type DestinationPolicy } from '@eventide/platform/outbound/destinations.ts';
 import type { WebhookSecret } from '@eventide/stores/webhooks/port.ts';
 
 /** What is read of an answer at most; the rest is not waited for. */
@@ -39,7 +39,7 @@ export async function send(options: {
   const { body, messageId } = options;
   let url: URL;
   try {
-    url = await checkDestination(options.url, options.policy);
+    url = checkBeforeConnecting(options.url, options.policy);
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }

@@ -132,12 +132,24 @@ export async function checkDestination(text: string, policy: DestinationPolicy):
   return url;
 }
 
+/**
+ * What a delivery checks before it connects: the URL's shape, and the address when the URL names
+ * one (Node does not look an address up). A name is resolved and checked once, where the
+ * connection is made (pinnedLookup).
+ */
+export function checkBeforeConnecting(text: string, policy: DestinationPolicy): URL {
+  const url = checkUrlShape(text);
+  const bare = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare)) vet([{ address: bare, family: isIP(bare) }], url, policy);
+  return url;
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
  * A `lookup` for http.request that resolves the name, refuses it unless every address may be
  * reached, and hands the connection the addresses it checked: what is checked is what is reached.
- * An address written in the URL is checked before the request (checkDestination), as Node does
+ * An address written in the URL is checked before the request (checkBeforeConnecting), as Node does
  * not look it up.
  */
 export function pinnedLookup(url: URL, policy: DestinationPolicy) {
