@@ -128,6 +128,46 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
   });
 
+  it('says how each account form went: a wrong password, a wrong current password, a saved profile, a changed password', async () => {
+    const signIn = await open('/#/sign-in');
+    await signIn.getByLabel('Email').fill('shop@example.com');
+    await signIn.getByLabel('Password').fill('not the passphrase');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    const refusal = signIn.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toBe('The email or the password is wrong.');
+    await screenshot(signIn, 'sign-in-refused');
+
+    const page = await signUpInBrowser('Fay', 'fay@example.com');
+    await page.getByRole('link', { name: 'Fay' }).click();
+    await page.getByLabel('Name').fill('Fay Jones');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('link', { name: 'Fay Jones' }).waitFor();
+
+    await page.getByLabel('Current password').fill('not the passphrase');
+    await page.getByLabel('New password').fill('another long passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.locator('#field-currentPassword-error').waitFor();
+    expect(await page.locator('#field-currentPassword-error').textContent()).toBe('is not the current password');
+    // Said once, beside its field: the form's own line only points there.
+    expect(await page.locator('form[aria-labelledby="password-title"] [role="alert"]').textContent()).toBe(
+      'Please check the marked fields.',
+    );
+    expect(await page.locator('main').textContent()).not.toMatch(/currentPassword/i);
+    await screenshot(page, 'account-password-refused');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await screenshot(page, 'account-password-refused-phone');
+    await page.setViewportSize({ width: 1100, height: 800 });
+
+    // The right one: this session goes on, every other one of hers ends.
+    await page.getByLabel('Current password').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+    expect(await page.getByLabel('New password').inputValue()).toBe('');
+    await page.getByRole('link', { name: 'Fay Jones' }).waitFor();
+  });
+
   it('downloads the person’s data, then deletes the account, which forgets them', async () => {
     const page = await signUpInBrowser('Dora Leaving', 'dora@example.com');
     await page.getByRole('link', { name: 'Dora Leaving' }).click();

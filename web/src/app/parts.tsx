@@ -13,12 +13,14 @@ export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem |
   // Field errors shown beside their own fields are not repeated here; a stale If-Match is
   // said in the headline.
   const others = problem.errors.filter((e) => !fields.includes(e.field) && e.field !== 'If-Match');
-  // Malformed (400) or refused for what a field holds (422): each error is at its field already.
-  const allAtFields = problem.errors.length > 0 && others.length === 0 && (problem.status === 400 || problem.status === 422);
-  const title = allAtFields ? 'Please check the marked fields.' : headline(problem);
+  // Malformed (400) or refused for what a field holds (422): the errors are the message, beside
+  // their fields or listed here, and the detail (the same errors in one line) is not said again.
+  const byField = problem.errors.length > 0 && (problem.status === 400 || problem.status === 422);
+  const title = byField ? (others.length === 0 ? 'Please check the marked fields.' : 'Please check the following.') : headline(problem);
+  const detailSaid = title === said(problem.detail);
   return (
     <div class="problem" role="alert">
-      <strong>{sentence(title)}</strong>
+      <strong>{title}</strong>
       {others.length > 0 ? (
         <ul>
           {others.map((e) => (
@@ -28,7 +30,7 @@ export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem |
           ))}
         </ul>
       ) : (
-        problem.errors.length === 0 && problem.status !== 412 && problem.detail !== title && <p>{problem.detail}</p>
+        problem.errors.length === 0 && problem.status !== 412 && !detailSaid && <p>{sentence(problem.detail)}</p>
       )}
     </div>
   );
@@ -36,20 +38,23 @@ export function ProblemMessage({ problem, fields = [] }: { problem: ApiProblem |
 
 /** The server's details start in lower case, to read inside a sentence; shown alone, they start with a capital. */
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** A detail as a headline: a sentence of its own, with its full stop. */
+const said = (detail: string) => sentence(detail).replace(/\.?$/, '.');
 
 function headline(problem: ApiProblem): string {
   switch (problem.status) {
     case 0:
-      return `${problem.title}.`;
+      return said(problem.title);
     case 401:
-      return 'Please sign in first.';
+      // Why there is no session says what to do: sign in first, a wrong password, a provider that refused.
+      return said(problem.detail);
     case 403:
       return 'You may not do that.';
     case 404:
       return 'Not found.';
     case 409:
     case 422:
-      return problem.detail;
+      return said(problem.detail);
     case 412:
       return 'Someone changed this since you opened it. Reload to see their change, then try again.';
     case 429:

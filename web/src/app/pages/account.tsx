@@ -101,8 +101,9 @@ export function AccountPage() {
       </p>
     );
   return (
+    // Keyed by the user alone: a saved profile's new version must not remount the form that says "Saved.".
     <Profile
-      key={`${session.user.userId}:${session.user.version}`}
+      key={session.user.userId}
       user={session.user}
       onChange={refresh}
       providers={session.signInMethods.providers}
@@ -127,6 +128,7 @@ function Profile(props: {
     await props.onChange();
   });
   const passwordForm = useForm({ currentPassword: '', password: '' }, async ({ currentPassword, password }) => {
+    // Every other session of the user ends; this one goes on.
     await api.auth.setPassword(props.hasPassword ? { currentPassword, password } : { password });
     await props.onChange();
     passwordForm.reset();
@@ -148,7 +150,7 @@ function Profile(props: {
         <Field label="Name" autocomplete="name" required {...profile.field('name')} />
         <Field label="Email" type="email" autocomplete="email" required {...profile.field('email')} />
       </Form>
-      <Form form={passwordForm} labelledBy="password-title" submit="Change password" sent="Password changed.">
+      <Form form={passwordForm} labelledBy="password-title" submit="Change password" sending="Changing…" sent="Password changed.">
         <h2 id="password-title">Password</h2>
         {props.hasPassword && (
           <Field label="Current password" type="password" autocomplete="current-password" {...passwordForm.field('currentPassword')} />
