@@ -66,6 +66,9 @@ export function serveStatic(ctx: Context, file: StaticFile): void {
   ctx.set('Cache-Control', file.cacheControl);
   ctx.set('ETag', file.etag);
   ctx.vary('Accept-Encoding');
+  // Koa's `fresh` compares validators only for a 2xx status, and a route's status is 404 until
+  // it answers: without this, a client's current copy was never recognised and sent again whole.
+  ctx.status = 200;
   if (ctx.fresh) {
     ctx.status = 304;
     return;
