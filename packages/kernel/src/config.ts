@@ -325,6 +325,9 @@ const schema = z
 
 export type Config = z.infer<typeof schema> & { dataDir: string };
 
+/** Every variable the configuration reads (docs/operations.md#configuration lists each, and a test holds it to that). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof z.infer<typeof schema>)[];
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
