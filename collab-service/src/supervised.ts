@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import { endWithProblem } from '@eventide/platform/http/client-errors.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
-import { AppError } from '@eventide/contract/problems.ts';
+import { AppError, problemOf } from '@eventide/contract/problems.ts';
 import { Refusal } from '@eventide/kernel/models/refusal.ts';
 import type { Metrics } from '@eventide/platform/metrics/metrics.ts';
 import type { PersonalDataSections } from '@eventide/runtime/export-sections.ts';
@@ -32,12 +32,7 @@ export interface SupervisedCollab extends Omit<Collab, 'collab' | 'kill'> {
 
 /** A refusal while the part restarts: its clients come back in a moment. */
 const restarting = (why: string) =>
-  new AppError(503, {
-    type: 'unavailable',
-    title: 'Service unavailable',
-    detail: `collaborative editing is restarting (${why}); try again shortly`,
-    headers: { 'Retry-After': '2' },
-  });
+  problemOf('unavailable', `collaborative editing is restarting (${why}); try again shortly`, { headers: { 'Retry-After': '2' } });
 
 type Handle = (input: unknown) => unknown;
 /** An `owner` route's registration (http/mount.ts owned()). */

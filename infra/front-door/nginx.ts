@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '@eventide/kernel/config.ts';
 import { SANE_CORRELATION_ID } from '@eventide/platform/http/request-context.ts';
 import { COLLAB_PATH } from '@eventide/contract/resources/documents/collab-wire.ts';
 import { templatePattern } from '@eventide/contract/path-templates.ts';
+import { problemTypeUri, type ProblemType } from '@eventide/contract/problem-types.ts';
 import { allowOfPath, doorPaths } from './routes.ts';
 import { PROCESSES, type ProcessName } from './topology.ts';
 
@@ -96,6 +97,8 @@ interface DoorProblem {
   name: string;
   /** The statuses nginx gives that this problem answers. */
   answers: number[];
+  /** Its kind (packages/contract/src/problem-types.ts), as the processes name the same problem; `http` for a request no route could take. */
+  type: ProblemType;
   status: number;
   title: string;
   detail: string;
@@ -107,6 +110,7 @@ const PROBLEMS: DoorProblem[] = [
   {
     name: 'unavailable',
     answers: [502, 504],
+    type: 'unavailable',
     status: 503,
     title: 'Service unavailable',
     detail: 'no process of this site answered the request; try again shortly',
@@ -115,26 +119,42 @@ const PROBLEMS: DoorProblem[] = [
   {
     name: 'too-large',
     answers: [413],
+    type: 'too-large',
     status: 413,
     title: 'Payload too large',
     detail: 'the request body is larger than this site accepts',
   },
-  { name: 'uri-too-long', answers: [414], status: 414, title: 'URI too long', detail: 'the request line is longer than this site accepts' },
+  {
+    name: 'uri-too-long',
+    answers: [414],
+    type: 'http',
+    status: 414,
+    title: 'URI too long',
+    detail: 'the request line is longer than this site accepts',
+  },
   {
     name: 'headers-too-large',
     answers: [494],
+    type: 'http',
     status: 431,
     title: 'Request header fields too large',
     detail: 'a request header is longer than this site accepts',
   },
   // Only the door's own 404: its problems' locations asked for from outside.
-  { name: 'not-found', answers: [404], status: 404, title: 'Not found', detail: 'nothing is at this address' },
-  { name: 'bad-request', answers: [400], status: 400, title: 'Bad request', detail: 'the request is not one this site can read' },
+  { name: 'not-found', answers: [404], type: 'not-found', status: 404, title: 'Not found', detail: 'nothing is at this address' },
+  {
+    name: 'bad-request',
+    answers: [400],
+    type: 'http',
+    status: 400,
+    title: 'Bad request',
+    detail: 'the request is not one this site can read',
+  },
 ];
 
-function problemBody(problem: Pick<DoorProblem, 'status' | 'title' | 'detail'>, instance = '$uri'): string {
+function problemBody(problem: Pick<DoorProblem, 'type' | 'status' | 'title' | 'detail'>, instance = '$uri'): string {
   // The door writes variables into these only where they are safe in JSON (ANY_METHOD, JSON_SAFE_SEGMENT, SANE_CORRELATION_ID).
-  return `'{"type":"/problems/${problem.status === 405 ? 'method-not-allowed' : 'http'}","title":"${problem.title}","status":${problem.status},"detail":"${problem.detail}","instance":"${instance}","correlationId":"${CORRELATION}"}'`;
+  return `'{"type":"${problemTypeUri(problem.type)}","title":"${problem.title}","status":${problem.status},"detail":"${problem.detail}","instance":"${instance}","correlationId":"${CORRELATION}"}'`;
 }
 
 /**
@@ -365,7 +385,7 @@ export function nginxConfig(options: FrontDoorOptions): string {
     `      if (${ROUTE} = method-not-allowed) {`,
     `        add_header Allow ${ALLOW} always;`,
     `        add_header X-Correlation-Id ${CORRELATION} always;`,
-    `        return 405 ${problemBody({ status: 405, title: 'Method not allowed', detail: `$request_method is not supported on $uri; use ${ALLOW}` })};`,
+    `        return 405 ${problemBody({ type: 'method-not-allowed', status: 405, title: 'Method not allowed', detail: `$request_method is not supported on $uri; use ${ALLOW}` })};`,
     '      }',
     // The event stream (text/event-stream) turns buffering off itself (X-Accel-Buffering) and sends a heartbeat within this.
     '      proxy_read_timeout 120s;',

@@ -240,7 +240,7 @@ describe.skipIf(!nginxAvailable)('the front door of the split processes', { time
     const reply = await jsonClient(split.url).request('GET', '/products');
     expect(reply.status).toBe(503);
     expect(reply.headers.get('retry-after')).toBe('5');
-    expect(reply.body).toMatchObject({ type: '/problems/http', status: 503, title: 'Service unavailable' });
+    expect(reply.body).toMatchObject({ type: '/problems/unavailable', status: 503, title: 'Service unavailable' });
     // The others still answer.
     expect((await jsonClient(split.url).request('GET', '/openapi.json')).status).toBe(200);
   });

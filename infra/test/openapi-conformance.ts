@@ -1,14 +1,19 @@
 // Does an answer match the OpenAPI document the site serves (/openapi.json)? The document is
-// checked as a client generated from it would read it: the path and method, the status (or its
-// range, or `default`), the media type, and the body against the JSON Schema, with a JSON Schema
-// 2020-12 validator (Ajv), not against the zod schemas the document was written from — so a
-// document that disagrees with its own source fails too.
+// checked as a client generated from it would read it: the path and method, the status (each
+// declared on its own, with the problem types it carries), the headers a client may act on, the
+// media type, and the body against the JSON Schema, with a JSON Schema 2020-12 validator (Ajv),
+// not against the zod schemas the document was written from — so a document that disagrees with
+// its own source fails too.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { RESPONSE_HEADERS } from '@eventide/contract/answers.ts';
 import { templateMatcher } from '@eventide/contract/path-templates.ts';
 import type { Reply } from '@eventide/testing/json-client.ts';
 
 type Json = Record<string, any>;
+
+/** The headers a client may act on: one an answer carries must be declared for that answer. */
+const API_HEADERS = Object.keys(RESPONSE_HEADERS).map((name) => name.toLowerCase());
 
 /** `~` and `/` escaped as a JSON pointer wants them, then the whole made safe in a URI fragment. */
 const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
@@ -58,7 +63,7 @@ export function openApiConformance(document: Json): Conformance {
     mismatch({ request, status, headers, text }) {
       const method = request.method.toLowerCase();
       const path = request.path.split('?')[0]!;
-      const what = `${request.method} ${path} ${status}`;
+      let what = `${request.method} ${path} ${status}`;
       // OPTIONS is HTTP's own question (which methods, Allow), not an operation a document describes.
       if (method === 'options' && status < 300) return undefined;
       const mediaType = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -66,9 +71,15 @@ export function openApiConformance(document: Json): Conformance {
       // HEAD is answered as GET is, without the body.
       const operation = template && document.paths[template][method === 'head' ? 'get' : method];
       if (!template || !operation) return problemOnly(status, mediaType, text, what);
+      // Said of the operation, not of the one path: a kind of answer is listed once, however many ids met it.
+      what = `${request.method} ${template} ${status}`;
       const responses = operation.responses as Json;
-      const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses);
-      if (!key) return `${what}: status ${status} is not documented (${Object.keys(responses).join(', ')})`;
+      // Each status the operation answers is declared on its own: a range (4XX) or `default` says nothing a client can act on.
+      const key = String(status);
+      if (!(key in responses)) return `${what}: status ${status} is not declared (${Object.keys(responses).join(', ')})`;
+      const declared = Object.keys(responses[key].headers ?? {}).map((name) => name.toLowerCase());
+      const undeclared = API_HEADERS.filter((name) => headers.has(name) && !declared.includes(name));
+      if (undeclared.length > 0) return `${what}: sets ${undeclared.join(', ')}, not declared for this answer`;
       const content = responses[key].content as Json | undefined;
       if (text === '' || method === 'head') {
         return content && status !== 304 && method !== 'head'

@@ -3,7 +3,7 @@
 // until the read models have reached it, or answers 503 with where they are. A read that does
 // not ask never waits. Every read says where the read models were in Read-Position.
 import type { Middleware } from 'koa';
-import { AppError, problems } from '@eventide/contract/problems.ts';
+import { problemOf, problems } from '@eventide/contract/problems.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { ProgressSignal } from '@eventide/runtime/compose.ts';
 
@@ -83,13 +83,14 @@ export function readConsistency(progress: Progress): Middleware {
       const position = Number(asked);
       reached = await progress.waitFor(position, waitSeconds(ctx.get('Prefer')) * 1000);
       if (reached < position) {
-        throw new AppError(503, {
-          type: 'not-yet-consistent',
-          title: 'Not caught up yet',
-          detail: `${WAIT_HEADER}: the read models are at position ${reached}, not yet ${position}; retry shortly`,
-          errors: [{ field: WAIT_HEADER, message: `not reached yet (at ${reached})` }],
-          headers: { 'Retry-After': '1', [READ_POSITION_HEADER]: String(reached) },
-        });
+        throw problemOf(
+          'not-yet-consistent',
+          `${WAIT_HEADER}: the read models are at position ${reached}, not yet ${position}; retry shortly`,
+          {
+            errors: [{ field: WAIT_HEADER, message: `not reached yet (at ${reached})` }],
+            headers: { 'Retry-After': '1', [READ_POSITION_HEADER]: String(reached) },
+          },
+        );
       }
     } else {
       reached = await progress.current();

@@ -5,6 +5,7 @@
 import { AuthorizationCode } from 'simple-oauth2';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
+import { PROBLEM_TYPES } from '@eventide/contract/problem-types.ts';
 import { AppError } from '@eventide/contract/problems.ts';
 import { OPERATIONS } from '@eventide/contract/operations.ts';
 import { ConfigError } from '@eventide/kernel/config.ts';
@@ -59,10 +60,10 @@ const providersConfig = z.record(
 );
 
 export class ProviderError extends AppError {}
-const upstream = (provider: string, what: string) =>
-  new ProviderError(502, { type: 'provider-unavailable', title: 'The identity provider failed', detail: `${provider}: ${what}` });
-const refused = (provider: string, what: string) =>
-  new ProviderError(401, { type: 'provider-refused', title: 'The identity provider refused the sign-in', detail: `${provider}: ${what}` });
+const providerError = (type: 'provider-unavailable' | 'provider-refused', detail: string) =>
+  new ProviderError(PROBLEM_TYPES[type].status, { type, title: PROBLEM_TYPES[type].title, detail });
+const upstream = (provider: string, what: string) => providerError('provider-unavailable', `${provider}: ${what}`);
+const refused = (provider: string, what: string) => providerError('provider-refused', `${provider}: ${what}`);
 
 function oauthClient(clientId: string, clientSecret: string, authorize: URL, token: URL) {
   return new AuthorizationCode({

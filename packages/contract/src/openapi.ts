@@ -5,6 +5,9 @@ import { jsonSchemaOf } from '@eventide/kernel/json-schema.ts';
 import { SESSION_COOKIE } from './resources/auth/schemas.ts';
 import { V1_DEPRECATED_AT, V1_SUNSET_AT } from './versions.ts';
 import { problem } from './common.ts';
+import { headersOf, RESPONSE_HEADERS, refusalsOf } from './answers.ts';
+import { PROBLEM_TYPES, type ProblemType, problemTypeUri } from './problem-types.ts';
+import type { ResponseHeader } from './shape.ts';
 import type { RequestHeader } from './operations.ts';
 import { API_ROUTES, answerBody, type ApiRoute } from './routes.ts';
 
@@ -37,15 +40,25 @@ const HEADERS: Record<RequestHeader, Json> = {
   },
 };
 
-const WRITE_HEADERS = {
-  ETag: { description: "The entity's version, quoted: send it back in If-Match", schema: { type: 'string' } },
-  'Event-Position': { description: 'The position of the write in the log: send it in Wait-For-Position', schema: { type: 'string' } },
-};
+/** A response's headers, as OpenAPI declares them. */
+const headersObject = (headers: ResponseHeader[]) =>
+  Object.fromEntries(headers.map((name) => [name, { description: RESPONSE_HEADERS[name], schema: { type: 'string' } }]));
 
-const problemAnswer = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
+/** A refusal: a problem document whose `type` is one of those this status may carry here. */
+function refusal(route: ApiRoute, status: number, types: ProblemType[]): Json {
+  const headers = headersOf(route, status);
+  return {
+    description: types.map((type) => `${problemTypeUri(type)}: ${PROBLEM_TYPES[type].title}`).join('; '),
+    ...(headers.length > 0 ? { headers: headersObject(headers) } : {}),
+    content: {
+      'application/problem+json': {
+        schema: {
+          allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { type: { enum: types.map(problemTypeUri) } } }],
+        },
+      },
+    },
+  };
+}
 
 function parametersOf(route: ApiRoute): Json[] {
   const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
@@ -59,19 +72,18 @@ function parametersOf(route: ApiRoute): Json[] {
 }
 
 function operationOf(route: ApiRoute): Json {
-  const isWrite = route.method !== 'get';
   const responses: Json = {};
   for (const [status, answer] of Object.entries(route.shape.answers)) {
     const contentType = answer.contentType ?? 'application/json';
     const body = answerBody(route, answer);
+    const headers = headersOf(route, Number(status));
     responses[status] = {
       description: answer.description,
       ...(body || answer.contentType ? { content: { [contentType]: body ? { schema: jsonSchemaOf(body, 'output') } : {} } } : {}),
-      ...(isWrite && body ? { headers: WRITE_HEADERS } : {}),
+      ...(headers.length > 0 ? { headers: headersObject(headers) } : {}),
     };
   }
-  responses['4XX'] = problemAnswer('refused: a problem document naming what is wrong (docs/errors.md)');
-  responses['5XX'] = problemAnswer('failed on our side, or unavailable for now (Retry-After)');
+  for (const [status, types] of refusalsOf(route)) responses[status] ??= refusal(route, status, types);
   return {
     operationId: route.operationId,
     summary: route.spec.summary,

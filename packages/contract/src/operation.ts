@@ -1,5 +1,7 @@
 // The shape of one operation of the route table (operations.ts): who serves it, where, for whom,
-// what it reads and spends; and the version sets and header sets the table's entries share.
+// what it reads and spends, what its domain refuses; and the version sets and header sets the
+// table's entries share.
+import type { ProblemType } from './problem-types.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -65,6 +67,12 @@ export interface Operation {
   readCost?: number;
   /** Served under these versions, each with its own representation; absent: once, unversioned. */
   versions?: readonly PathVersion[];
+  /**
+   * The problems its handler answers for reasons of its own (a taken address, a step the life
+   * cycle lacks). Those the table implies are not listed: the mount's for access, path, input,
+   * headers and limits, and the stores' (answers.ts derives them).
+   */
+  refuses?: readonly ProblemType[];
 }
 
 /** Served at every path version; at the two prefixed ones; only unversioned. */

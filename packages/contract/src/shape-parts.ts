@@ -17,12 +17,13 @@ export const entityId = (names: string): PathParameter<string> => ({
 });
 
 export const html = (description: string): Answer => ({ description, contentType: 'text/html' });
-export const file = (description: string, contentType: string): Answer => ({ description, contentType });
-export const redirect = (description: string): Answer => ({ description });
+/** A file held in memory (static-file.ts), with its validator. */
+export const file = (description: string, contentType: string): Answer => ({ description, contentType, headers: ['ETag'] });
+export const redirect = (description: string): Answer => ({ description, headers: ['Location'] });
 export const noContent: Answer = { description: 'done; no body' };
 export const healthJson = (description: string): Answer => ({ description, contentType: 'application/health+json' });
 /** A file held in memory (static-file.ts): 304 when the client's copy (its ETag) is current. */
-export const unchanged: Answer = { description: 'unchanged since the ETag sent' };
+export const unchanged: Answer = { description: 'unchanged since the ETag sent', headers: ['ETag'] };
 
 const page = (entity: z.ZodType) => offsetPageOf(entity);
 const one = (entity: z.ZodType) => entity;
@@ -45,7 +46,13 @@ export function versionedShapes<
     get: {
       params,
       query: asOfQuery,
-      answers: { 200: { description: `the ${noun} (as it was at \`at\`, when given); its version is the ETag`, body: one } },
+      answers: {
+        200: {
+          description: `the ${noun} (as it was at \`at\`, when given); its version is the ETag`,
+          body: one,
+          headers: ['ETag'] as const,
+        },
+      },
       representations,
     },
     create: {

@@ -3,8 +3,25 @@
 import type { z } from 'zod';
 import type { ApiVersion } from './versions.ts';
 
+/** The response headers the API sets that a client may act on (answers.ts says what each means). */
+export type ResponseHeader =
+  | 'ETag'
+  | 'Location'
+  | 'Event-Position'
+  | 'Read-Position'
+  | 'Retry-After'
+  | 'Deprecation'
+  | 'Sunset'
+  | 'Link'
+  | 'RateLimit-Policy'
+  | 'RateLimit-Limit'
+  | 'RateLimit-Remaining'
+  | 'RateLimit-Reset';
+
 export interface Answer {
   description: string;
+  /** What the handler sets beside the body (those the mount and the limits add are derived: answers.ts). */
+  headers?: readonly ResponseHeader[];
   /** A schema, or for a versioned resource one made of the version's representation (a page of it). */
   body?: z.ZodType | ((entity: z.ZodType) => z.ZodType);
   /** Default application/json. */

@@ -2,7 +2,8 @@
 // domain's refusals among them (refusals.ts).
 import type { Context, Middleware } from 'koa';
 import { Refusal } from '@eventide/kernel/models/refusal.ts';
-import { AppError, problems } from '@eventide/contract/problems.ts';
+import { AppError, problemOf, problems } from '@eventide/contract/problems.ts';
+import { PROBLEM_TYPES, problemTypeUri } from '@eventide/contract/problem-types.ts';
 import { NewerEventVersionError } from '@eventide/kernel/events/versions.ts';
 import { problemOfRefusal } from './refusals.ts';
 import { StoreUnavailableError } from '@eventide/stores/unavailable.ts';
@@ -34,17 +35,14 @@ export function problemDetails(log: Logger): Middleware {
     try {
       await next();
       if (ctx.body == null && ctx.status === 404) {
-        throw new AppError(404, { type: 'not-found', title: 'Not found', detail: `no resource at ${ctx.path}` });
+        throw problemOf('not-found', `no resource at ${ctx.path}`);
       }
       // The router answers 501 to a method none of its routes has (PROPFIND, PURGE, ...): that
       // is the client's mistake like any other unsupported method, not a fault of ours.
       if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
         const allowed = ctx.response.get('Allow');
-        if (!allowed) throw new AppError(404, { type: 'not-found', title: 'Not found', detail: `no resource at ${ctx.path}` });
-        throw new AppError(405, {
-          type: 'method-not-allowed',
-          title: TITLES[405]!,
-          detail: `${ctx.method} is not supported on ${ctx.path}; use ${allowed}`,
+        if (!allowed) throw problemOf('not-found', `no resource at ${ctx.path}`);
+        throw problemOf('method-not-allowed', `${ctx.method} is not supported on ${ctx.path}; use ${allowed}`, {
           headers: { Allow: allowed },
         });
       }
@@ -77,7 +75,7 @@ function respond(ctx: Context, thrown: unknown, log: Logger): void {
   let body: ProblemBody;
   let headers: Record<string, string> = {};
   if (error instanceof AppError) {
-    body = { type: `/problems/${error.type}`, title: error.title, status: error.status, detail: error.message, instance: ctx.path };
+    body = { type: problemTypeUri(error.type), title: error.title, status: error.status, detail: error.message, instance: ctx.path };
     if (error.errors) body.errors = error.errors;
     headers = error.headers;
   } else if (isHttpError(error) && error.status < 500) {
@@ -87,8 +85,8 @@ function respond(ctx: Context, thrown: unknown, log: Logger): void {
   } else {
     log.error({ err: error }, 'request failed');
     body = {
-      type: '/problems/internal',
-      title: 'Internal error',
+      type: problemTypeUri('internal'),
+      title: PROBLEM_TYPES.internal.title,
       status: 500,
       detail: 'the server failed to answer this request; it has been logged under the correlation id',
       instance: ctx.path,

@@ -13,6 +13,7 @@ export const AUTH_OPERATIONS = {
     access: 'public',
     tag: 'auth',
     summary: 'Sign in with an email and a password',
+    refuses: ['unauthenticated', 'busy', 'rate-limited'],
   },
   signOut: {
     service: 'command',
@@ -37,6 +38,7 @@ export const AUTH_OPERATIONS = {
     access: 'signed-in',
     tag: 'auth',
     summary: 'Set or change the password',
+    refuses: ['unprocessable', 'busy', 'rate-limited'],
   },
   unlinkProvider: {
     service: 'command',
@@ -45,6 +47,7 @@ export const AUTH_OPERATIONS = {
     access: 'signed-in',
     tag: 'auth',
     summary: `Unlink a provider from the account (${provider})`,
+    refuses: ['conflict'],
   },
   listProviders: {
     service: 'command',
@@ -77,5 +80,14 @@ export const AUTH_OPERATIONS = {
     access: 'public',
     tag: 'auth',
     summary: 'Where the provider sends the browser back (OAuth 2 authorization code)',
+    refuses: [
+      'unauthenticated',
+      'provider-refused',
+      'provider-unavailable',
+      'email-not-verified',
+      'account-deleted',
+      'account-exists',
+      'conflict',
+    ],
   },
 } as const satisfies Record<string, Operation>;

@@ -28,6 +28,7 @@ export const DOCUMENT_OPERATIONS = {
     tag: 'documents',
     summary: 'A new, empty document owned by the caller, under an id the server chooses',
     limit: 'document-creation',
+    refuses: ['quota-reached'],
   },
   getDocument: {
     service: 'collab',
@@ -64,6 +65,7 @@ export const DOCUMENT_OPERATIONS = {
     summary:
       'Share a document with someone, as an editor or a viewer, named by the email of their account or by name among the people the caller shares with: for its owner',
     limit: 'person-lookup',
+    refuses: ['unprocessable'],
   },
   addEditor: {
     service: 'collab',
@@ -113,6 +115,7 @@ export const DOCUMENT_OPERATIONS = {
     tag: 'documents',
     summary: 'Name a version of a document (the current one unless said), so that it is kept: for its owner and editors',
     limit: 'version-naming',
+    refuses: ['quota-reached'],
   },
   forgetVersion: {
     service: 'collab',

@@ -35,6 +35,7 @@ export const OPERATOR_OPERATIONS = {
     access: 'admin',
     tag: 'operations',
     summary: 'Try parked events again once their cause is fixed: one, a follower’s, or all (recorded in the log)',
+    refuses: ['not-found', 'conflict'],
   },
   skipParked: {
     service: 'command',
@@ -43,6 +44,7 @@ export const OPERATOR_OPERATIONS = {
     access: 'admin',
     tag: 'operations',
     summary: 'Skip a parked event, saying why (recorded in the log); the events behind it go on',
+    refuses: ['not-found', 'conflict'],
   },
   listDeadlines: {
     service: 'query',

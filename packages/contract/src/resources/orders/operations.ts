@@ -23,6 +23,7 @@ export const ORDER_OPERATIONS = {
     summary: 'Read an order',
     headers: READ,
     versions: ALL,
+    refuses: ['gone'],
   },
   orderHistory: {
     service: 'query',
@@ -44,6 +45,7 @@ export const ORDER_OPERATIONS = {
     summary: 'Create an order (a draft)',
     headers: ['Idempotency-Key'],
     versions: ALL,
+    refuses: ['unprocessable'],
   },
   changeOrder: {
     service: 'command',
@@ -54,6 +56,7 @@ export const ORDER_OPERATIONS = {
     summary: 'Change some fields of an order: its lines, or its status by a step of its life cycle',
     headers: WRITE,
     versions: UNVERSIONED,
+    refuses: ['conflict', 'invalid-transition', 'unprocessable', 'gone'],
   },
   replaceOrder: {
     service: 'command',
@@ -64,6 +67,7 @@ export const ORDER_OPERATIONS = {
     summary: 'Replace an order (every field)',
     headers: WRITE,
     versions: PREFIXED,
+    refuses: ['conflict', 'invalid-transition', 'unprocessable', 'gone'],
   },
   deleteOrder: {
     service: 'command',
@@ -74,5 +78,6 @@ export const ORDER_OPERATIONS = {
     summary: 'Delete an order (a draft or a cancelled one)',
     headers: WRITE,
     versions: ALL,
+    refuses: ['conflict', 'invalid-transition', 'gone'],
   },
 } as const satisfies Record<string, Operation>;

@@ -30,6 +30,7 @@ export const PRODUCT_OPERATIONS = {
     tag: 'products',
     summary: 'Read one product',
     headers: READ,
+    refuses: ['gone'],
   },
   productHistory: {
     service: 'query',
@@ -59,6 +60,7 @@ export const PRODUCT_OPERATIONS = {
     tag: 'products',
     summary: 'Change some fields of a product',
     headers: WRITE,
+    refuses: ['conflict', 'gone'],
   },
   deleteProduct: {
     service: 'command',
@@ -68,6 +70,7 @@ export const PRODUCT_OPERATIONS = {
     tag: 'products',
     summary: 'Delete a product',
     headers: WRITE,
+    refuses: ['conflict', 'gone'],
   },
   search: {
     service: 'query',

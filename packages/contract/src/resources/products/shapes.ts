@@ -27,7 +27,9 @@ export const PRODUCT_SHAPES = {
   getProduct: {
     params: product,
     query: asOfQuery,
-    answers: { 200: { description: 'the product (as it was at `at`, when given); its version is the ETag', body: productBody } },
+    answers: {
+      200: { description: 'the product (as it was at `at`, when given); its version is the ETag', body: productBody, headers: ['ETag'] },
+    },
   },
   productHistory: history(product, 'product'),
   createProduct: {

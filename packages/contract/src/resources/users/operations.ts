@@ -24,6 +24,7 @@ export const USER_OPERATIONS = {
     headers: READ,
     limit: 'user-profile',
     versions: ALL,
+    refuses: ['gone'],
   },
   createUser: {
     service: 'command',
@@ -35,6 +36,7 @@ export const USER_OPERATIONS = {
     headers: ['Idempotency-Key'],
     limit: 'sign-up',
     versions: ALL,
+    refuses: ['conflict', 'busy', 'rate-limited'],
   },
   changeUser: {
     service: 'command',
@@ -46,6 +48,7 @@ export const USER_OPERATIONS = {
     headers: WRITE,
     limit: 'user-profile',
     versions: UNVERSIONED,
+    refuses: ['conflict', 'gone'],
   },
   replaceUser: {
     service: 'command',
@@ -57,6 +60,7 @@ export const USER_OPERATIONS = {
     headers: WRITE,
     limit: 'user-profile',
     versions: PREFIXED,
+    refuses: ['conflict', 'gone'],
   },
   deleteUser: {
     service: 'command',
@@ -68,6 +72,7 @@ export const USER_OPERATIONS = {
     headers: WRITE,
     limit: 'user-profile',
     versions: ALL,
+    refuses: ['conflict', 'gone'],
   },
   exportPersonalData: {
     service: 'export',
@@ -78,6 +83,7 @@ export const USER_OPERATIONS = {
     summary: 'Download everything the system holds about a user, as one JSON document (docs/privacy.md#export)',
     limit: 'personal-data-export',
     limitSpent: 'by-handler',
+    refuses: ['busy'],
   },
   userHistory: {
     service: 'query',

@@ -14,6 +14,7 @@ export const WEBHOOK_OPERATIONS = {
     method: 'post',
     path: '/admin/webhooks',
     summary: 'Register an endpoint for chosen events; the answer holds its signing secret, shown this once',
+    refuses: ['conflict', 'unprocessable'],
   },
   getWebhook: {
     ...webhook,
@@ -28,6 +29,7 @@ export const WEBHOOK_OPERATIONS = {
     method: 'patch',
     path: '/admin/webhooks/{id}',
     summary: 'Change its URL, events or description, or enable it again (its waiting deliveries go on)',
+    refuses: ['unprocessable'],
   },
   deleteWebhook: {
     ...webhook,
