@@ -5,6 +5,9 @@ import { createLogger } from '@eventide/kernel/log.ts';
 import { createSubscriber } from '@eventide/sdk/subscriber.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { runCli } from './process.ts';
+import { EVENT_NAMES } from '@eventide/kernel/events/catalogue.ts';
+import { signedInUser } from '@eventide/testing/sign-in.ts';
+import { openStream } from '@eventide/testing/sse-stream.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,6 +159,26 @@ describe('subscriber over server-sent events', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('sends each of the nine events as /asyncapi.json describes them on GET /events', async () => {
+    const after = await app.eventStore.head();
+    // One of each: a customer signs up, renames herself, orders, changes and deletes the draft, and leaves; a product comes and goes.
+    const customer = await signedInUser(app.url);
+    const kettle = (await product('Described kettle')).body.productId;
+    await customer.request('PATCH', `/users/${customer.userId}`, { name: 'Renamed' });
+    const order = (await customer.request('POST', '/orders', { userId: customer.userId, lines: [{ productId: kettle, quantity: 1 }] }))
+      .body;
+    await customer.request('PATCH', `/orders/${order.orderId}`, { lines: [{ productId: kettle, quantity: 2 }] });
+    await customer.request('DELETE', `/orders/${order.orderId}`);
+    await app.write('PATCH', `/products/${kettle}`, { name: 'Described kettle, renamed' });
+    await app.write('DELETE', `/products/${kettle}`);
+    const last = (await customer.request('DELETE', `/users/${customer.userId}`)).headers.get('event-position')!;
+    // Each message is checked against the document as it arrives (openStream).
+    const stream = await openStream(app.url, `/events?after=${after}`, { cookie: app.cookieHeader() });
+    const sent = await stream.until((message) => Number(message.id) >= Number(last));
+    stream.close();
+    expect(new Set(sent.map((message) => message.event))).toEqual(new Set(EVENT_NAMES));
   });
 
   it('refuses an unknown event name in the stream request', async () => {

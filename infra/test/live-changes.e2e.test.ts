@@ -4,7 +4,7 @@
 //
 // Absence is shown without waiting for time: changes come in the order of the log, so once a
 // change made after the one that must not arrive has arrived, it did not.
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { openStream } from '@eventide/testing/sse-stream.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ChangeEvent } from '@eventide/client/api-client.ts';
 import { signedInUser } from '@eventide/testing/sign-in.ts';
@@ -57,31 +57,9 @@ async function marker(name = 'Marker'): Promise<string> {
   return (await app.request('POST', '/products', { name, price: { amount: 100, currency: 'EUR' } })).body.productId;
 }
 
-/** The raw stream, for what the typed client hides: status, headers, ids and Last-Event-ID. */
-async function rawStream(client: JsonClient, path: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const response = await fetch(app.url + path, { headers: { cookie: client.cookieHeader(), ...headers }, signal: controller.signal });
-  // A refusal is read whole: its problem document.
-  const refusal = response.ok ? undefined : await response.json();
-  const arrived: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => void arrived.push(message) });
-  const reader = response.ok ? response.body!.getReader() : undefined;
-  const decoder = new TextDecoder();
-  return {
-    response,
-    refusal,
-    async until(matches: (message: EventSourceMessage) => boolean): Promise<EventSourceMessage[]> {
-      for (;;) {
-        const at = arrived.findIndex(matches);
-        if (at >= 0) return arrived.splice(0, at + 1);
-        const { value, done } = await reader!.read();
-        if (done) throw new Error(`the stream ended; it sent ${JSON.stringify(arrived)}`);
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-    },
-    close: () => controller.abort(),
-  };
-}
+/** The raw stream, for what the typed client hides: status, headers, ids and Last-Event-ID; each message held to /asyncapi.json. */
+const rawStream = (client: JsonClient, path: string, headers: Record<string, string> = {}) =>
+  openStream(app.url, path, { cookie: client.cookieHeader(), ...headers });
 
 describe('an order seen live', () => {
   it('reaches its customer as the read route shows it, and no other customer', async () => {
@@ -204,7 +182,7 @@ describe('limits and refusals', () => {
     expect(open).toHaveLength(PER_USER);
     expect(refused).toHaveLength(4);
     expect(refused[0]!.response.headers.get('content-type')).toContain('application/problem+json');
-    expect(refused[0]!.refusal.detail).toContain(`at most ${PER_USER} live change streams`);
+    expect(refused[0]!.refusal!.detail).toContain(`at most ${PER_USER} live change streams`);
     // Another user is not held by it.
     const other = await rawStream(await signedInUser(app.url), '/changes');
     expect(other.response.status).toBe(200);

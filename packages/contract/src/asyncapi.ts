@@ -1,13 +1,15 @@
 // The AsyncAPI 3 document of the event distribution, built from the catalogue: a channel per
 // Kafka topic, a message per public event with its key, headers and envelope (the payload's JSON
 // Schema as zod writes it, with the personal fields as they travel: sealed), the current schema
-// version of each, and an example. Served at /asyncapi.json and rendered at /docs/events.
+// version of each, and an example; and the HTTP API's two event streams (asyncapi-streams.ts).
+// Served at /asyncapi.json and rendered at /docs/events.
 import { EVENT_NAMES, eventMetadata, MODELS, payloadSchemas, type EventName, type Model } from '@eventide/kernel/events/catalogue.ts';
 import { EXAMPLES } from '@eventide/kernel/events/examples.ts';
 import { HEADERS, topicOf } from '@eventide/kernel/events/on-the-wire.ts';
 import { PERSONAL_FIELDS } from '@eventide/kernel/events/personal-fields.ts';
 import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
 import { jsonSchemaOf } from '@eventide/kernel/json-schema.ts';
+import { sseParts } from './asyncapi-streams.ts';
 
 type Json = Record<string, unknown>;
 
@@ -107,7 +109,7 @@ function message(name: EventName): Json {
     summary: `${name}, schema version ${version}`,
     contentType: 'application/json',
     headers: headersSchema(name),
-    payload: envelopeOf(name),
+    payload: { $ref: envelopeRef(name) },
     bindings: {
       kafka: {
         key: { type: 'string', description: 'The entity’s id: one entity’s events share a partition, in order' },
@@ -129,6 +131,10 @@ function message(name: EventName): Json {
   };
 }
 
+/** Where an event's envelope is described: the topics and GET /events carry the same. */
+const envelopeKey = (name: EventName) => `${keyOf(name)[0]!.toUpperCase()}${keyOf(name).slice(1)}Envelope`;
+const envelopeRef = (name: EventName) => `#/components/schemas/${envelopeKey(name)}`;
+
 /** Every event's current version, as one string: it changes whenever one of them does. */
 const catalogueVersion = () => EVENT_NAMES.map((name) => `${name} ${currentSchemaVersion(name)}`).join(', ');
 
@@ -142,6 +148,7 @@ export function asyncApiDocument(): Json {
       title: `${model} events`,
       description: `The ${model} events, keyed by the ${model}’s id. Topic ${topicOf(DEFAULT_PREFIX, model)} with the default prefix.`,
       parameters: { prefix: { default: DEFAULT_PREFIX, description: 'KAFKA_TOPIC_PREFIX', examples: [DEFAULT_PREFIX] } },
+      servers: [{ $ref: '#/servers/kafka' }],
       messages: Object.fromEntries(names.map((name) => [keyOf(name), { $ref: `#/components/messages/${keyOf(name)}` }])),
     };
     operations[`publish${model[0]!.toUpperCase()}${model.slice(1)}Events`] = {
@@ -153,6 +160,7 @@ export function asyncApiDocument(): Json {
     };
   }
   const metadata = jsonSchemaOf(eventMetadata, 'output');
+  const streams = sseParts(envelopeRef);
   return {
     asyncapi: '3.0.0',
     info: {
@@ -161,7 +169,7 @@ export function asyncApiDocument(): Json {
       description: [
         'The public events of the service, as the projector publishes them to Kafka (KAFKA_BROKERS): one topic per model, the entity id as key, the envelope as JSON.',
         'Delivery is at least once: drop duplicates by the event id. Each event’s schema version is in the envelope and the `schema-version` header; how versions change: docs/events.md#changing-an-event.',
-        'Without Kafka, GET /events streams the same envelopes as server-sent events.',
+        'Without Kafka, GET /events streams the same envelopes as server-sent events; GET /changes streams the read models as they change. Both are described here too, on the `site` server: each SSE message’s `event:` and `id:` fields are its headers, its `data:` the payload.',
       ].join('\n\n'),
     },
     defaultContentType: 'application/json',
@@ -172,12 +180,17 @@ export function asyncApiDocument(): Json {
         description: 'The brokers of KAFKA_BROKERS',
         variables: { broker: { default: 'localhost:9092', description: 'One of KAFKA_BROKERS' } },
       },
+      site: streams.server,
     },
-    channels,
-    operations,
+    channels: { ...channels, ...streams.channels },
+    operations: { ...operations, ...streams.operations },
     components: {
-      messages: Object.fromEntries(EVENT_NAMES.map((name) => [keyOf(name), message(name)])),
-      schemas: { Metadata: metadata, Sealed: SEALED },
+      messages: { ...Object.fromEntries(EVENT_NAMES.map((name) => [keyOf(name), message(name)])), ...streams.messages },
+      schemas: {
+        Metadata: metadata,
+        Sealed: SEALED,
+        ...Object.fromEntries(EVENT_NAMES.map((name) => [envelopeKey(name), envelopeOf(name)])),
+      },
     },
   };
 }

@@ -18,9 +18,17 @@ describe('the AsyncAPI document', () => {
 
   it('describes each of the nine events on its model’s topic, with its key, headers and current version', async () => {
     const { document } = await new Parser().parse(JSON.stringify(asyncApiDocument()));
-    const channels = document!.channels().all();
-    expect(channels.map((c) => c.address()).sort()).toEqual(['{prefix}order', '{prefix}product', '{prefix}user']);
-    const messages = document!.messages().all();
+    const topics = document!
+      .channels()
+      .all()
+      .filter((c) =>
+        c
+          .servers()
+          .all()
+          .some((s) => s.protocol() === 'kafka'),
+      );
+    expect(topics.map((c) => c.address()).sort()).toEqual(['{prefix}order', '{prefix}product', '{prefix}user']);
+    const messages = topics.flatMap((c) => c.messages().all());
     expect(messages.map((m) => m.name()).sort()).toEqual([...EVENT_NAMES].sort());
     for (const message of messages) {
       const name = message.name() as (typeof EVENT_NAMES)[number];
@@ -33,6 +41,45 @@ describe('the AsyncAPI document', () => {
       );
       expect(message.bindings().get('kafka')!.value().key).toMatchObject({ type: 'string' });
     }
+  });
+
+  it('describes the two event streams of the HTTP API, each SSE message by its event name', async () => {
+    const { document } = await new Parser().parse(JSON.stringify(asyncApiDocument()));
+    const streams = document!
+      .channels()
+      .all()
+      .filter((c) =>
+        c
+          .servers()
+          .all()
+          .some((s) => s.id() === 'site'),
+      );
+    const names = Object.fromEntries(
+      streams.map((c) => [
+        c.address(),
+        c
+          .messages()
+          .all()
+          .map((m) => m.name())
+          .sort(),
+      ]),
+    );
+    expect(names).toEqual({
+      '/events': [...EVENT_NAMES].sort(),
+      '/changes': ['changed', 'deleted', 'ended', 'ready', 'reset'],
+    });
+    const checker = asyncApiChecker('eventide.');
+    const product = { resource: 'products', id: 'p1', version: 2, body: { name: 'Kettle' } };
+    expect(checker.streamProblemsOf('/changes', { event: 'changed', id: '42', data: JSON.stringify(product) })).toEqual([]);
+    expect(
+      checker.streamProblemsOf('/changes', { event: 'changed', id: '42', data: JSON.stringify({ ...product, body: undefined }) }),
+    ).toEqual(["changed data: (root) must have required property 'body'"]);
+    expect(checker.streamProblemsOf('/changes', { event: 'moved', id: '42', data: '{}' })).toEqual([
+      'the document describes no moved message on /changes',
+    ]);
+    expect(checker.streamProblemsOf('/changes', { event: 'ready', id: 'x', data: '{"position":3}' })).toEqual([
+      'ready fields: /id must match pattern "^[0-9]+$"',
+    ]);
   });
 
   // The parser does not check examples against their schemas in AsyncAPI 3: this does.

@@ -7,10 +7,19 @@ import { asyncApiDocument } from '@eventide/contract/asyncapi.ts';
 type Json = Record<string, unknown>;
 interface Message {
   name: string;
-  summary: string;
+  summary?: string;
   headers: { properties: Record<string, { description?: string; const?: string }>; required: string[] };
-  payload: { properties: { data: Json } };
-  examples: Array<{ payload: unknown }>;
+  /** The envelope (a reference to it), or a stream message's data. */
+  payload: Json;
+  examples?: Array<{ payload: unknown }>;
+}
+interface Channel {
+  address: string;
+  title: string;
+  description: string;
+  /** A topic's: the prefix it is under. A stream of the HTTP API has none. */
+  parameters?: { prefix: { default: string } };
+  messages: Record<string, { $ref: string }>;
 }
 
 const html = (text: string) =>
@@ -39,36 +48,51 @@ function fields(schema: Json, path = ''): Array<{ path: string; type: string; re
   });
 }
 
-function messageSection(message: Message, topic: string): string {
+function messageSection(message: Message, topic: string, resolve: (schema: Json) => Json): string {
   const headerRows = Object.entries(message.headers.properties)
     .map(
       ([name, header]) =>
         `<tr><td><code>${html(name)}</code></td><td>${message.headers.required.includes(name) ? 'always' : 'when set'}</td><td>${header.const ? `<code>${html(header.const)}</code>: ` : ''}${html(header.description ?? '')}</td></tr>`,
     )
     .join('');
-  const fieldRows = fields(message.payload.properties.data)
+  const fieldRows = fields((resolve(message.payload).properties as { data: Json }).data)
     .map((f) => `<tr><td><code>${html(f.path)}</code></td><td>${html(f.type)}</td><td>${f.required ? 'yes' : 'no'}</td></tr>`)
     .join('');
-  return `<section id="${html(message.name)}"><h3>${html(message.name)}</h3><p>${html(message.summary)}, on <code>${html(topic)}</code>, keyed by the entity’s id.</p>
+  return `<section id="${html(message.name)}"><h3>${html(message.name)}</h3><p>${html(message.summary ?? message.name)}, on <code>${html(topic)}</code>, keyed by the entity’s id.</p>
 <h4>Headers</h4><table><thead><tr><th>header</th><th>present</th><th>what</th></tr></thead><tbody>${headerRows}</tbody></table>
 <h4>Payload (<code>data</code> of the envelope)</h4><table><thead><tr><th>field</th><th>type</th><th>required</th></tr></thead><tbody>${fieldRows}</tbody></table>
-<details><summary>Example envelope</summary><pre>${html(JSON.stringify(message.examples[0]?.payload, null, 2))}</pre></details></section>`;
+<details><summary>Example envelope</summary><pre>${html(JSON.stringify(message.examples?.[0]?.payload, null, 2))}</pre></details></section>`;
+}
+
+/** A stream of the HTTP API: each SSE message by its `event:` name, with what its `data:` holds. */
+function streamSection(channel: Channel, messages: Message[], resolve: (schema: Json) => Json): string {
+  const rows = messages
+    .map((message) => {
+      const payload = message.payload.$ref
+        ? `the envelope of <a href="#${html(message.name)}">${html(message.name)}</a>`
+        : fields(resolve(message.payload))
+            .map((f) => `<code>${html(f.path)}</code>${f.required ? '' : '?'}: ${html(f.type)}`)
+            .join(', ');
+      return `<tr><td><code>${html(message.name)}</code></td><td>${html(message.summary ?? '')}</td><td>${payload}</td></tr>`;
+    })
+    .join('');
+  return `<h2>${html(channel.title)}: server-sent events</h2><p>${html(channel.description)} Each message’s <code>id:</code> is a position to resume after (<code>Last-Event-ID</code>).</p>
+<table><thead><tr><th><code>event:</code></th><th>when</th><th><code>data:</code> (JSON)</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 export function eventsPage(): string {
   const document = asyncApiDocument() as {
     info: { title: string; version: string; description: string };
-    channels: Record<
-      string,
-      { address: string; title: string; parameters: { prefix: { default: string } }; messages: Record<string, { $ref: string }> }
-    >;
-    components: { messages: Record<string, Message> };
+    channels: Record<string, Channel>;
+    components: { messages: Record<string, Message>; schemas: Record<string, Json> };
   };
+  const resolve = (schema: Json): Json => (schema.$ref ? document.components.schemas[String(schema.$ref).split('/').pop()!]! : schema);
   const channels = Object.values(document.channels)
     .map((channel) => {
-      const topic = channel.address.replace('{prefix}', channel.parameters.prefix.default);
       const messages = Object.values(channel.messages).map(({ $ref }) => document.components.messages[$ref.split('/').pop()!]!);
-      return `<h2>${html(channel.title)}: <code>${html(topic)}</code></h2>${messages.map((m) => messageSection(m, topic)).join('')}`;
+      if (!channel.parameters) return streamSection(channel, messages, resolve);
+      const topic = channel.address.replace('{prefix}', channel.parameters.prefix.default);
+      return `<h2>${html(channel.title)}: <code>${html(topic)}</code></h2>${messages.map((m) => messageSection(m, topic, resolve)).join('')}`;
     })
     .join('');
   const description = document.info.description

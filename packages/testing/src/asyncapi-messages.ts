@@ -1,7 +1,8 @@
-// Checks a message as it travelled (topic, headers, value) against the AsyncAPI document: the
-// channel of its topic, the message of its event type there, and that message's headers and
-// payload schemas (JSON Schema 2020-12, by ajv). For the tests that hold the document to what
-// kcat reads off the topics, and to its own examples.
+// Checks a message as it travelled against the AsyncAPI document: one off a Kafka topic (topic,
+// headers, value: the channel of its topic, the message of its event type there, and that
+// message's headers and payload schemas), or one of the HTTP API's server-sent event streams (its
+// `event:`, `id:` and `data:`), with JSON Schema 2020-12 by ajv. For the tests that hold the
+// document to what kcat reads off the topics, to what the streams send, and to its own examples.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { asyncApiDocument } from '@eventide/contract/asyncapi.ts';
@@ -18,9 +19,9 @@ export interface TravelledMessage {
 /** Resolves the document's `$ref`s to components (the only kind it has) and compiles each message's schemas once. */
 export function asyncApiChecker(prefix: string) {
   const document = asyncApiDocument() as {
-    channels: Record<string, { address: string; messages: Record<string, { $ref: string }> }>;
+    channels: Record<string, { address: string; parameters?: Json; messages: Record<string, { $ref: string }> }>;
     components: {
-      messages: Record<string, { name: string; headers: Json; payload: Json; examples: Array<{ headers: Json; payload: Json }> }>;
+      messages: Record<string, { name: string; headers: Json; payload: Json; examples?: Array<{ headers: Json; payload: Json }> }>;
       schemas: Json;
     };
   };
@@ -43,9 +44,10 @@ export function asyncApiChecker(prefix: string) {
   }
   return {
     examples: Object.entries(document.channels).flatMap(([, channel]) =>
-      Object.values(channel.messages).map(({ $ref }) => {
+      Object.values(channel.messages).flatMap(({ $ref }) => {
         const message = document.components.messages[$ref.split('/').pop()!]!;
-        const example = message.examples[0]!;
+        const example = message.examples?.[0];
+        if (!example) return [];
         return {
           topic: channel.address.replace('{prefix}', prefix),
           headers: example.headers as Record<string, string>,
@@ -53,6 +55,22 @@ export function asyncApiChecker(prefix: string) {
         };
       }),
     ),
+    /** What the document says is wrong with an SSE message of a stream (`/changes`): nothing when it matches. */
+    streamProblemsOf(stream: string, message: { event: string; id: string; data: string }): string[] {
+      const described = lookup.get(`${stream} ${message.event}`);
+      if (!described) return [`the document describes no ${message.event} message on ${stream}`];
+      const problems: string[] = [];
+      if (!described.headers({ event: message.event, id: message.id }))
+        problems.push(`${message.event} fields: ${ajvErrors(described.headers.errors)}`);
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return [...problems, `${message.event} data: not JSON`];
+      }
+      if (!described.payload(data)) problems.push(`${message.event} data: ${ajvErrors(described.payload.errors)}`);
+      return problems;
+    },
     /** What the document says is wrong with this message: nothing when it matches. */
     problemsOf(message: TravelledMessage): string[] {
       const type = message.headers['event-type'];

@@ -3,7 +3,7 @@
 // the entity's read route would show it now. docs/api.md#live describes the stream.
 import { z } from 'zod';
 import { eventPosition } from './events.ts';
-import { CHANGE_RESOURCES, type ChangeResource } from './change-events.ts';
+import { type CHANGE_EVENTS, CHANGE_RESOURCES, type ChangeResource } from './change-events.ts';
 
 export { CHANGE_EVENTS, CHANGE_RESOURCES, type ChangeResource } from './change-events.ts';
 
@@ -42,3 +42,18 @@ export const changeMessage = z.strictObject({
 export type ChangeMessage = z.infer<typeof changeMessage>;
 
 export const resetMessage = z.strictObject({ reason: z.string() });
+
+/** What `ready` carries: the position the stream has caught up to. */
+export const readyMessage = z.strictObject({ position: z.number().int().nonnegative() });
+
+/** What `ended` carries: why the server ended the stream. */
+export const endedMessage = z.strictObject({ reason: z.string() });
+
+/** Each message of the stream by its `event:` name, and what its `data` is. */
+export const CHANGE_MESSAGES = {
+  ready: readyMessage,
+  changed: changeMessage.required({ body: true }),
+  deleted: changeMessage.omit({ body: true }),
+  reset: resetMessage,
+  ended: endedMessage,
+} as const satisfies Record<keyof typeof CHANGE_EVENTS, z.ZodType>;

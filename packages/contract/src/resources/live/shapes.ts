@@ -7,14 +7,20 @@ import type { LIVE_OPERATIONS } from './operations.ts';
 export const LIVE_SHAPES = {
   streamEvents: {
     query: eventsQuery,
-    answers: { 200: { description: 'a stream: id is the position, event the name, data the envelope', contentType: 'text/event-stream' } },
+    answers: {
+      200: {
+        description:
+          'a stream: id is the position, event the name, data the envelope; each message is described in /asyncapi.json (channel eventStream)',
+        contentType: 'text/event-stream',
+      },
+    },
   },
   streamChanges: {
     query: changesQuery,
     answers: {
       200: {
         description:
-          'a stream: id is a position to resume after (Last-Event-ID), event is changed, deleted, reset or ended, data is JSON (docs/api.md#live)',
+          'a stream: id is a position to resume after (Last-Event-ID), event is ready, changed, deleted, reset or ended, data is JSON; each message is described in /asyncapi.json (channel changeStream) and docs/api.md#live',
         contentType: 'text/event-stream',
       },
     },
