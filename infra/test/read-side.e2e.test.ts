@@ -176,7 +176,11 @@ describe('bad input to the query service', () => {
     await refused('/orders?status=teleported', 'status');
   });
   it('refuses garbled and forged cursors', async () => {
-    const good = (await app.request('GET', '/api/products?limit=1')).body.nextCursor as string;
+    // Two products of its own, read once projected: a page of one then has a next page, whatever ran before.
+    await app.write('POST', '/products', { name: 'Cursor one', price: { amount: 100, currency: 'EUR' } });
+    const { position } = await app.write('POST', '/products', { name: 'Cursor two', price: { amount: 100, currency: 'EUR' } });
+    const first = await app.request('GET', '/api/products?limit=1', undefined, wait(position));
+    const good = first.body.nextCursor as string;
     await refused('/api/products?cursor=garbage', 'cursor');
     const [body, mac] = good.split('.');
     const forgedBody = Buffer.from(JSON.stringify([1, 'products', 1])).toString('base64url');
