@@ -10,7 +10,8 @@ import { loadConfig, type Config } from '@eventide/kernel/config.ts';
 import { SANE_CORRELATION_ID } from '@eventide/platform/http/request-context.ts';
 import { COLLAB_PATH } from '@eventide/contract/resources/documents/collab-wire.ts';
 import { templatePattern } from '@eventide/contract/path-templates.ts';
-import { problemTypeUri, type ProblemType } from '@eventide/contract/problem-types.ts';
+import { instanceMap, problemBody, problemLocations, problemPages } from './problems.ts';
+import { CORRELATION, JSON_SAFE_SEGMENT, quoted } from './syntax.ts';
 import { allowOfPath, doorPaths } from './routes.ts';
 import { PROCESSES, type ProcessName } from './topology.ts';
 
@@ -39,17 +40,10 @@ export interface FrontDoorOptions {
 const DEFAULTS = loadConfig({});
 /** A parameter's value when routing: any one segment. */
 const ANY_SEGMENT = '[^/]+';
-/** A parameter's value where the door writes the path into a JSON answer: nothing that needs escaping. */
-const JSON_SAFE_SEGMENT = '[A-Za-z0-9._~:@!*+,;=-]+';
 /** nginx takes methods of capital letters, `_` and `-`; all safe in JSON. */
 const ANY_METHOD = '[A-Z_-]+';
 const ROUTE = '$eventide_route';
 const ALLOW = '$eventide_allow';
-const CORRELATION = '$eventide_correlation_id';
-
-function quoted(text: string): string {
-  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-}
 
 /** `map "$request_method $uri"`: the process that answers each method of each path; else the door's own answer. */
 function routeMap(): string[] {
@@ -90,95 +84,6 @@ function correlationMap(): string[] {
     '    default $request_id;',
     '  }',
   ];
-}
-
-interface DoorProblem {
-  /** Its internal location is `/.door/<name>`. */
-  name: string;
-  /** The statuses nginx gives that this problem answers. */
-  answers: number[];
-  /** Its kind (packages/contract/src/problem-types.ts), as the processes name the same problem; `http` for a request no route could take. */
-  type: ProblemType;
-  status: number;
-  title: string;
-  detail: string;
-  headers?: Record<string, string>;
-}
-
-/** The door's own answers, as application/problem+json like every answer of the processes (docs/errors.md). */
-const PROBLEMS: DoorProblem[] = [
-  {
-    name: 'unavailable',
-    answers: [502, 504],
-    type: 'unavailable',
-    status: 503,
-    title: 'Service unavailable',
-    detail: 'no process of this site answered the request; try again shortly',
-    headers: { 'Retry-After': '5' },
-  },
-  {
-    name: 'too-large',
-    answers: [413],
-    type: 'too-large',
-    status: 413,
-    title: 'Payload too large',
-    detail: 'the request body is larger than this site accepts',
-  },
-  {
-    name: 'uri-too-long',
-    answers: [414],
-    type: 'http',
-    status: 414,
-    title: 'URI too long',
-    detail: 'the request line is longer than this site accepts',
-  },
-  {
-    name: 'headers-too-large',
-    answers: [494],
-    type: 'http',
-    status: 431,
-    title: 'Request header fields too large',
-    detail: 'a request header is longer than this site accepts',
-  },
-  // Only the door's own 404: its problems' locations asked for from outside.
-  { name: 'not-found', answers: [404], type: 'not-found', status: 404, title: 'Not found', detail: 'nothing is at this address' },
-  {
-    name: 'bad-request',
-    answers: [400],
-    type: 'http',
-    status: 400,
-    title: 'Bad request',
-    detail: 'the request is not one this site can read',
-  },
-];
-
-function problemBody(problem: Pick<DoorProblem, 'type' | 'status' | 'title' | 'detail'>, instance = '$uri'): string {
-  // The door writes variables into these only where they are safe in JSON (ANY_METHOD, JSON_SAFE_SEGMENT, SANE_CORRELATION_ID).
-  return `'{"type":"${problemTypeUri(problem.type)}","title":"${problem.title}","status":${problem.status},"detail":"${problem.detail}","instance":"${instance}","correlationId":"${CORRELATION}"}'`;
-}
-
-/**
- * Where each problem is answered: an internal location of its own rather than a named one, which
- * nginx cannot enter for a request whose line it could not read (a 10 KB URI, `%00`): it answered
- * those with its own 500 page.
- */
-const problemLocation = (problem: DoorProblem) => `/.door/${problem.name}`;
-
-function problemPages(): string[] {
-  return PROBLEMS.map((problem) => `    error_page ${problem.answers.join(' ')} = ${problemLocation(problem)};`);
-}
-
-function problemLocations(): string[] {
-  return PROBLEMS.flatMap((problem) => [
-    `    location = ${problemLocation(problem)} {`,
-    '      internal;',
-    '      default_type application/problem+json;',
-    `      add_header X-Correlation-Id ${CORRELATION} always;`,
-    ...Object.entries(problem.headers ?? {}).map(([name, value]) => `      add_header ${name} ${value} always;`),
-    // The path is not echoed: an oversized or unrouted request's path may hold anything.
-    `      return ${problem.status} ${problemBody(problem, '/')};`,
-    '    }',
-  ]);
 }
 
 function upstreams(options: FrontDoorOptions): string[] {
@@ -353,6 +258,7 @@ export function nginxConfig(options: FrontDoorOptions): string {
     "    '' close;",
     '  }',
     ...correlationMap(),
+    ...instanceMap(),
     ...encodingMap(),
     ...routeMap(),
     ...allowMap(),

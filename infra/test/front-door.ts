@@ -1,31 +1,15 @@
 // A split deployment on this machine, as docs/operations.md describes it: the command, query,
 // projector, collab and site processes on one data directory, and in front of them the front door
 // (nginx from Debian) with the configuration written from the route table (infra/front-door/nginx.ts).
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { START_BOUND_MS, until } from '@eventide/testing/wait.ts';
-import { nginxConfig } from '../front-door/nginx.ts';
-import type { Config } from '@eventide/kernel/config.ts';
-import type { ProcessName } from '../front-door/topology.ts';
+import { NGINX, nginxWithStream, writeOneMachineConfig } from '../front-door/write-config.ts';
+import { PROCESSES, type ProcessName } from '../front-door/topology.ts';
 import { ENTRY, freePort, lastLines, startService, type RunningService } from './process.ts';
 import { spawnInGroup } from '@eventide/testing/processes.ts';
-
-export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-/** Debian builds the stream module apart (libnginx-mod-stream); the official image builds it in. */
-const DEBIAN_STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
-
-/** Whether nginx is there with its stream module, and where that module is when it is apart. */
-function nginxWithStream(): { available: boolean; streamModule?: string } {
-  const version = spawnSync(NGINX, ['-V'], { encoding: 'utf8' });
-  if (version.status !== 0) return { available: false };
-  const built = `${version.stderr}${version.stdout}`;
-  if (/--with-stream(?=\s)/.test(built)) return { available: true };
-  if (built.includes('--with-stream=dynamic') && existsSync(DEBIAN_STREAM_MODULE))
-    return { available: true, streamModule: DEBIAN_STREAM_MODULE };
-  return { available: false };
-}
 
 const found = nginxWithStream();
 export const nginxAvailable = found.available;
@@ -42,10 +26,14 @@ export interface FrontDoor {
   stop(): Promise<void>;
 }
 
-/** Runs nginx in the foreground with a configuration of its own, all its files in a temporary directory. */
+/**
+ * Runs nginx in the foreground with the configuration `npm run front-door -- --one-machine` writes
+ * for these upstreams, and as it says to run it; all its files in a temporary directory. `env`:
+ * the processes' settings, which the door's timeouts follow, as the command reads them.
+ */
 export async function startFrontDoor(
   upstreams: Record<ProcessName, readonly string[]>,
-  processes?: Config,
+  env: Record<string, string> = {},
   workers = 1,
 ): Promise<FrontDoor> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-door-'));
@@ -53,18 +41,15 @@ export async function startFrontDoor(
   chmodSync(dir, 0o711);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    nginxConfig({
-      listen: `127.0.0.1:${port}`,
-      upstreams,
-      runtimeDirectory: dir,
-      workers,
-      ...(processes ? { processes } : {}),
-      ...(found.streamModule ? { streamModule: found.streamModule } : {}),
-    }),
+  const written = writeOneMachineConfig(
+    [
+      '--one-machine',
+      ...['--dir', dir, '--listen', `127.0.0.1:${port}`, '--workers', String(workers)],
+      ...PROCESSES.flatMap((name) => [`--${name}`, upstreams[name].join(',')]),
+    ],
+    env,
   );
-  const args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'];
+  const args = written.nginxArgs;
   const child: ChildProcess = spawnInGroup(NGINX, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

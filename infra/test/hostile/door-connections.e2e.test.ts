@@ -26,7 +26,7 @@ describe.skipIf(!nginxAvailable)('slow-header connections at the front door', { 
     target = await startTarget();
     const at = [new URL(target.url).host];
     // Two workers: each client's connection is three of nginx's descriptors.
-    door = await startFrontDoor({ command: at, query: at, collab: at, site: at }, undefined, 2);
+    door = await startFrontDoor({ command: at, query: at, collab: at, site: at }, {}, 2);
     port = Number(new URL(door.url).port);
   });
   afterAll(async () => {

@@ -47,7 +47,7 @@ describe.skipIf(!nginxAvailable)('slow readers of a large static file through th
     const env = { HTTP_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS) };
     target = await startTarget(env);
     const at = [new URL(target.url).host];
-    door = await startFrontDoor({ command: at, query: at, collab: at, site: at }, loadConfig(env));
+    door = await startFrontDoor({ command: at, query: at, collab: at, site: at }, env);
     const file = await fetch(`${door.url}/docs/swagger-ui-bundle.js`, { headers: { 'Accept-Encoding': 'identity' } });
     expect(file.status).toBe(200);
     fileBytes = (await file.arrayBuffer()).byteLength;

@@ -139,7 +139,8 @@ export function mountApi({ apis, bodyLimit, limits, routes = API_ROUTES, readBud
     }
   }
   const limiterOf = limitersOf(limits);
-  const router = new Router();
+  // Strict: /orders/{id}/ is not /orders/{id}, as the front door and the OpenAPI document have it (one address per resource).
+  const router = new Router({ strict: true });
   for (const route of mine) {
     const api = apis.find((a) => a.service === route.spec.service)!;
     const registration = (api.handlers as unknown as Record<string, AnyRegistration>)[route.operation];

@@ -11,7 +11,7 @@ import { gracefulShutdown } from './shutdown.ts';
 
 export interface ServeOptions {
   app: Koa;
-  config: Pick<Config, 'PORT' | 'HOST' | 'SHUTDOWN_DRAIN_MS' | 'HTTP_SEND_BUFFER_BYTES'> & ConnectionBounds;
+  config: Pick<Config, 'PORT' | 'HOST' | 'SHUTDOWN_DRAIN_MS' | 'HTTP_SEND_BUFFER_BYTES' | 'TRUST_PROXY_HOPS'> & ConnectionBounds;
   log: Logger;
   /** Runs first at shutdown: ends long-lived connections (WebSockets), which the drain would wait on. */
   beforeDrain?: () => Promise<void>;
@@ -37,6 +37,14 @@ export async function serve({ app, config, log, beforeDrain, onClose }: ServeOpt
   });
   const { port } = server.address() as AddressInfo;
   log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections, ...kernel }, 'listening');
+  if (config.TRUST_PROXY_HOPS > 0 && ['0.0.0.0', '::'].includes(config.HOST)) {
+    // Whoever reaches this port directly is taken for the client its X-Forwarded-For names. Info,
+    // not a warning: in a container (compose) every interface is the door's network alone.
+    log.info(
+      { host: config.HOST, trustProxyHops: config.TRUST_PROXY_HOPS },
+      'behind a front door (TRUST_PROXY_HOPS) yet listening on every interface: reachable around the door, with rate limits keyed on what the caller claims; set HOST to the address the door reaches (127.0.0.1 when it is on this machine)',
+    );
+  }
   if (server.maxConnections < config.HTTP_MAX_CONNECTIONS) {
     log.warn(
       { configured: config.HTTP_MAX_CONNECTIONS, taken: server.maxConnections, descriptors: descriptorLimit() },
