@@ -18,6 +18,8 @@ export const historyActor = z.discriminatedUnion('type', [
     type: z.literal('user'),
     userId: z.string(),
     erased: z.boolean().meta({ description: 'the user was deleted since: their data is gone' }),
+    /** Their name now, for a reader who may know it: an admin, or the person themself. Anyone else sees a change by another as the shop's. */
+    name: z.string().optional().meta({ description: 'their name now; only for an admin reading, or for the person themself' }),
   }),
   z.strictObject({ type: z.literal('system'), name: z.string() }),
 ]);

@@ -14,6 +14,7 @@ import { ORDER } from '@eventide/kernel/entities/order.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 import { USER } from '@eventide/kernel/entities/user.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
+import type { UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
 import { readOwnership } from '../ownership.ts';
@@ -27,6 +28,18 @@ const fieldsOf = (state: { status: string }): Readonly<Record<string, unknown>> 
   state.status === 'absent' ? {} : (state as Readonly<Record<string, unknown>>);
 
 /** The fields that differ between two states, before and after; null where a state has none. */
+/**
+ * Who made a change, as this reader may know them: a person's name for an admin, or for the person
+ * themself; to anyone else, another person is only a user id (the pages say "the shop": on one's
+ * own order or account, only the shop's people act besides oneself).
+ */
+function shownActor(by: Actor, people: Map<string, { name: string | null }>, reader: UserPrincipal): HistoryEntry['actor'] {
+  if (by.type !== 'user') return by;
+  const person = people.get(by.userId);
+  const mayKnow = reader.admin || reader.userId === by.userId;
+  return { type: 'user', userId: by.userId, erased: !person, ...(mayKnow && person?.name ? { name: person.name } : {}) };
+}
+
 function changesBetween(beforeState: { status: string }, afterState: { status: string }): HistoryEntry['changes'] {
   const [before, after] = [fieldsOf(beforeState), fieldsOf(afterState)];
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((field) => !BOOKKEEPING.has(field));
@@ -45,6 +58,7 @@ export function historyHandlers({
     model: M,
     id: string,
     query: { cursor?: string | undefined; limit?: number | undefined },
+    reader: UserPrincipal,
   ): Promise<HistoryPage> {
     const entity = ENTITY_MODELS[model];
     const streamId = `${model}-${id}`;
@@ -65,11 +79,8 @@ export function historyHandlers({
       entries.push(entryOf(event, state, next));
       state = next;
     }
-    const actors = await erasedAmong(entries.map((e) => e.by));
-    const items = entries.reverse().map(({ by, ...entry }) => ({
-      ...entry,
-      actor: by.type === 'user' ? { type: 'user' as const, userId: by.userId, erased: actors.has(by.userId) } : by,
-    }));
+    const people = await peopleAmong(entries.map((e) => e.by));
+    const items = entries.reverse().map(({ by, ...entry }) => ({ ...entry, actor: shownActor(by, people, reader) }));
     const oldest = events[0];
     return { items, nextCursor: oldest && oldest.revision > 0 ? cursors.encode(list, oldest.revision) : null };
   }
@@ -86,23 +97,23 @@ export function historyHandlers({
     };
   }
 
-  /** Which of these actors' users were deleted since (and so erased): a read per person on the page. */
-  async function erasedAmong(actors: Actor[]): Promise<Set<string>> {
+  /** These actors' users as they are now, by id: absent for one deleted since (and so erased). A read per person on the page. */
+  async function peopleAmong(actors: Actor[]): Promise<Map<string, { name: string | null }>> {
     const ids = [...new Set(actors.flatMap((a) => (a.type === 'user' ? [a.userId] : [])))];
     const docs = await Promise.all(ids.map((id) => readStore.get('users', id)));
-    return new Set(ids.filter((_, i) => !docs[i] || docs[i].deleted));
+    return new Map(ids.flatMap((id, i) => (docs[i] && !docs[i].deleted ? [[id, { name: docs[i].fields.name ?? null }]] : [])));
   }
 
   return {
-    async productHistory({ ctx, params, query }) {
-      ctx.body = await page('product', params.id, query);
+    async productHistory({ ctx, params, query, principal }) {
+      ctx.body = await page('product', params.id, query, principal);
     },
     // An order's history is its customer's and the admins', as the order is.
-    orderHistory: owned(readOwnership(readStore), async ({ ctx, params, query }) => {
-      ctx.body = await page('order', params.id, query);
+    orderHistory: owned(readOwnership(readStore), async ({ ctx, params, query, principal }) => {
+      ctx.body = await page('order', params.id, query, principal);
     }),
-    async userHistory({ ctx, params, query }) {
-      ctx.body = await page('user', params.id, query);
+    async userHistory({ ctx, params, query, principal }) {
+      ctx.body = await page('user', params.id, query, principal);
     },
   };
 }

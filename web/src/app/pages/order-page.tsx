@@ -282,6 +282,7 @@ export function OrderPage({ id }: { id: string }) {
       <History
         at={`${order.orderId}@${order.version}`}
         me={session.userId}
+        names={names}
         load={(cursor) => api.orders.history(order.orderId, cursor ? { cursor } : {})}
       />
     </article>
