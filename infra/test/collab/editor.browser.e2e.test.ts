@@ -137,6 +137,41 @@ describe.skipIf(!available)('the editor in the web app, in Chromium', { timeout:
     expect((await listed(v.page, editor.userId))?.colour, 'one colour for Edda on every page').toBe(eddaOnOlive.colour);
     expect((await listed(o.page, editor.userId))?.text).toMatch(/Edda\s*active/);
     await screenshot(o.page, 'editor-three-people');
+    // Three people, three colours: each of a document's people has their own.
+    const colours = await Promise.all([owner, editor, viewer].map(async (who) => (await listed(e.page, who.userId))?.colour));
+    expect(new Set(colours).size, `colours ${colours.join(', ')}`).toBe(3);
+    // Two carets at the end (a click below the text puts one there): the later name label goes below the line, not over the other.
+    const end = String((await server(owner, id)).text.length);
+    await v.page.locator('#text').click();
+    await e.page.locator('#text').click();
+    await e.page.keyboard.press('Control+End');
+    const stacks = () =>
+      o.page.evaluate(
+        (at) =>
+          [...document.querySelectorAll<HTMLElement>('#cursors .remote-cursor')]
+            .filter((mark) => mark.dataset.index === at)
+            .map((mark) => getComputedStyle(mark, '::after').top),
+        end,
+      );
+    let seen: string[] = [];
+    await until(
+      async () => {
+        seen = await o.page.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>('#cursors .remote-cursor')].map(
+            (m) => `${m.dataset.label}@${m.dataset.index}/${m.dataset.stack}:${getComputedStyle(m, '::after').top}`,
+          ),
+        );
+        return new Set(await stacks()).size === 2;
+      },
+      () => `two labels at the end, one above the line and one below (${seen.join(' ')})`,
+    );
+    await screenshot(o.page, 'editor-labels-stacked');
+    // The versions beside the editor say where it is now, as it moves.
+    const editorVersion = () => o.page.locator('.editor').getAttribute('data-version');
+    await until(
+      async () => (await o.page.locator('.versions .now').textContent()) === (await editorVersion()),
+      '"now" at the editor’s version',
+    );
 
     // The viewer: the page offers no typing, and the server refuses an op forged on their socket.
     expect(await v.page.locator('#text').getAttribute('readonly')).not.toBeNull();

@@ -15,9 +15,26 @@ const STEP_HINTS = { undo: 'Undo your last change (Ctrl+Z); others’ changes st
 /** No keystroke, click or caret move for this long, or a hidden tab: shown to the others as idle. */
 const IDLE_AFTER_MS = 60_000;
 
-const COLOURS = ['#d1495b', '#00798c', '#b5651d', '#3d8b37', '#8d6cab', '#2e4057', '#c2185b'];
-/** One colour per person, the same on every screen. */
-export const colourOf = (userId: string) => COLOURS[[...userId].reduce((sum, c) => sum + c.charCodeAt(0), 0) % COLOURS.length]!;
+/** Ten colours told apart at a glance, each dark enough for white label text. */
+const COLOURS = ['#d1495b', '#00798c', '#b5651d', '#3d8b37', '#8d6cab', '#2e4057', '#c2185b', '#5d4037', '#00838f', '#6a7f00'];
+
+/** A colour from the id alone, for someone the document's people do not list (an administrator looking in). */
+const hashedColour = (userId: string) => COLOURS[[...userId].reduce((sum, c) => sum + c.charCodeAt(0), 0) % COLOURS.length]!;
+
+/**
+ * One colour per person, the same on every screen, and different for each of a document's people
+ * (up to ten): by their place among the owner, the editors and the viewers, as the server lists them.
+ */
+export function coloursOf(people: DocumentPeople): (userId: string) => string {
+  const places = new Map([people.owner, ...people.editors, ...people.viewers].map((person, at) => [person.userId, at]));
+  return (userId) => {
+    const place = places.get(userId);
+    return place === undefined ? hashedColour(userId) : COLOURS[place % COLOURS.length]!;
+  };
+}
+
+/** Carets closer than this many characters on one line would put their name labels over each other: the later one's goes under the line. */
+const LABEL_CHARACTERS = 14;
 
 export interface EditorProps {
   id: string;
@@ -28,6 +45,8 @@ export interface EditorProps {
   onStranger: () => void;
   /** The session, for the versions panel (restoring a version is an edit like any other). */
   onSession?: (session: TextSession | undefined) => void;
+  /** The version the editor has reached, each time it moves (anyone's edit). */
+  onVersion?: (version: number) => void;
 }
 
 interface Progress {
@@ -37,7 +56,7 @@ interface Progress {
   version: number;
 }
 
-export function DocumentEditor({ id, userId, mayEdit, people, onStranger, onSession }: EditorProps) {
+export function DocumentEditor({ id, userId, mayEdit, people, onStranger, onSession, onVersion }: EditorProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
   const [state, setState] = useState<{ state: SessionState; why?: string }>({ state: 'connecting' });
@@ -73,6 +92,9 @@ export function DocumentEditor({ id, userId, mayEdit, people, onStranger, onSess
   }, [id]);
 
   useIdlePointer(session, textarea);
+  useEffect(() => {
+    if (progress.version > 0) onVersion?.(progress.version);
+  }, [progress.version]);
 
   const names = useMemo(() => {
     const known = new Map<string, string>();
@@ -89,6 +111,7 @@ export function DocumentEditor({ id, userId, mayEdit, people, onStranger, onSess
       }
   }, [cursors, names]);
   const nameOf = (user: string | undefined) => (user && names.get(user)) || 'someone';
+  const colourOf = useMemo(() => coloursOf(people), [people]);
 
   const step = (which: 'undo' | 'redo') => {
     if (!readOnly) session?.step(which);
@@ -132,7 +155,7 @@ export function DocumentEditor({ id, userId, mayEdit, people, onStranger, onSess
       )}
       <div class="editor-body">
         <div class="surface">
-          <CursorLayer text={text} cursors={cursors} nameOf={nameOf} textarea={textarea} />
+          <CursorLayer text={text} cursors={cursors} nameOf={nameOf} colourOf={colourOf} textarea={textarea} />
           <textarea
             id="text"
             ref={textarea}
@@ -151,7 +174,7 @@ export function DocumentEditor({ id, userId, mayEdit, people, onStranger, onSess
             onScroll={() => syncScroll(textarea)}
           />
         </div>
-        <HereNow cursors={cursors} me={userId} nameOf={nameOf} />
+        <HereNow cursors={cursors} me={userId} nameOf={nameOf} colourOf={colourOf} />
       </div>
     </div>
   );
@@ -247,11 +270,13 @@ function CursorLayer({
   text,
   cursors,
   nameOf,
+  colourOf,
   textarea,
 }: {
   text: string;
   cursors: ReadonlyMap<string, Cursor>;
   nameOf: (user: string | undefined) => string;
+  colourOf: (userId: string) => string;
   textarea: RefObject<HTMLTextAreaElement>;
 }) {
   const marks = [...cursors.entries()]
@@ -259,8 +284,14 @@ function CursorLayer({
     .sort((a, b) => a.index - b.index);
   const parts: preact.ComponentChild[] = [];
   let at = 0;
+  // Where this caret's label goes: above the line (0), or under it, a row for each caret near the one before it on its line.
+  let stack = 0;
+  let previous: number | undefined;
   for (const mark of marks) {
     const colour = colourOf(mark.user ?? mark.presenceId);
+    const near = previous !== undefined && mark.index - previous < LABEL_CHARACTERS && !text.slice(previous, mark.index).includes('\n');
+    stack = near ? stack + 1 : 0;
+    previous = mark.index;
     const end = Math.min(text.length, mark.index + mark.length);
     parts.push(text.slice(at, Math.max(at, mark.index)));
     parts.push(
@@ -271,7 +302,8 @@ function CursorLayer({
         data-length={mark.length}
         data-user={mark.user ?? ''}
         data-label={nameOf(mark.user)}
-        style={{ '--colour': colour }}
+        data-stack={stack}
+        style={{ '--colour': colour, '--stack': stack }}
       />,
     );
     if (end > Math.max(at, mark.index)) {
@@ -297,10 +329,12 @@ function HereNow({
   cursors,
   me,
   nameOf,
+  colourOf,
 }: {
   cursors: ReadonlyMap<string, Cursor>;
   me: string;
   nameOf: (user: string | undefined) => string;
+  colourOf: (userId: string) => string;
 }) {
   const people = new Map<string, boolean>();
   for (const { user, idle } of cursors.values()) if (user && user !== me) people.set(user, (people.get(user) ?? false) || !idle);

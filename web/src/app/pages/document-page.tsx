@@ -21,6 +21,7 @@ export function DocumentPage({ id }: { id: string }) {
   const [people, setPeople] = useState<DocumentPeople>();
   const [problem, setProblem] = useState<ApiProblem>();
   const [editing, setEditing] = useState<TextSession>();
+  const [version, setVersion] = useState<number>();
   const learnPeople = () => api.documents.people(id).then(setPeople, (error) => setProblem(asProblem(error)));
   const load = () =>
     // The access record carries the title and the parts; the people come by name.
@@ -58,10 +59,11 @@ export function DocumentPage({ id }: { id: string }) {
           people={people}
           onStranger={() => void learnPeople()}
           onSession={setEditing}
+          onVersion={setVersion}
         />
         <aside class="document-side">
           <People id={id} people={people} mine={may.manage} onChange={setPeople} />
-          <DocumentVersions id={id} mayEdit={may.edit} session={editing} />
+          <DocumentVersions id={id} mayEdit={may.edit} session={editing} now={version} />
         </aside>
       </div>
     </article>

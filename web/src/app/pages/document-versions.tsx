@@ -38,7 +38,18 @@ function entriesOf(timeline: DocumentTimeline): Entry[] {
 
 const label = (entry: Entry) => entry.name ?? `Version ${entry.version}`;
 
-export function DocumentVersions({ id, mayEdit, session }: { id: string; mayEdit: boolean; session: TextSession | undefined }) {
+export function DocumentVersions({
+  id,
+  mayEdit,
+  session,
+  now,
+}: {
+  id: string;
+  mayEdit: boolean;
+  session: TextSession | undefined;
+  /** The version the editor beside it has reached: "now" moves with it, between reloads of the timeline. */
+  now?: number | undefined;
+}) {
   const loaded = useLoad(() => api.documents.versions(id), [id]);
   const timeline = loaded.value;
   const [open, setOpen] = useState<Entry>();
@@ -72,8 +83,8 @@ export function DocumentVersions({ id, mayEdit, session }: { id: string; mayEdit
             <button type="button" class="secondary small" onClick={loaded.reload}>
               Refresh
             </button>{' '}
-            Now at version {timeline.current}. Named versions are kept for good; the others, from version {timeline.oldest} on, for as long
-            as the document keeps its history.
+            Now at version <span class="now">{Math.max(now ?? 0, timeline.current)}</span>. Named versions are kept for good; the others,
+            from version {timeline.oldest} on, for as long as the document keeps its history.
           </p>
           <ol class="timeline" reversed>
             {entries.map((entry) => (
