@@ -294,6 +294,14 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await page.locator('.card').first().waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    // The header on one row: no link wraps alone onto a second.
+    await page.getByRole('link', { name: 'Sign up' }).waitFor();
+    const rows = await page
+      .locator('header nav a')
+      .evaluateAll((links) => new Set(links.map((link) => Math.round(link.getBoundingClientRect().top))).size);
+    expect(rows, 'rows of the header').toBe(1);
+    // A tab shows the site's icon, and nothing the page asks for is refused.
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
     await screenshot(page, 'products-phone');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');

@@ -29,12 +29,15 @@ function Navigation() {
       {isAdmin(session) && <Link href="/admin">Admin</Link>}
       {isAdmin(session) && <Link href="/operations">Operations</Link>}
       {isAdmin(session) && <Link href="/webhooks">Webhooks</Link>}
-      <span class="spacer" />
       {session === undefined ? null : session ? (
-        <Link href="/account">{session.user?.name ?? 'Account'}</Link>
+        <Link href="/account" class="push">
+          {session.user?.name ?? 'Account'}
+        </Link>
       ) : (
         <>
-          <Link href="/sign-in">Sign in</Link>
+          <Link href="/sign-in" class="push">
+            Sign in
+          </Link>
           <Link href="/sign-up">Sign up</Link>
         </>
       )}
