@@ -84,7 +84,8 @@ export function writeOneMachineConfig(args: string[], env: NodeJS.ProcessEnv = p
   const start = (name: ProcessName) =>
     upstreams[name].map((address) => {
       const [host, port] = [address.slice(0, address.lastIndexOf(':')), address.slice(address.lastIndexOf(':') + 1)];
-      return `HOST=${host} PORT=${port} TRUST_PROXY_HOPS=1 npm run start:${name}`;
+      // Behind the door a process listens on loopback by itself; another host is said.
+      return `${host === '127.0.0.1' ? '' : `HOST=${host} `}PORT=${port} TRUST_PROXY_HOPS=1 npm run start:${name}`;
     });
   const nginxArgs = ['-e', `${dir}/error.log`, '-c', file, '-g', 'daemon off;'];
   return {

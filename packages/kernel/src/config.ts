@@ -6,7 +6,12 @@ import { z } from 'zod';
 const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
+    /**
+     * The address to listen on. Unset: every interface, or loopback alone for a process told it sits
+     * behind a front door on this machine (TRUST_PROXY_HOPS), which only the door may reach: set it
+     * (0.0.0.0, or the address the door reaches) when the door is elsewhere.
+     */
+    HOST: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Serves GET /metrics (Prometheus) on this port of its own; unset: no metrics server. */
@@ -324,6 +329,10 @@ const schema = z
   });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };
+
+/** Where a process listens: HOST, else loopback behind a front door (TRUST_PROXY_HOPS), else every interface. */
+export const listenHost = (config: Pick<Config, 'HOST' | 'TRUST_PROXY_HOPS'>): string =>
+  config.HOST ?? (config.TRUST_PROXY_HOPS > 0 ? '127.0.0.1' : '0.0.0.0');
 
 /** Every variable the configuration reads (docs/operations.md#configuration lists each, and a test holds it to that). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof z.infer<typeof schema>)[];

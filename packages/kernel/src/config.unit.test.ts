@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, listenHost, loadConfig } from './config.ts';
 
 describe('the configuration of engines', () => {
   it('takes a PostgreSQL URL as DATABASE_URL', () => {
@@ -18,5 +18,14 @@ describe('the configuration of engines', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgresql://db/eventide', EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' })).toThrow(
       /DATABASE_URL: EVENTSTORE_URL is set too/,
     );
+  });
+});
+
+describe('where a process listens', () => {
+  it('on every interface by default, on loopback alone when told a front door is in front, and where HOST says whatever else', () => {
+    expect(listenHost(loadConfig({}))).toBe('0.0.0.0');
+    expect(listenHost(loadConfig({ TRUST_PROXY_HOPS: '1' }))).toBe('127.0.0.1');
+    expect(listenHost(loadConfig({ TRUST_PROXY_HOPS: '1', HOST: '0.0.0.0' }))).toBe('0.0.0.0');
+    expect(listenHost(loadConfig({ HOST: '::1' }))).toBe('::1');
   });
 });

@@ -2,7 +2,7 @@
 import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { Config } from '@eventide/kernel/config.ts';
+import { type Config, listenHost } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { boundedServer, descriptorLimit, type ConnectionBounds } from './connections.ts';
@@ -24,7 +24,8 @@ export async function serve({ app, config, log, beforeDrain, onClose }: ServeOpt
     { sendBufferBytes: config.HTTP_SEND_BUFFER_BYTES, sendTimeoutMs: config.HTTP_SEND_TIMEOUT_MS },
     log,
   );
-  server.listen(config.PORT, config.HOST);
+  const host = listenHost(config);
+  server.listen(config.PORT, host);
   answerClientErrors(server);
   // At 'listening', before the loop turns to accept anyone: every connection inherits them.
   let kernel: SocketOptionsSet = {};
@@ -37,12 +38,12 @@ export async function serve({ app, config, log, beforeDrain, onClose }: ServeOpt
   });
   const { port } = server.address() as AddressInfo;
   log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections, ...kernel }, 'listening');
-  if (config.TRUST_PROXY_HOPS > 0 && ['0.0.0.0', '::'].includes(config.HOST)) {
+  if (config.TRUST_PROXY_HOPS > 0 && ['0.0.0.0', '::'].includes(host)) {
     // Whoever reaches this port directly is taken for the client its X-Forwarded-For names. Info,
-    // not a warning: in a container (compose) every interface is the door's network alone.
+    // not a warning: HOST was set so, as in a container (compose), whose every interface is the door's network alone.
     log.info(
-      { host: config.HOST, trustProxyHops: config.TRUST_PROXY_HOPS },
-      'behind a front door (TRUST_PROXY_HOPS) yet listening on every interface: reachable around the door, with rate limits keyed on what the caller claims; set HOST to the address the door reaches (127.0.0.1 when it is on this machine)',
+      { host, trustProxyHops: config.TRUST_PROXY_HOPS },
+      'behind a front door (TRUST_PROXY_HOPS) and listening on every interface, as HOST says: make sure only the door reaches this port',
     );
   }
   if (server.maxConnections < config.HTTP_MAX_CONNECTIONS) {
