@@ -39,6 +39,7 @@ export function sseParts(envelopeRef: (name: EventName) => string) {
       {
         name,
         title: `${name} on GET /events`,
+        summary: `A ${name} event was written`,
         contentType: 'application/json',
         headers: sseFields(name, 'The event’s position in the log'),
         payload: { $ref: envelopeRef(name) },

@@ -73,7 +73,8 @@ function streamSection(channel: Channel, messages: Message[], resolve: (schema: 
         : fields(resolve(message.payload))
             .map((f) => `<code>${html(f.path)}</code>${f.required ? '' : '?'}: ${html(f.type)}`)
             .join(', ');
-      return `<tr><td><code>${html(message.name)}</code></td><td>${html(message.summary ?? '')}</td><td>${payload}</td></tr>`;
+      const when = html(message.summary ?? '').replace(/`([^`]+)`/g, '<code>$1</code>');
+      return `<tr><td><code>${html(message.name)}</code></td><td>${when}</td><td>${payload}</td></tr>`;
     })
     .join('');
   return `<h2>${html(channel.title)}: server-sent events</h2><p>${html(channel.description)} Each message’s <code>id:</code> is a position to resume after (<code>Last-Event-ID</code>).</p>
