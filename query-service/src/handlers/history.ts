@@ -14,7 +14,7 @@ import { ORDER } from '@eventide/kernel/entities/order.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
 import { USER } from '@eventide/kernel/entities/user.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
-import type { UserPrincipal } from '@eventide/kernel/models/principal.ts';
+import { mayKnowPerson, type UserPrincipal } from '@eventide/kernel/models/principal.ts';
 import { owned, type Handlers } from '@eventide/platform/http/mount.ts';
 import type { QueryDeps } from './context.ts';
 import { readOwnership } from '../ownership.ts';
@@ -36,7 +36,7 @@ const fieldsOf = (state: { status: string }): Readonly<Record<string, unknown>> 
 function shownActor(by: Actor, people: Map<string, { name: string | null }>, reader: UserPrincipal): HistoryEntry['actor'] {
   if (by.type !== 'user') return by;
   const person = people.get(by.userId);
-  const mayKnow = reader.admin || reader.userId === by.userId;
+  const mayKnow = mayKnowPerson(reader, by.userId);
   return { type: 'user', userId: by.userId, erased: !person, ...(mayKnow && person?.name ? { name: person.name } : {}) };
 }
 

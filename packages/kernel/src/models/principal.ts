@@ -13,3 +13,6 @@ export const actsAsAdmin = (who: Principal): boolean => who.type === 'system' ||
 /** The `self` rule of the route table: the user named, or anyone with an admin's authority. */
 export const isSelfOrAdmin = (who: Principal, userId: string): boolean =>
   actsAsAdmin(who) || (who.type === 'user' && who.userId === userId);
+
+/** Who may know a person's name where another's change shows it (a history): themself, or an admin; the `self` rule. */
+export const mayKnowPerson = (who: Principal, userId: string): boolean => isSelfOrAdmin(who, userId);
