@@ -136,6 +136,44 @@ describe('product paging', () => {
   });
 });
 
+describe('products of a category', () => {
+  it('lists one category by cursor and by offset, its cursor good for it alone, and moves a product that changes category', async () => {
+    const category = `Teaware ${Date.now()}`;
+    const made = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(await app.write('POST', '/products', { name: `Cup ${i}`, price: { amount: 500, currency: 'EUR' }, category }));
+      await app.write('POST', '/products', {
+        name: `Fork ${i}`,
+        price: { amount: 300, currency: 'EUR' },
+        category: `${category} and cutlery`,
+      });
+    }
+    const at = wait(made[2]!.position);
+    const first = await app.request('GET', `/api/products?limit=2&category=${encodeURIComponent(category)}`, undefined, at);
+    expect(first.body.items.map((p: { name: string }) => p.name)).toEqual(['Cup 2', 'Cup 1']);
+    const rest = await app.request('GET', `/api/products?limit=2&category=${encodeURIComponent(category)}&cursor=${first.body.nextCursor}`);
+    expect(rest.body).toMatchObject({ items: [{ name: 'Cup 0' }], nextCursor: null });
+    // A category's cursor does not page another, nor every product.
+    for (const elsewhere of [`&category=${encodeURIComponent(`${category} and cutlery`)}`, '']) {
+      const refused = await app.request('GET', `/api/products?limit=2&cursor=${first.body.nextCursor}${elsewhere}`);
+      expect([refused.status, refused.body.errors?.[0]?.field]).toEqual([400, 'cursor']);
+    }
+    const byOffset = await app.request('GET', `/products?limit=2&page=2&category=${encodeURIComponent(category)}`);
+    expect(byOffset.body).toMatchObject({ items: [{ name: 'Cup 0' }], page: 2, limit: 2, total: 3 });
+    // Moved to another category, a product leaves this one's list.
+    const moved = await app.write('PATCH', `/products/${made[0]!.body.productId}`, { category: 'Elsewhere' });
+    const after = await app.request('GET', `/api/products?category=${encodeURIComponent(category)}`, undefined, wait(moved.position));
+    expect(after.body.items.map((p: { name: string }) => p.name)).toEqual(['Cup 2', 'Cup 1']);
+  });
+
+  it('refuses a category that is empty or too long, naming it', async () => {
+    for (const bad of ['', 'x'.repeat(101)]) {
+      const reply = await app.request('GET', `/api/products?category=${bad}`);
+      expect([reply.status, reply.body.errors?.[0]?.field]).toEqual([400, 'category']);
+    }
+  });
+});
+
 describe('search', () => {
   it('ranks name matches above description matches, and matches the last word as a prefix', async () => {
     const inName = await product('Zephyr blender', 'Mixes');

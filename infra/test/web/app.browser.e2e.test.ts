@@ -68,10 +68,33 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await screenshot(page, 'product');
   });
 
-  it('searches as the visitor types, and marks the match', async () => {
-    const page = await open('/#/search');
-    const box = page.getByLabel('Search products by name or description');
+  it('browses a category from a product’s tag: its products only, and the way back to all', async () => {
+    for (const name of ['Watering can', 'Trowel']) {
+      const made = await admin.request('POST', '/products', { name, price: { amount: 1500, currency: 'EUR' }, category: 'Garden' });
+      expect(made.status).toBe(201);
+      await admin.request('GET', `/products/${made.body.productId}`, undefined, {
+        'Wait-For-Position': made.headers.get('event-position')!,
+      });
+    }
+    const page = await open('/');
+    await page.locator('.card', { hasText: 'Trowel' }).getByRole('link', { name: 'Garden' }).click();
+    await page.getByRole('heading', { name: 'Garden' }).waitFor();
+    await page.getByText('That is all 2 products.').waitFor();
+    expect(await page.locator('.card strong').allTextContents()).toEqual(['Trowel', 'Watering can']);
+    await screenshot(page, 'category');
+    // From a product's page too.
+    await page.getByRole('link', { name: 'Trowel' }).click();
+    await page.locator('dd').getByRole('link', { name: 'Garden' }).click();
+    await page.getByRole('heading', { name: 'Garden' }).waitFor();
+    await page.getByRole('link', { name: '← All products' }).click();
+    await page.getByRole('heading', { name: 'Products' }).waitFor();
+  });
+
+  it('searches from the header’s box as the visitor types, on any page, and marks the match', async () => {
+    const page = await open('/');
+    const box = page.getByRole('search').getByLabel('Search products');
     await box.pressSequentially('ket', { delay: 40 });
+    await page.waitForURL(/#\/search$/);
     await page.locator('mark').first().waitFor();
     expect(await page.locator('.card').count()).toBe(1);
     expect(await page.locator('.card mark').first().textContent()).toBe('ket');
@@ -234,9 +257,11 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     expect(await page.locator('.price.big').textContent()).toMatch(/12[.,]50/);
     await page.getByLabel('Price').fill('13');
     await page.getByLabel('Tax rate included, in % (empty: not stated)').fill('5.5');
+    await page.getByLabel("SKU (the shop's own code for it; empty: none)").fill('TP-DLX-01');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
     expect(await page.locator('.price.big').textContent()).toMatch(/13[.,]00 incl\. 5\.5 % tax/);
+    await page.locator('dd', { hasText: 'TP-DLX-01' }).waitFor();
     // The history under it says who changed what, newest first.
     await page.locator('.history li li', { hasText: 'price: €12.50 → €13.00' }).waitFor();
     expect(await page.locator('.history > ol > li').first().textContent()).toMatch(/you: updated.*taxRate: — → 5.5/s);

@@ -228,7 +228,8 @@ export function createApiClient(clientOptions: ClientOptions) {
       list: (query: { page?: number; limit?: number } = {}, options?: ReadOptions) =>
         data<OffsetPage<typeof productBody>>(call('listProducts', { query, options })),
       /** One cursor page, newest first; pass the last page's nextCursor for the next. */
-      page: (query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
+      /** A page of products, newest first; of one category when `category` says. */
+      page: (query: { cursor?: string; limit?: number; category?: string } = {}, options?: ReadOptions) =>
         data<CursorPage<typeof productBody>>(call('pageProducts', { query, options })),
       /** Every product, newest first, a page at a time as the loop asks for them. */
       async *all(query: { limit?: number } = {}, options?: ReadOptions): AsyncGenerator<Product> {

@@ -14,6 +14,7 @@ import { OrderPage } from './pages/order-page.tsx';
 import { DocumentPage, DocumentsPage } from './pages/documents.tsx';
 import { isAdmin, SessionProvider, useSession } from './session.tsx';
 import { LiveProvider } from './live.tsx';
+import { SearchBox, SiteSearchProvider } from './site-search.tsx';
 
 function Navigation() {
   const { session } = useSession();
@@ -23,12 +24,12 @@ function Navigation() {
         Eventide
       </Link>
       <Link href="/">Products</Link>
-      <Link href="/search">Search</Link>
       {session && <Link href="/orders">Orders</Link>}
       {session && <Link href="/documents">Documents</Link>}
       {isAdmin(session) && <Link href="/admin">Admin</Link>}
       {isAdmin(session) && <Link href="/operations">Operations</Link>}
       {isAdmin(session) && <Link href="/webhooks">Webhooks</Link>}
+      <SearchBox />
       {session === undefined ? null : session ? (
         <Link href="/account" class="push">
           {session.user?.name ?? 'Account'}
@@ -63,72 +64,77 @@ function App() {
   return (
     <SessionProvider>
       <LiveProvider>
-        <Router hook={useHashLocation}>
-          <SkipLink />
-          <header>
-            <Navigation />
-          </header>
-          <main id="main" tabIndex={-1}>
-            <Switch>
-              <Route path="/">
-                <ProductsPage />
-              </Route>
-              <Route path="/products/:id">{(params) => <ProductPage id={params.id} />}</Route>
-              <Route path="/search">
-                <SearchPage />
-              </Route>
-              <Route path="/sign-in">
-                <SignInPage />
-              </Route>
-              <Route path="/sign-up">
-                <SignUpPage />
-              </Route>
-              <Route path="/orders">
-                <OrdersPage />
-              </Route>
-              <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
-              <Route path="/documents">
-                <DocumentsPage />
-              </Route>
-              <Route path="/documents/:id">{(params) => <DocumentPage id={params.id} />}</Route>
-              <Route path="/admin">
-                <AdminPage />
-              </Route>
-              <Route path="/operations">
-                <Lazy load={operations} what="console">
-                  {(module) => <module.OperationsPage />}
-                </Lazy>
-              </Route>
-              <Route path="/operations/streams/:streamId">
-                {(params) => (
+        <SiteSearchProvider>
+          <Router hook={useHashLocation}>
+            <SkipLink />
+            <header>
+              <Navigation />
+            </header>
+            <main id="main" tabIndex={-1}>
+              <Switch>
+                <Route path="/">
+                  <ProductsPage />
+                </Route>
+                <Route path="/products/:id">{(params) => <ProductPage id={params.id} />}</Route>
+                <Route path="/categories/:name">
+                  {(params) => <ProductsPage key={params.name} category={decodeURIComponent(params.name)} />}
+                </Route>
+                <Route path="/search">
+                  <SearchPage />
+                </Route>
+                <Route path="/sign-in">
+                  <SignInPage />
+                </Route>
+                <Route path="/sign-up">
+                  <SignUpPage />
+                </Route>
+                <Route path="/orders">
+                  <OrdersPage />
+                </Route>
+                <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
+                <Route path="/documents">
+                  <DocumentsPage />
+                </Route>
+                <Route path="/documents/:id">{(params) => <DocumentPage id={params.id} />}</Route>
+                <Route path="/admin">
+                  <AdminPage />
+                </Route>
+                <Route path="/operations">
                   <Lazy load={operations} what="console">
-                    {(module) => <module.StreamPage streamId={decodeURIComponent(params.streamId)} />}
+                    {(module) => <module.OperationsPage />}
                   </Lazy>
-                )}
-              </Route>
-              <Route path="/webhooks">
-                <Lazy load={webhooks} what="webhooks">
-                  {(module) => <module.WebhooksPage />}
-                </Lazy>
-              </Route>
-              <Route path="/webhooks/:id">
-                {(params) => (
+                </Route>
+                <Route path="/operations/streams/:streamId">
+                  {(params) => (
+                    <Lazy load={operations} what="console">
+                      {(module) => <module.StreamPage streamId={decodeURIComponent(params.streamId)} />}
+                    </Lazy>
+                  )}
+                </Route>
+                <Route path="/webhooks">
                   <Lazy load={webhooks} what="webhooks">
-                    {(module) => <module.WebhookPage id={params.id} />}
+                    {(module) => <module.WebhooksPage />}
                   </Lazy>
-                )}
-              </Route>
-              <Route path="/account">
-                <AccountPage />
-              </Route>
-              <Route>
-                <p>
-                  There is no page here. <Link href="/">See the products</Link>.
-                </p>
-              </Route>
-            </Switch>
-          </main>
-        </Router>
+                </Route>
+                <Route path="/webhooks/:id">
+                  {(params) => (
+                    <Lazy load={webhooks} what="webhooks">
+                      {(module) => <module.WebhookPage id={params.id} />}
+                    </Lazy>
+                  )}
+                </Route>
+                <Route path="/account">
+                  <AccountPage />
+                </Route>
+                <Route>
+                  <p>
+                    There is no page here. <Link href="/">See the products</Link>.
+                  </p>
+                </Route>
+              </Switch>
+            </main>
+          </Router>
+        </SiteSearchProvider>
       </LiveProvider>
     </SessionProvider>
   );

@@ -32,6 +32,8 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
     // Empty: the product does not state its rate.
     taxRate: existing?.taxRate == null ? '' : String(existing.taxRate),
     category: existing?.category ?? '',
+    // Empty: no stock-keeping unit.
+    sku: existing?.sku ?? '',
   };
   const saving = useForm(initial, async (values) => {
     const currency = values['price.currency'];
@@ -41,6 +43,7 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
       price: { amount: toMinor(values['price.amount'], currency), currency },
       taxRate: values.taxRate.trim() === '' ? null : Number(values.taxRate.replace(',', '.')),
       category: values.category || null,
+      sku: values.sku.trim() || null,
     };
     const answer = existing
       ? await api.products.change(existing.productId, body, { ifMatch: props.version })
@@ -73,6 +76,7 @@ export function ProductForm(props: { product?: Product; version?: number; onSave
       <Field label="Currency (ISO 4217, such as EUR)" required {...saving.field('price.currency')} />
       <Field label="Tax rate included, in % (empty: not stated)" {...saving.field('taxRate')} />
       <Field label="Category" {...saving.field('category')} />
+      <Field label="SKU (the shop's own code for it; empty: none)" {...saving.field('sku')} />
       <ProblemMessage problem={removing.problem} />
     </Form>
   );

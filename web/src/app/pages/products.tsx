@@ -24,7 +24,20 @@ function merged(list: Product[], product: Product): Product[] {
   return list[at]!.version >= product.version ? list : list.map((p, i) => (i === at ? product : p));
 }
 
-export function ProductsPage() {
+/** Where a category's products are listed. */
+export const categoryPath = (category: string) => `/categories/${encodeURIComponent(category)}`;
+
+/** A product's category, as a link to the others in it. */
+export function CategoryLink({ category }: { category: string }) {
+  return (
+    <Link href={categoryPath(category)} class="tag">
+      {category}
+    </Link>
+  );
+}
+
+/** Every product, or those of one category. */
+export function ProductsPage({ category }: { category?: string }) {
   const [items, setItems] = useState<Product[]>([]);
   const [cursor, setCursor] = useState<string | null>('');
   const [loading, setLoading] = useState(false);
@@ -36,7 +49,7 @@ export function ProductsPage() {
     setLoading(true);
     setProblem(undefined);
     try {
-      const page = await api.products.page({ cursor, limit: PAGE });
+      const page = await api.products.page({ cursor, limit: PAGE, ...(category ? { category } : {}) });
       // A product already shown (it came live, or with the stream's first load) is not shown twice.
       setItems((before) => [...before, ...page.items.filter((p) => !before.some((b) => b.productId === p.productId))]);
       setCursor(page.nextCursor);
@@ -51,12 +64,13 @@ export function ProductsPage() {
   const live = useLiveList<Product>('products', {
     // The newest page again, merged in: what was added or changed since the list was loaded.
     reload: () =>
-      void api.products.page({ limit: PAGE }).then(
+      void api.products.page({ limit: PAGE, ...(category ? { category } : {}) }).then(
         (page) => setItems((shown) => page.items.reduceRight((list, product) => merged(list, product), shown)),
         () => undefined,
       ),
     update: setItems,
     idOf: (p) => p.productId,
+    ...(category ? { wanted: (p: Product) => p.category === category } : {}),
   });
   useEffect(() => {
     const sentinel = end.current;
@@ -70,8 +84,13 @@ export function ProductsPage() {
 
   return (
     <section aria-labelledby="products-title">
+      {category && (
+        <p>
+          <Link href="/">← All products</Link>
+        </p>
+      )}
       <h1 id="products-title">
-        Products <LiveBadge state={live} />
+        {category ?? 'Products'} <LiveBadge state={live} />
       </h1>
       <ul class="cards" aria-busy={loading}>
         {items.map((product) => (
@@ -80,7 +99,7 @@ export function ProductsPage() {
               <strong>{product.name}</strong>
             </Link>
             <span class="price">{formatMoney(product.price)}</span>
-            {product.category && <span class="tag">{product.category}</span>}
+            {product.category && <CategoryLink category={product.category} />}
           </li>
         ))}
       </ul>
@@ -92,7 +111,11 @@ export function ProductsPage() {
           {problem ? 'Try again' : 'Load more'}
         </button>
       )}
-      {cursor === null && <p class="muted">{items.length === 0 ? 'No products yet.' : `That is all ${items.length} products.`}</p>}
+      {cursor === null && (
+        <p class="muted">
+          {items.length === 0 ? (category ? 'No products in this category.' : 'No products yet.') : `That is all ${items.length} products.`}
+        </p>
+      )}
     </section>
   );
 }
@@ -123,7 +146,9 @@ export function ProductPage({ id }: { id: string }) {
         {product.category && (
           <>
             <dt>Category</dt>
-            <dd>{product.category}</dd>
+            <dd>
+              <CategoryLink category={product.category} />
+            </dd>
           </>
         )}
       </dl>

@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 // Search as you type, by the spec's rules (the client's searchAsYouType), with the words of the
-// query marked in the results.
+// query marked in the results. The query is typed in the header's box (site-search.tsx).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import type { SearchResult } from '@eventide/client/api-client.ts';
 import { searchAsYouType, SEARCH_MIN_CHARACTERS, type SearchState } from '@eventide/client/search-as-you-type.ts';
 import { api, formatMoney } from '../api.ts';
 import { Loading, ProblemMessage } from '../parts.tsx';
+import { useSiteSearch } from '../site-search.tsx';
 
 export function SearchPage() {
   const [state, setState] = useState<SearchState<SearchResult>>({ status: 'idle', query: '' });
@@ -15,16 +16,15 @@ export function SearchPage() {
     [],
   );
   useEffect(() => () => search.dispose(), [search]);
+  const { query } = useSiteSearch();
+  // What the header's box holds, as it changes (and on arriving here from another page with it typed).
+  useEffect(() => search.input(query), [search, query]);
   const results = 'results' in state ? state.results : undefined;
   return (
     <section aria-labelledby="search-title">
       <h1 id="search-title">Search</h1>
-      <div class="field">
-        <label for="search-input">Search products by name or description</label>
-        <input id="search-input" type="search" autocomplete="off" onInput={(e) => search.input((e.target as HTMLInputElement).value)} />
-      </div>
       <div aria-live="polite">
-        {state.status === 'idle' && <p class="muted">Type at least {SEARCH_MIN_CHARACTERS} characters.</p>}
+        {state.status === 'idle' && <p class="muted">Type at least {SEARCH_MIN_CHARACTERS} characters in the search box above.</p>}
         {(state.status === 'waiting' || state.status === 'loading') && <Loading>Searching…</Loading>}
         {state.status === 'error' && <ProblemMessage problem={state.problem} />}
         {state.status === 'done' && state.results.items.length === 0 && state.results.complete && <p>Nothing matches “{state.query}”.</p>}
