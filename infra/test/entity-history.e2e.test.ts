@@ -48,7 +48,10 @@ describe('a product’s history', () => {
       [0, 'product:created'],
     ]);
     expect(items.map((i: { correlationId: string }) => i.correlationId)).toEqual([...correlationIds].reverse());
-    for (const item of items) expect(item.actor).toEqual({ type: 'user', userId: app.admin.userId, erased: false });
+    // An admin reads who made each change by name.
+    const adminName = (await app.request('GET', `/users/${app.admin.userId}`)).body.name;
+    expect(adminName).toEqual(expect.any(String));
+    for (const item of items) expect(item.actor).toEqual({ type: 'user', userId: app.admin.userId, erased: false, name: adminName });
     expect(items[1].changes).toEqual([{ field: 'description', before: '', after: 'Boils' }]);
     expect(items[2].changes).toEqual([
       { field: 'price', before: { amount: 2999, currency: 'EUR' }, after: { amount: 2799, currency: 'EUR' } },
@@ -106,6 +109,15 @@ describe('an order’s history', () => {
       actor: { type: 'user', userId: buyer.userId, erased: false },
       changes: [{ field: 'status', before: 'draft', after: 'placed' }],
     });
+    // The shop records the payment: its customer sees who by no name (the pages say "the shop"),
+    // their own changes with their own; an admin sees both names.
+    const paid = await app.request('PATCH', `/orders/${order.body.orderId}`, { status: 'paid' });
+    const seen = await buyer.request('GET', path, undefined, after(Number(paid.headers.get('event-position'))));
+    const [payment, placing] = seen.body.items;
+    expect(payment.actor).toEqual({ type: 'user', userId: app.admin.userId, erased: false });
+    expect(placing.actor.name).toEqual(expect.any(String));
+    const byAdmin = (await app.request('GET', path)).body.items;
+    expect([byAdmin[0].actor.name, byAdmin[1].actor.name]).toEqual([expect.any(String), placing.actor.name]);
     expect((await app.request('GET', path)).status).toBe(200);
     // Another customer: the order does not exist for them, nor its history.
     expect((await (await customer()).request('GET', path)).status).toBe(404);
