@@ -101,8 +101,11 @@ describe('exports of people who hold a lot', { timeout: 300_000 }, () => {
     console.log(`exports: ${sentMiB.toFixed(0)} MiB sent; RSS ${beforeMiB.toFixed(0)} MiB before, peak ${peakMiB.toFixed(0)} MiB`);
     // Built whole, the 32 exports asked for at once (all sent: no lease) took RSS 537 MiB up, and it
     // stayed at 1.9 times idle past a minute; streamed, the few sent at once hold a document each
-    // beside what the young generation holds between collections (+68 to +78 MiB measured).
-    expect(peakMiB - beforeMiB).toBeLessThan(Math.max(128, sentMiB / 2));
+    // beside what the young generation and the 32 requests hold between collections, which a busy
+    // machine collects later: +67 to +102 MiB measured on a quiet one (2026-11-29, before and after
+    // that day's changes alike), +136 in a CI run. The bound sits between the two ways, at about a
+    // third of building them whole: it fails an export held whole, not a late collection.
+    expect(peakMiB - beforeMiB).toBeLessThan(Math.max(192, sentMiB / 2));
 
     // Once it is over, the person may ask again and is sent their export.
     const again = await ask(people[0]!);
