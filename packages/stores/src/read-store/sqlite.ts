@@ -15,7 +15,7 @@ import {
 } from './port.ts';
 import type { IndexBatch, Prepare, SqliteReadModelIndex } from './sqlite-indexes.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
-import { openSqliteFile, statementCache } from '../sqlite-file.ts';
+import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
 import { toDocument } from './documents.ts';
 
@@ -38,6 +38,7 @@ export interface SqliteReadStoreOptions {
 export function openSqliteReadStore(path: string, options: SqliteReadStoreOptions = {}): SqliteReadStore {
   const indexes = options.indexes ?? [];
   const db = openSqliteFile(path, 'NORMAL');
+  const transaction = <T>(body: () => T): T => inWriteTransaction(db, body);
   // What an update or a delete frees is zeroed where that costs no extra I/O; an erasure zeroes
   // everything it frees and empties the write-ahead log (erase below).
   db.exec('PRAGMA secure_delete = FAST');
@@ -78,18 +79,6 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       prepare.clear();
       served = undefined;
       return read(active());
-    }
-  }
-
-  function transaction<T>(body: () => T): T {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = body();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw error;
     }
   }
 
