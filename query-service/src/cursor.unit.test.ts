@@ -25,3 +25,14 @@ it('refuses a token of another list, another secret or with a changed position',
   const forged = `${Buffer.from(JSON.stringify([1, 'products', 43])).toString('base64url')}.${mac}`;
   expect(() => signer.decode('products', forged, 'cursor')).toThrow(/not a cursor this service gave out/);
 });
+
+it("reads back an ordered list's keys and seq, and refuses a position of the other kind", () => {
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.string({ maxLength: 200 }), fc.nat())), fc.nat(), (keys, seq) => {
+      const token = signer.encode('products:sort:name', [...keys, seq]);
+      expect(signer.decodeKeyed('products:sort:name', token, 'cursor')).toEqual([...keys, seq]);
+      expect(() => signer.decode('products:sort:name', token, 'cursor')).toThrow(/not a cursor this service gave out/);
+    }),
+  );
+  expect(() => signer.decodeKeyed('products', signer.encode('products', 7), 'cursor')).toThrow(/not a cursor this service gave out/);
+});

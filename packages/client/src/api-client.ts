@@ -26,7 +26,7 @@ import type {
 
 export type { DocumentRole, SharedRole } from '@eventide/contract/resources/documents/schemas.ts';
 import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/resources/orders/schemas.ts';
-import type { createProductBody, productBody, productChanges } from '@eventide/contract/resources/products/schemas.ts';
+import type { createProductBody, ProductSort, productBody, productChanges } from '@eventide/contract/resources/products/schemas.ts';
 import type { HistoryPage } from '@eventide/contract/history.ts';
 import type { DocumentTimeline, NamedVersion, nameVersionBody } from '@eventide/contract/resources/documents/versions.ts';
 
@@ -72,6 +72,14 @@ type Out<S extends z.ZodType> = z.output<S>;
 export type User = Out<typeof userV2Body>;
 export type PersonalDataExport = Out<typeof personalDataExport>;
 export type Product = Out<typeof productBody>;
+/** What narrows and orders a list of products: a category; a currency, and a price range in its minor units; an order. */
+export interface ProductListing {
+  category?: string;
+  sort?: ProductSort;
+  currency?: string;
+  minPrice?: number;
+  maxPrice?: number;
+}
 export type Order = Out<typeof orderV2Body>;
 export type Session = Out<typeof sessionBody>;
 export type SearchResult = Out<typeof searchBody>;
@@ -227,12 +235,15 @@ export function createApiClient(clientOptions: ClientOptions) {
       /** An offset page, newest first (cursor pages are steadier under writes: page() and all()). */
       list: (query: { page?: number; limit?: number } = {}, options?: ReadOptions) =>
         data<OffsetPage<typeof productBody>>(call('listProducts', { query, options })),
-      /** One cursor page, newest first; pass the last page's nextCursor for the next. */
-      /** A page of products, newest first; of one category when `category` says. */
-      page: (query: { cursor?: string; limit?: number; category?: string } = {}, options?: ReadOptions) =>
+      /**
+       * One cursor page; pass the last page's nextCursor for the next, with the same narrowing.
+       * Newest first unless `sort` says; of one category, one currency and a price range (in
+       * minor units) when asked.
+       */
+      page: (query: ProductListing & { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
         data<CursorPage<typeof productBody>>(call('pageProducts', { query, options })),
-      /** Every product, newest first, a page at a time as the loop asks for them. */
-      async *all(query: { limit?: number } = {}, options?: ReadOptions): AsyncGenerator<Product> {
+      /** Every product (of the listing asked for), a page at a time as the loop asks for them. */
+      async *all(query: ProductListing & { limit?: number } = {}, options?: ReadOptions): AsyncGenerator<Product> {
         for (let cursor: string | null = ''; cursor !== null; ) {
           const page: CursorPage<typeof productBody> = await data(call('pageProducts', { query: { ...query, cursor }, options }));
           yield* page.items;

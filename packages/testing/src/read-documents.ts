@@ -22,10 +22,9 @@ export function productDoc(
   id: string,
   name: string,
   description = '',
-  options: Options<'products'> & { category?: string } = {},
+  options: Options<'products'> & { category?: string; price?: { amount: number; currency: string } } = {},
 ): ReadDocument<'products'> {
-  const { category = null, ...rest } = options;
-  const price = { amount: 100, currency: 'EUR' };
+  const { category = null, price = { amount: 100, currency: 'EUR' }, ...rest } = options;
   return document(
     id,
     {

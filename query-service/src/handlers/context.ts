@@ -5,6 +5,7 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
 import type { ProductSearch } from '@eventide/stores/product-search/port.ts';
 import type { Collection, ReadDocument, ReadFields, ReadStore } from '@eventide/stores/read-store/port.ts';
+import type { ListOrder } from '@eventide/stores/read-store/list-keys.ts';
 import type { Cursors } from '../cursor.ts';
 import type { Progress } from '../consistency.ts';
 import type { LiveDeps } from '../live/stream.ts';
@@ -65,10 +66,11 @@ export async function offsetList<C extends Collection>(
   collection: C,
   query: { page?: number | undefined; limit?: number | undefined },
   filter: Record<string, string> = {},
+  order?: ListOrder,
 ) {
   const page = query.page ?? 1;
   const limit = query.limit ?? DEFAULT_LIMIT;
-  const result = await readStore.list(collection, { limit, offset: (page - 1) * limit, filter });
+  const result = await readStore.list(collection, { limit, offset: (page - 1) * limit, filter, ...(order ? { order } : {}) });
   return { docs: result.items, page, limit, total: result.total ?? 0 };
 }
 

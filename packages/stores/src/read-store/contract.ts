@@ -1,6 +1,7 @@
 // The contract every ReadStore adapter passes.
 import { describe, expect, it } from 'vitest';
-import { READ_MODELS_CHECKPOINT, type ReadDocument, type ReadStore } from './port.ts';
+import { type ListQuery, READ_MODELS_CHECKPOINT, type ReadDocument, type ReadStore } from './port.ts';
+import { type ListOrder, type ListPosition, positionOf } from './list-keys.ts';
 import { changed, orderDoc, productDoc, userDoc } from '@eventide/testing/read-documents.ts';
 
 export interface ReadStoreHarness {
@@ -92,6 +93,53 @@ export function readStoreContract(name: string, open: () => Promise<ReadStoreHar
         const top = await store.list('products', { limit: 2, beforeSeq: null });
         expect(top.items.map((d) => d.id)).toEqual(['p6', 'p5']);
         expect(top.total).toBeUndefined();
+      }));
+
+    it('orders products by price and by name, and pages each order by keyset within a currency and a price range', () =>
+      withStore(async (store) => {
+        const writer = store.writer(await store.activeGeneration());
+        const priced = (id: string, name: string, amount: number, currency = 'EUR', category?: string) =>
+          productDoc(id, name, '', { price: { amount, currency }, ...(category ? { category } : {}) });
+        const docs = [
+          priced('a', 'banana', 300),
+          priced('b', 'Apple', 100),
+          priced('c', 'cherry', 300),
+          priced('d', 'apple pie', 50, 'USD'),
+          priced('e', 'Date', 200, 'EUR', 'Kitchen'),
+          priced('f', 'Fig', 150),
+        ];
+        await writer.write(inserts(docs), cp(1));
+        await writer.write([changed('products', docs[5]!, 1, {}, true)], cp(2));
+        const ids = (page: { items: ReadDocument[] }) => page.items.map((d) => d.id);
+        /** Every page of an order, two at a time, each continuing after the last one's position. */
+        async function walk(order: ListOrder | undefined, rest: Partial<ListQuery> = {}): Promise<string[]> {
+          const seen: string[] = [];
+          let after: ListPosition | null = null;
+          for (let pages = 0; pages < 10; pages++) {
+            const page = await store.list('products', { ...rest, ...(order ? { order } : {}), limit: 2, after });
+            seen.push(...ids(page));
+            if (page.items.length < 2) return seen;
+            after = positionOf('products', order, page.items[1]!);
+          }
+          throw new Error('the walk did not end');
+        }
+        // By price: within a currency (its code first), equal prices by seq.
+        const price = { by: 'price', descending: false };
+        expect(await walk(price)).toEqual(['b', 'e', 'a', 'c', 'd']);
+        expect(await walk({ ...price, descending: true })).toEqual(['d', 'c', 'a', 'e', 'b']);
+        // By name, without regard to the case of letters.
+        expect(await walk({ by: 'name', descending: false })).toEqual(['b', 'd', 'a', 'c', 'e']);
+        expect(await walk(undefined)).toEqual(['e', 'd', 'c', 'b', 'a']);
+        const range = { keys: { currency: { equals: 'EUR' }, amount: { min: 150, max: 300 } } };
+        expect(await walk(price, range)).toEqual(['e', 'a', 'c']);
+        expect(await walk(undefined, range)).toEqual(['e', 'c', 'a']);
+        expect(await walk(price, { filter: { category: 'Kitchen' } })).toEqual(['e']);
+        const offset = await store.list('products', { order: price, limit: 2, offset: 1 });
+        expect([ids(offset), offset.total]).toEqual([['e', 'a'], 5]);
+        await expect(store.list('products', { ...range, limit: 2, offset: 0 })).rejects.toThrow(/cannot count/);
+        await expect(store.list('products', { order: { by: 'colour', descending: false }, limit: 2, after: null })).rejects.toThrow(
+          /cannot be listed by colour/,
+        );
       }));
 
     it('filters lists by the fields a collection allows', () =>

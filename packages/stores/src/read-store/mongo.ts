@@ -28,6 +28,8 @@ import {
   READ_MODELS_CHECKPOINT,
 } from './port.ts';
 import type { MongoReadModelIndex } from './mongo-indexes.ts';
+import { keyValue, listKeysOf, sortsOf } from './list-keys.ts';
+import { mongoListOf } from './mongo-list.ts';
 
 const DUPLICATE_KEY = 11000;
 
@@ -52,6 +54,8 @@ export function toDocument<C extends Collection = Collection>(stored: StoredDocu
 function toStored(write: DocumentWrite, indexes: readonly MongoReadModelIndex[]): StoredDocument {
   const { doc } = write;
   const stored: StoredDocument = { _id: doc.id, version: doc.version, seq: doc.seq, deleted: doc.deleted, fields: doc.fields };
+  const keys = Object.entries(listKeysOf(write.collection));
+  if (keys.length > 0) stored.keys = Object.fromEntries(keys.map(([key, declared]) => [key, keyValue(declared, doc.fields)]));
   for (const index of indexes) if (index.collection === write.collection) Object.assign(stored, index.fieldsOf(write));
   return stored;
 }
@@ -72,8 +76,36 @@ async function ensureGeneration(db: Db, generation: number, indexes: readonly Mo
     await c.createIndex({ deleted: 1, seq: -1 });
     for (const field of FILTERABLE[collection]) await c.createIndex({ [`fields.${field}`]: 1, deleted: 1, seq: -1 });
     if (collection === 'users') await c.createIndex({ 'fields.email': 1 }, { collation: EMAIL_COLLATION });
+    // An index per sort, alone and after each filter, so that every order pages by a range of one.
+    for (const names of Object.values(sortsOf(collection))) {
+      const sorted = { ...Object.fromEntries(names.map((key) => [`keys.${key}`, 1])), seq: 1 };
+      await c.createIndex({ deleted: 1, ...sorted });
+      for (const field of FILTERABLE[collection]) await c.createIndex({ [`fields.${field}`]: 1, deleted: 1, ...sorted });
+    }
+    await addKeys(c, collection);
   }
   for (const index of indexes) await index.ensure(db, generation);
+}
+
+/**
+ * Writes the list keys on the documents an older version stored without them, once, in batches;
+ * each write is conditional on the version read, so one a projector replaced meanwhile is left as
+ * it wrote it (with its keys).
+ */
+async function addKeys(c: MongoCollection<StoredDocument>, collection: Collection): Promise<void> {
+  const keys = Object.entries(listKeysOf(collection));
+  if (keys.length === 0) return;
+  let batch: AnyBulkWriteOperation<StoredDocument>[] = [];
+  const flush = async () => {
+    if (batch.length > 0) await c.bulkWrite(batch, { ordered: false });
+    batch = [];
+  };
+  for await (const stored of c.find({ keys: { $exists: false } }, { projection: { version: 1, fields: 1 } })) {
+    const values = Object.fromEntries(keys.map(([key, declared]) => [key, keyValue(declared, stored.fields)]));
+    batch.push({ updateOne: { filter: { _id: stored._id, version: stored.version }, update: { $set: { keys: values } } } });
+    if (batch.length >= 1000) await flush();
+  }
+  await flush();
 }
 
 /** The MongoDB read store, and a way for its indexes' readers (product search) to read the generation it serves. */
@@ -208,19 +240,13 @@ export async function openMongoReadStore(url: string, indexes: readonly MongoRea
         filter[`fields.${field}`] = String(value);
       }
       const c = documents(collection, await readMeta('active_generation'));
-      if ('beforeSeq' in query) {
-        const below = query.beforeSeq === null ? {} : { seq: { $lt: query.beforeSeq } };
-        const items = await c
-          .find({ ...filter, ...below })
-          .sort({ seq: -1 })
-          .limit(query.limit)
-          .toArray();
+      const { conditions, sort } = mongoListOf(collection, query);
+      const found = c.find(conditions.length === 0 ? filter : { $and: [filter, ...conditions] }).sort(sort);
+      if (!('offset' in query)) {
+        const items = await found.limit(query.limit).toArray();
         return { items: items.map((stored) => toDocument<C>(stored)) };
       }
-      const [items, total] = await Promise.all([
-        c.find(filter).sort({ seq: -1 }).skip(query.offset).limit(query.limit).toArray(),
-        c.countDocuments(filter),
-      ]);
+      const [items, total] = await Promise.all([found.skip(query.offset).limit(query.limit).toArray(), c.countDocuments(filter)]);
       return { items: items.map((stored) => toDocument<C>(stored)), total };
     },
 

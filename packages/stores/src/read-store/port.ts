@@ -11,6 +11,7 @@ import type { Model } from '@eventide/kernel/events/catalogue.ts';
 import type { OrderState } from '@eventide/kernel/models/order/state.ts';
 import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 import type { UserState } from '@eventide/kernel/models/user/state.ts';
+import type { KeyConditions, ListOrder, ListPosition } from './list-keys.ts';
 
 /** The checkpoint the projector keeps and reads wait on. */
 export const READ_MODELS_CHECKPOINT = 'read-models';
@@ -57,8 +58,16 @@ export type DocumentWrite<C extends Collection = Collection> = {
   };
 }[C];
 
-/** Offset paging (with a total), or keyset paging below a seq (null: from the top; no total). */
-export type ListQuery = { filter?: Record<string, string>; limit: number } & ({ offset: number } | { beforeSeq: number | null });
+/**
+ * Offset paging (with a total), keyset paging below a seq (null: from the top; no total), or
+ * keyset paging after a position in the list's order (list-keys.ts). Newest first unless `order`
+ * says; `keys` conditions only by keyset, as a total cannot count them without a scan.
+ */
+export type ListQuery = { filter?: Record<string, string>; order?: ListOrder; keys?: KeyConditions; limit: number } & (
+  | { offset: number }
+  | { beforeSeq: number | null }
+  | { after: ListPosition | null }
+);
 
 export interface ListResult<C extends Collection = Collection> {
   items: ReadDocument<C>[];

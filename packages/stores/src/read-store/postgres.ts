@@ -6,12 +6,13 @@
 // a promotion compares checkpoints with no write under way, and drops the generation it replaces
 // in the same transaction; a projector still writing to it then fails, looks, and follows the new
 // one (projector.ts), as on SQLite.
-import { type Collection, COLLECTIONS, FILTERABLE, type ListQuery, READ_MODELS_CHECKPOINT, type ReadStore } from './port.ts';
+import { type Collection, COLLECTIONS, type ListQuery, READ_MODELS_CHECKPOINT, type ReadStore } from './port.ts';
 import { countKeyOf } from './live-counts.ts';
 import type { PostgresReadModelIndex, Query } from './postgres-indexes.ts';
 import { checkpointOf, GENERATIONS_LOCK, postgresWriter } from './postgres-writer.ts';
 import { column, EMAIL_KEY, generationSchema, generationTables, READ_STORE_STEPS, ROW, type Row, table } from './postgres-schema.ts';
 import { toDocument } from './documents.ts';
+import { listSql } from './list-sql.ts';
 import { reaching } from '../postgres/errors.ts';
 import { migrate } from '../postgres/migrations.ts';
 import { openPool } from '../postgres/pool.ts';
@@ -150,25 +151,22 @@ export async function openPostgresReadStore(url: string, options: PostgresReadSt
     list: <C extends Collection>(collection: C, listing: ListQuery) =>
       onActive(async (g) => {
         const name = table(collection, g);
-        const conditions = ['NOT deleted'];
         const params: unknown[] = [];
-        for (const [field, value] of Object.entries(listing.filter ?? {})) {
-          if (!FILTERABLE[collection].includes(field)) throw new TypeError(`${collection} cannot be filtered by ${field}`);
-          params.push(String(value));
-          conditions.push(`${column(field)} = $${params.length}`);
-        }
-        const where = conditions.join(' AND ');
-        if ('beforeSeq' in listing) {
-          params.push(listing.beforeSeq ?? Number.MAX_SAFE_INTEGER, listing.limit);
+        const place = (value: unknown) => {
+          params.push(typeof value === 'number' ? value : String(value));
+          return `$${params.length}`;
+        };
+        const { conditions, orderBy } = listSql(collection, listing, place, column);
+        const where = ['NOT deleted', ...conditions].join(' AND ');
+        if (!('offset' in listing)) {
           const rows = await query<Row & Record<string, unknown>>(
-            `SELECT ${ROW} FROM ${name} WHERE ${where} AND seq < $${params.length - 1} ORDER BY seq DESC LIMIT $${params.length}`,
+            `SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ${place(listing.limit)}`,
             params,
           );
           return { items: rows.map((row) => toDocument<C>(row)) };
         }
-        params.push(listing.limit, listing.offset);
         const rows = await query<Row & Record<string, unknown>>(
-          `SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+          `SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ${place(listing.limit)} OFFSET ${place(listing.offset)}`,
           params,
         );
         const [fields, value] = countKeyOf(listing.filter ?? {});

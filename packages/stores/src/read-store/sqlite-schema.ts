@@ -3,6 +3,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { COLLECTIONS, FILTERABLE } from './port.ts';
 import { countKeysOf } from './live-counts.ts';
+import { type ListKey, listKeysOf, sortsOf } from './list-keys.ts';
+import { keyColumn } from './list-sql.ts';
 import type { SqliteReadModelIndex } from './sqlite-indexes.ts';
 
 export const column = (field: string) => `f_${field}`;
@@ -36,18 +38,49 @@ export function schema(generation: number, indexes: readonly SqliteReadModelInde
     const name = table(collection, generation);
     const filters = FILTERABLE[collection];
     const generated = filters.map((f) => `, ${column(f)} TEXT GENERATED ALWAYS AS (json_extract(body, '$.${f}')) VIRTUAL`).join('');
+    const keys = Object.entries(listKeysOf(collection))
+      .map(([key, declared]) => `, ${keyColumnDefinition(key, declared)}`)
+      .join('');
     const byFilter = filters.map((f) => `CREATE INDEX IF NOT EXISTS ${name}_${f} ON ${name} (${column(f)}, deleted, seq);`).join('\n');
+    // An index per sort, alone and after each filter, so that every order pages by a range of one.
+    const bySort = Object.entries(sortsOf(collection)).flatMap(([sort, names]) => {
+      const sorted = [...names.map(keyColumn), 'seq'].join(', ');
+      return [
+        `CREATE INDEX IF NOT EXISTS ${name}_by_${sort} ON ${name} (deleted, ${sorted});`,
+        ...filters.map((f) => `CREATE INDEX IF NOT EXISTS ${name}_${f}_by_${sort} ON ${name} (${column(f)}, deleted, ${sorted});`),
+      ];
+    });
     return `
       CREATE TABLE IF NOT EXISTS ${name} (
         id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE,
-        deleted INTEGER NOT NULL, body TEXT NOT NULL${generated});
+        deleted INTEGER NOT NULL, body TEXT NOT NULL${generated}${keys});
       CREATE INDEX IF NOT EXISTS ${name}_live ON ${name} (deleted, seq);
-      ${byFilter}${collection === 'users' ? `\n      CREATE INDEX IF NOT EXISTS ${name}_email ON ${name} (${EMAIL_KEY});` : ''}`;
+      ${byFilter}
+      ${bySort.join('\n')}${collection === 'users' ? `\n      CREATE INDEX IF NOT EXISTS ${name}_email ON ${name} (${EMAIL_KEY});` : ''}`;
   });
   return `${tables.join('\n')}
     ${indexes.map((index) => index.schema(generation)).join('\n')}
     CREATE TABLE IF NOT EXISTS ${table('checkpoints', generation)} (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
     ${COUNTS_TABLE(generation)}`;
+}
+
+/** A list key's column (list-keys.ts): derived from the body, as the filters' are. */
+function keyColumnDefinition(key: string, declared: ListKey): string {
+  const value = `json_extract(body, '$.${declared.path.join('.')}')`;
+  const expression = declared.foldCase ? `lower(${value})` : value;
+  return `${keyColumn(key)} ${declared.type === 'integer' ? 'INTEGER' : 'TEXT'} GENERATED ALWAYS AS (${expression}) VIRTUAL`;
+}
+
+/** Adds the list keys' columns a table made by an older version lacks (virtual: nothing is rewritten). */
+function addKeyColumns(db: DatabaseSync, generation: number): void {
+  for (const collection of COLLECTIONS) {
+    const name = table(collection, generation);
+    const present = new Set((db.prepare(`PRAGMA table_xinfo(${name})`).all() as Array<{ name: string }>).map((c) => c.name));
+    if (present.size === 0) continue;
+    for (const [key, declared] of Object.entries(listKeysOf(collection))) {
+      if (!present.has(keyColumn(key))) db.exec(`ALTER TABLE ${name} ADD COLUMN ${keyColumnDefinition(key, declared)}`);
+    }
+  }
 }
 
 /** Live documents per collection and filter values (live-counts.ts), kept with the documents. */
@@ -114,6 +147,7 @@ export function openSchema(db: DatabaseSync, indexes: readonly SqliteReadModelIn
     const exists = (name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table(name, atOpen)) !== undefined;
     const counted = exists('counts');
     const upgrades = indexes.map((index) => index.upgrade(db, atOpen));
+    addKeyColumns(db, atOpen);
     db.exec(schema(atOpen, indexes));
     if (!counted) countExisting(db, atOpen);
     for (const upgrade of upgrades) upgrade?.();

@@ -18,6 +18,7 @@ import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
 import { toDocument } from './documents.ts';
+import { listSql } from './list-sql.ts';
 
 /** The SQLite read store, and a way for its indexes' readers (product search) to read the generation it serves. */
 export interface SqliteReadStore extends ReadStore {
@@ -278,23 +279,25 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
     async list<C extends Collection>(collection: C, query: ListQuery) {
       return onActive((g) => {
         const name = table(collection, g);
-        const conditions = ['deleted = 0'];
         const params: Array<string | number> = [];
-        for (const [field, value] of Object.entries(query.filter ?? {})) {
-          if (!FILTERABLE[collection].includes(field)) throw new TypeError(`${collection} cannot be filtered by ${field}`);
-          conditions.push(`${column(field)} = ?`);
-          params.push(value);
-        }
-        const where = conditions.join(' AND ');
-        if ('beforeSeq' in query) {
-          const rows = prepare(`SELECT ${ROW} FROM ${name} WHERE ${where} AND seq < ? ORDER BY seq DESC LIMIT ?`).all(
+        const { conditions, orderBy } = listSql(
+          collection,
+          query,
+          (value) => {
+            params.push(value);
+            return '?';
+          },
+          column,
+        );
+        const where = ['deleted = 0', ...conditions].join(' AND ');
+        if (!('offset' in query)) {
+          const rows = prepare(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ?`).all(
             ...params,
-            query.beforeSeq ?? Number.MAX_SAFE_INTEGER,
             query.limit,
           ) as unknown as Row[];
           return { items: rows.map((row) => toDocument<C>(row)) };
         }
-        const rows = prepare(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(
+        const rows = prepare(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
           ...params,
           query.limit,
           query.offset,
