@@ -3,6 +3,7 @@ import { deciderSpec } from '../testing/given.ts';
 import type { ProductEvent } from '@eventide/kernel/models/product/state.ts';
 import { productAggregate } from './decide.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
+import { MAX_PRODUCT_IMAGES } from '@eventide/kernel/entities/product-image.ts';
 
 const given = deciderSpec(productAggregate);
 const productId = '5d0b1c38-43a9-4f0e-9d6a-0f5f8a2b9c11';
@@ -45,6 +46,41 @@ describe('product decider', () => {
     it('refuses a deleted product', () =>
       given(created, deleted)
         .when({ type: 'ChangeProduct', changes: { name: 'x' } })
+        .thenRefuses('gone', /deleted/));
+  });
+
+  describe('pictures', () => {
+    const picture = (n: number) => ({ imageId: n.toString(16).padStart(32, '0'), width: 800, height: 600 });
+    const withPictures = (...images: ReturnType<typeof picture>[]): ProductEvent => ({
+      type: 'product:updated',
+      data: { productId, changes: { images } },
+    });
+    it('adds an uploaded picture after the others', () =>
+      given(created, withPictures(picture(1)))
+        .when({ type: 'AddProductImage', image: picture(2) })
+        .then([withPictures(picture(1), picture(2))]));
+    it('refuses a picture beyond the most a product may have, naming images', () =>
+      given(created, withPictures(...Array.from({ length: MAX_PRODUCT_IMAGES }, (_, i) => picture(i))))
+        .when({ type: 'AddProductImage', image: picture(99) })
+        .thenRefuses('unprocessable', /at most|the most it may/));
+    it('reorders and drops pictures by a change', () =>
+      given(created, withPictures(picture(1), picture(2), picture(3)))
+        .when({ type: 'ChangeProduct', changes: { images: [picture(3), picture(1)] } })
+        .then([withPictures(picture(3), picture(1))]));
+    it('refuses a change or a create naming a picture the product does not have, or one twice', () => {
+      given(created, withPictures(picture(1)))
+        .when({ type: 'ChangeProduct', changes: { images: [picture(1), picture(2)] } })
+        .thenRefuses('unprocessable', /images\.1: is not one of this product's pictures/);
+      given(created, withPictures(picture(1)))
+        .when({ type: 'ChangeProduct', changes: { images: [picture(1), picture(1)] } })
+        .thenRefuses('invalid', /images\.1: names a picture twice/);
+      given()
+        .when({ type: 'CreateProduct', productId, details: { ...details, images: [picture(1)] } })
+        .thenRefuses('unprocessable', /images\.0/);
+    });
+    it('refuses a picture for a deleted product', () =>
+      given(created, deleted)
+        .when({ type: 'AddProductImage', image: picture(1) })
         .thenRefuses('gone', /deleted/));
   });
 

@@ -5,6 +5,7 @@ import { text } from '../text.ts';
 import { declareEntity, detail, optionalDetail } from './entity.ts';
 import { money } from './values.ts';
 import { price, taxRate } from './price.ts';
+import { acceptedImages, storedImages } from './product-image.ts';
 
 export const PRODUCT = declareEntity('product', 'productId', {
   name: detail(z.string(), text({ min: 1, max: 200 })),
@@ -14,4 +15,6 @@ export const PRODUCT = declareEntity('product', 'productId', {
   taxRate: optionalDetail(z.number().min(0).max(100).nullable(), taxRate, null),
   sku: optionalDetail(z.string().nullable(), text({ min: 1, max: 64 }).nullable(), null),
   category: optionalDetail(z.string().nullable(), text({ min: 1, max: 100 }).nullable(), null),
+  /** Its pictures, first shown first: each added by upload (POST /products/{id}/images); a change may reorder or drop them. */
+  images: optionalDetail(storedImages, acceptedImages, []),
 });

@@ -27,9 +27,13 @@ export const UPCASTERS: Upcasters = {
     // Version 2 (2026-11-27): a product states the tax rate included in its price. Those listed
     // before did not: their rate is not known (null), which is not a rate of 0.
     (data) => ({ ...data, taxRate: null }),
+    // Version 3 (2026-11-29): a product has pictures. Those listed before had none.
+    (data) => ({ ...data, images: [] }),
   ],
   'product:updated': [
     // Version 2: a change may set the tax rate. Every change of version 1 is also one of version 2.
+    (data) => data,
+    // Version 3: a change may set the pictures. Every change of version 2 is also one of version 3.
     (data) => data,
   ],
   'product:deleted': [],
