@@ -8,6 +8,7 @@ import { orderHandlers } from './order/handlers.ts';
 import { productHandlers } from './product/handlers.ts';
 import { userHandlers } from './user/handlers.ts';
 import type { WriteSide } from './write-side.ts';
+import type { ImageStore } from '@eventide/stores/image-store/port.ts';
 import { operatorHandlers, type OperatorDeps } from './operator/handlers.ts';
 import { webhookHandlers, type WebhookDeps } from './webhooks/handlers.ts';
 
@@ -17,6 +18,7 @@ export function commandHandlers(
   oauth: OAuthDeps,
   operator: OperatorDeps,
   webhooks: WebhookDeps,
+  images: ImageStore,
 ): Handlers<'command'> {
   return {
     ...operatorHandlers(operator),
@@ -24,7 +26,7 @@ export function commandHandlers(
     ...identityHandlers(store, writes.identity),
     ...oauthHandlers(writes.identity, oauth),
     ...userHandlers(writes.identity.runUser),
-    ...productHandlers(writes.products),
+    ...productHandlers(writes.products, images),
     ...orderHandlers(store, writes.orders),
   };
 }

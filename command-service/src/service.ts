@@ -73,6 +73,7 @@ export function commandService(options: CommandServiceOptions = {}): ServiceFact
           },
           { store: events.store, parked, activeGeneration: () => read.store.activeGeneration() },
           { store: events.store, webhooks: (await platform.webhooks()).store, clock: platform.clock, config },
+          (await platform.images()).store,
         ),
       },
       // The schedule answers, and the follower neither parked an event nor stalled.

@@ -6,6 +6,7 @@ import { eventStreamHandlers } from './handlers/events.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { orderReadHandlers } from './handlers/orders.ts';
 import { productReadHandlers } from './handlers/products.ts';
+import { pictureHandlers } from './handlers/pictures.ts';
 import { searchHandlers } from './handlers/search.ts';
 import { userReadHandlers } from './handlers/users.ts';
 import type { QueryDeps } from './handlers/context.ts';
@@ -18,6 +19,7 @@ export function queryHandlers(deps: QueryDeps): Handlers<'query'> {
   return {
     ...userReadHandlers(deps),
     ...productReadHandlers(deps),
+    ...pictureHandlers(deps),
     ...orderReadHandlers(deps),
     ...searchHandlers(deps),
     ...eventStreamHandlers(deps),

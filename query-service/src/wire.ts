@@ -16,6 +16,7 @@ import { progressOf, type ProjectorSignal } from './consistency.ts';
 import type { QueryDeps } from './handlers.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
+import type { ImageStore } from '@eventide/stores/image-store/port.ts';
 import type { WebhookStore } from '@eventide/stores/webhooks/port.ts';
 import type { Clock } from '@eventide/kernel/clock.ts';
 import { busKindOf } from '@eventide/stores/event-bus/open.ts';
@@ -34,6 +35,8 @@ export function queryDeps(
     deadlines: DeadlineSchedule;
     /** The webhooks, for their admin's reads. */
     webhooks: WebhookStore;
+    /** Products' pictures, served at /images. */
+    images: ImageStore;
     clock: Clock;
     stopping: AbortSignal;
     auth: Pick<OpenedAuth, 'sessions' | 'revocations'>;
@@ -50,6 +53,7 @@ export function queryDeps(
     webhooks: { webhooks: options.webhooks, clock: options.clock, maxEndpoints: config.WEBHOOK_MAX_ENDPOINTS },
     readStore,
     productSearch,
+    images: options.images,
     cursors: cursors(secret),
     progress,
     eventStore,

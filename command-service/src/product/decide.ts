@@ -40,6 +40,11 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       return [{ type: 'product:created', data: { productId: command.productId, ...command.details } }];
     case 'AddProductImage': {
       const current = requireActive(state);
+      if (current.images.some((had) => had.imageId === command.image.imageId)) {
+        throw refuse.conflict('this product has this picture already', {
+          fields: [{ field: 'images', message: 'has this picture already' }],
+        });
+      }
       if (current.images.length >= MAX_PRODUCT_IMAGES) {
         throw refuse.unprocessable('images', `this product has ${MAX_PRODUCT_IMAGES} pictures, the most it may: drop one to add another`);
       }

@@ -3,6 +3,7 @@ import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import type { ProductDetails } from '@eventide/kernel/models/product/state.ts';
 import { handle, newEntity, type CommandOptions } from '../handle.ts';
 import { productAggregate } from './decide.ts';
+import type { ProductImage } from '@eventide/kernel/entities/product-image.ts';
 
 export function productCommands(store: EventStore) {
   return {
@@ -13,6 +14,8 @@ export function productCommands(store: EventStore) {
     },
     change: (productId: string, changes: Partial<ProductDetails>, options: CommandOptions) =>
       handle(store, productAggregate, productId, { type: 'ChangeProduct', changes }, options),
+    addImage: (productId: string, image: ProductImage, options: CommandOptions) =>
+      handle(store, productAggregate, productId, { type: 'AddProductImage', image }, options),
     delete: (productId: string, options: CommandOptions) => handle(store, productAggregate, productId, { type: 'DeleteProduct' }, options),
   };
 }

@@ -111,7 +111,7 @@ type ShapeOf<K extends Operation> = (typeof SHAPES)[K];
 export interface CallOf<K extends Operation> {
   params?: Record<PathParameters<(typeof OPERATIONS)[K]['path']>, string>;
   query?: ShapeOf<K> extends { query: infer Q extends z.ZodType } ? QueryOf<Q> : never;
-  body?: ShapeOf<K> extends { body: infer B extends z.ZodType } ? In<B> : never;
+  body?: ShapeOf<K> extends { body: infer B extends z.ZodType } ? In<B> : ShapeOf<K> extends { upload: object } ? Blob : never;
   options?: ReadOptions & WriteOptions;
 }
 
@@ -173,7 +173,9 @@ export function createApiClient(clientOptions: ClientOptions) {
     const { body, options = {} } = request as { body?: unknown; options?: ReadOptions & WriteOptions };
     const url = urlOf(operation, request);
     const headers: Record<string, string> = { accept: 'application/json', ...clientOptions.headers };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // A picture goes as its bytes, of the type the file says; anything else as JSON.
+    const bytes = typeof Blob !== 'undefined' && body instanceof Blob ? body : undefined;
+    if (body !== undefined) headers['content-type'] = bytes ? bytes.type : 'application/json';
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     if (options.ifMatch !== undefined) headers['If-Match'] = typeof options.ifMatch === 'number' ? `"${options.ifMatch}"` : options.ifMatch;
     const waitFor = options.waitForPosition ?? (clientOptions.readYourWrites && method === 'get' && written > 0 ? written : undefined);
@@ -182,7 +184,7 @@ export function createApiClient(clientOptions: ClientOptions) {
       method: method.toUpperCase(),
       headers,
       credentials: 'same-origin',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: bytes ?? JSON.stringify(body) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const text = await response.text();
@@ -229,6 +231,9 @@ export function createApiClient(clientOptions: ClientOptions) {
       change: (id: string, body: In<typeof productChanges>, options?: WriteOptions) =>
         answer<Product>(call('changeProduct', { params: { id }, body, options })),
       delete: (id: string, options?: WriteOptions) => answer<Product>(call('deleteProduct', { params: { id }, options })),
+      /** Adds a picture after the product's others (admins): a JPEG, PNG or WebP file, sent as its bytes. */
+      addImage: (id: string, picture: Blob, options?: WriteOptions) =>
+        answer<Product>(call('addProductImage', { params: { id }, body: picture, options })),
       /** The product's changes, newest first (admins); pass the last page's nextCursor for older ones. */
       history: (id: string, query: { cursor?: string; limit?: number } = {}, options?: ReadOptions) =>
         data<HistoryPage>(call('productHistory', { params: { id }, query, options })),

@@ -24,6 +24,7 @@ describe('the typed client', () => {
       api.products.get(id),
       api.products.change(id, { name: 'L' }),
       api.products.delete(id),
+      api.products.addImage(id, new Blob([new Uint8Array([0x89, 0x50])], { type: 'image/png' })),
       api.products.list(),
       api.products.page(),
       api.products.search('kettle'),

@@ -46,8 +46,8 @@ export function refusalsOf(route: ApiRoute): Map<number, ProblemType[]> {
   // A request that changes state from another site's page is refused (auth/origin.ts).
   if (spec.method !== 'get') add('forbidden');
   if (shape.params || spec.access === 'self') add('not-found');
-  if (shape.query || shape.body || headers.size > 0) add('validation');
-  if (shape.body) add('too-large', 'unsupported-media-type');
+  if (shape.query || shape.body || shape.upload || headers.size > 0) add('validation');
+  if (shape.body || shape.upload) add('too-large', 'unsupported-media-type');
   if (headers.has('If-Match')) add('precondition-failed');
   if (headers.has('Idempotency-Key')) add('idempotency-key-reused');
   if (headers.has('Wait-For-Position')) add('not-yet-consistent');

@@ -7,7 +7,7 @@ import { V1_DEPRECATED_AT, V1_SUNSET_AT } from './versions.ts';
 import { problem } from './common.ts';
 import { headersOf, RESPONSE_HEADERS, refusalsOf } from './answers.ts';
 import { PROBLEM_TYPES, type ProblemType, problemTypeUri } from './problem-types.ts';
-import type { ResponseHeader } from './shape.ts';
+import type { ResponseHeader, Upload } from './shape.ts';
 import type { RequestHeader } from './operations.ts';
 import { API_ROUTES, answerBody, type ApiRoute } from './routes.ts';
 
@@ -71,6 +71,15 @@ function parametersOf(route: ApiRoute): Json[] {
   return [...path, ...query, ...(route.spec.headers ?? []).map((h) => HEADERS[h])];
 }
 
+/** A body of bytes: each media type taken, as binary content (OpenAPI 3.1 says it with contentMediaType). */
+function uploadBody(upload: Upload): Json {
+  return {
+    required: true,
+    description: `${upload.description} At most ${upload.maxBytes} bytes.`,
+    content: Object.fromEntries(upload.mediaTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+  };
+}
+
 function operationOf(route: ApiRoute): Json {
   const responses: Json = {};
   for (const [status, answer] of Object.entries(route.shape.answers)) {
@@ -96,6 +105,7 @@ function operationOf(route: ApiRoute): Json {
     ...(route.shape.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.shape.body, 'input') } } } }
       : {}),
+    ...(route.shape.upload ? { requestBody: uploadBody(route.shape.upload) } : {}),
     responses,
   };
 }

@@ -40,10 +40,19 @@ export interface Representations<State = never> {
   represent: Record<ApiVersion, (state: State) => unknown>;
 }
 
+/** A body of bytes rather than JSON (a picture): the media types taken, and the most bytes. */
+export interface Upload {
+  mediaTypes: readonly string[];
+  maxBytes: number;
+  description: string;
+}
+
 export interface Shape {
   params?: Record<string, PathParameter>;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** A body of bytes, which the handler gets as a Buffer; never with `body`. */
+  upload?: Upload;
   /** Success answers by status; refusals are problem documents (docs/errors.md). */
   answers: Record<number, Answer>;
   representations?: Representations<never>;

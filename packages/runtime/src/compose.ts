@@ -13,6 +13,7 @@ import type { ReadModels } from '@eventide/stores/read-models/open.ts';
 import type { ParkedEvents } from '@eventide/stores/parked/port.ts';
 import type { DeadlineSchedule } from '@eventide/stores/deadlines/port.ts';
 import type { WebhookStore } from '@eventide/stores/webhooks/port.ts';
+import type { ImageStore } from '@eventide/stores/image-store/port.ts';
 import { openClock, type Clock } from '@eventide/kernel/clock.ts';
 import type { Upcasters } from '@eventide/kernel/events/versions.ts';
 import { personalDataSections, type PersonalDataSections } from './export-sections.ts';
@@ -61,6 +62,8 @@ export interface Platform {
   deadlines(): Promise<Opened<DeadlineSchedule>>;
   /** The webhook endpoints and their deliveries (stores/webhooks), where the read models are. */
   webhooks(): Promise<Opened<WebhookStore>>;
+  /** Products' pictures (stores/image-store), where the read models are. */
+  images(): Promise<Opened<ImageStore>>;
   /** The time the parts that act on time read: the system's, or moved by TEST_CLOCK_FILE (kernel/clock.ts). */
   clock: Clock;
   /** The projector, when it runs in this process, tells waiting reads at once that it moved. */
@@ -166,6 +169,7 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
   const parked = once(async () => (await import('@eventide/stores/parked/open.ts')).openParkedEvents(config));
   const deadlines = once(async () => (await import('@eventide/stores/deadlines/open.ts')).openDeadlineSchedule(config));
   const webhooks = once(async () => (await import('@eventide/stores/webhooks/open.ts')).openWebhookStore(config));
+  const images = once(async () => (await import('@eventide/stores/image-store/open.ts')).openImageStore(config));
   const clock = openClock(config, log);
   const platform: Platform = {
     config,
@@ -177,6 +181,7 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
     parked: parked.get,
     deadlines: deadlines.get,
     webhooks: webhooks.get,
+    images: images.get,
     clock,
     projected: progressSignal(),
     personalData: personalDataSections(),
@@ -199,6 +204,7 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
         parked.opened()?.then((opened) => opened.store.close()),
         deadlines.opened()?.then((opened) => opened.store.close()),
         webhooks.opened()?.then((opened) => opened.store.close()),
+        images.opened()?.then((opened) => opened.store.close()),
         readModels.opened()?.then((opened) => opened.store.close()),
         eventStore.opened()?.then((opened) => opened.store.close()),
         auth.opened()?.then((opened) => opened.close()),

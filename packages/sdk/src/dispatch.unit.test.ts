@@ -4,6 +4,7 @@ import type { KeyState } from '@eventide/stores/key-store/port.ts';
 import { sealFields } from '@eventide/stores/personal-data/fields.ts';
 import { Dispatcher, type DeadLetter } from './dispatch.ts';
 import type { KeyLookup } from './personal.ts';
+import { currentSchemaVersion } from '@eventide/kernel/events/versions.ts';
 
 const envelope = (id: string, type = 'user:created', data: unknown = { userId: 'u1', name: 'Ann', email: 'ann@example.com' }) =>
   JSON.stringify({
@@ -94,10 +95,10 @@ describe('subscriber dispatch', () => {
   it('reads an event published before versions existed as the version it knows', async () => {
     const { dispatcher } = setup();
     const seen: unknown[] = [];
-    dispatcher.on('product:created', (event) => void seen.push([event.schemaVersion, event.data.taxRate]));
+    dispatcher.on('product:created', (event) => void seen.push([event.schemaVersion, event.data.taxRate, event.data.images]));
     const v1 = { productId: 'p1', name: 'Kettle', description: '', price: { amount: 2999, currency: 'EUR' }, sku: null, category: null };
     expect(await dispatcher.dispatch(envelope('e1', 'product:created', v1))).toMatchObject({ kind: 'handled' });
-    expect(seen).toEqual([[2, null]]);
+    expect(seen).toEqual([[currentSchemaVersion('product:created'), null, []]]);
   });
 
   it('dead-letters an event of a version newer than it knows, saying so, and goes on', async () => {

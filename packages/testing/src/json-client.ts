@@ -16,7 +16,7 @@ export interface Reply {
 export interface JsonClient {
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Sends a body exactly as given, for malformed input. */
-  raw(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Reply>;
+  raw(method: string, path: string, body: string | Uint8Array | undefined, headers: Record<string, string>): Promise<Reply>;
   /** The cookies held now, as a Cookie header would carry them. */
   cookieHeader(): string;
   /** Replaces the cookies held, e.g. with a copy taken earlier. */
@@ -85,13 +85,13 @@ export function jsonClient(baseUrl: string, options: JsonClientOptions = {}): Js
   }
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 
-  async function raw(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Reply> {
+  async function raw(method: string, path: string, body: string | Uint8Array | undefined, headers: Record<string, string>): Promise<Reply> {
     const cookie = cookieHeader();
     const response = await fetch(baseUrl + path, {
       method,
       redirect: 'manual',
       headers: { ...(cookie ? { cookie } : {}), ...headers },
-      ...(body === undefined ? {} : { body }),
+      ...(body === undefined ? {} : { body: body as BodyInit }),
     });
     keep(response.headers);
     const text = await response.text();

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { DEFAULT_LIMIT } from '@eventide/contract/paging.ts';
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { refuse } from '@eventide/kernel/models/refusal.ts';
+import type { ImageStore } from '@eventide/stores/image-store/port.ts';
 import type { ProductSearch } from '@eventide/stores/product-search/port.ts';
 import type { Collection, ReadDocument, ReadFields, ReadStore } from '@eventide/stores/read-store/port.ts';
 import type { ListOrder } from '@eventide/stores/read-store/list-keys.ts';
@@ -17,6 +18,8 @@ import type { WebhookReadDeps } from '../operator/webhooks.ts';
 export interface QueryDeps {
   readStore: ReadStore;
   productSearch: ProductSearch;
+  /** Products' pictures (GET /images/{imageId}/{size}). */
+  images: ImageStore;
   cursors: Cursors;
   progress: Progress;
   /** GET /events streams the public events from it (server-sent events). */

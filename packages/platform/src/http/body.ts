@@ -5,6 +5,7 @@ import getRawBody from 'raw-body';
 import type { z } from 'zod';
 import { problems } from '@eventide/contract/problems.ts';
 import { validate } from './validate.ts';
+import type { Upload } from '@eventide/contract/shape.ts';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -106,6 +107,30 @@ function isUtf8Prefix(bytes: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Reads a body of bytes (a picture): of a media type the operation takes (415), bounded (413),
+ * not empty (400). What the bytes really are is for the handler to check.
+ */
+export async function readUpload(ctx: Context, upload: Upload): Promise<Buffer> {
+  const taken = upload.mediaTypes.join(', ');
+  if (!ctx.request.type) throw problems.unsupportedMediaType(`send the body as one of ${taken} (the Content-Type header is missing)`);
+  if (!upload.mediaTypes.includes(ctx.request.type))
+    throw problems.unsupportedMediaType(`send the body as one of ${taken}, not ${ctx.request.type}`);
+  const declared = ctx.request.length;
+  if (declared !== undefined && declared > upload.maxBytes) return tooLarge(ctx, upload.maxBytes);
+  let bytes: Buffer;
+  try {
+    bytes = await getRawBody(ctx.req, { limit: upload.maxBytes, length: declared });
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') return tooLarge(ctx, upload.maxBytes);
+    if (type === 'request.size.invalid') throw problems.invalidField('(body)', 'the body is shorter or longer than Content-Length says');
+    throw problems.invalidField('(body)', 'the body could not be read');
+  }
+  if (bytes.length === 0) throw problems.invalidField('(body)', 'the body is empty: send the bytes of the picture');
+  return bytes;
 }
 
 export async function readBody<S extends z.ZodType>(ctx: Context, schema: S, limit?: number): Promise<z.infer<S>> {

@@ -11,13 +11,13 @@ import type { z } from 'zod';
 import { readCostOf, type LimitPolicy } from '@eventide/contract/limits.ts';
 import type { OPERATIONS, Access, LimitName, Operation, OperationName, ServiceName } from '@eventide/contract/operations.ts';
 import { API_ROUTES, routerPath, type SHAPES, type ApiRoute } from '@eventide/contract/routes.ts';
-import type { PathParameter, Shape } from '@eventide/contract/shape.ts';
+import type { PathParameter, Shape, Upload } from '@eventide/contract/shape.ts';
 import { allowOf, bySpecificity, overlap, pathRegExp, templateMatcher } from '@eventide/contract/path-templates.ts';
 import { isAdmin, principalOf, sessionUser, type SessionUser } from '../auth/session.ts';
 import { addressKey } from '../auth/client-address.ts';
 import { clientKey, limiter, type LimiterFactory } from '../auth/rate-limit.ts';
 import { isSelfOrAdmin, type Principal, type UserPrincipal } from '@eventide/kernel/models/principal.ts';
-import { readBody } from './body.ts';
+import { readBody, readUpload } from './body.ts';
 import type { ReadBudget } from './read-budget.ts';
 import { parseIdempotencyKey, parseIfMatch, parseLastEventId } from './conditions.ts';
 import type { ExpectedRevisions } from '@eventide/kernel/models/model.ts';
@@ -31,7 +31,7 @@ type ParamsOf<S> = S extends { params: infer P extends Record<string, PathParame
   ? { [K in keyof P]: P[K] extends PathParameter<infer V> ? V : never }
   : Record<string, never>;
 type QueryOf<S> = S extends { query: infer Q extends z.ZodType } ? z.output<Q> : Record<string, never>;
-type BodyOf<S> = S extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
+type BodyOf<S> = S extends { body: infer B extends z.ZodType } ? z.output<B> : S extends { upload: Upload } ? Buffer : undefined;
 type RepresentOf<S> = S extends { representations: { represent: infer R extends Record<ApiVersion, unknown> } } ? R[ApiVersion] : undefined;
 
 /** What a handler receives: everything the table says the request carries, checked. */
@@ -307,7 +307,11 @@ function serve(
         rule.check(input.principal as Principal, loaded, params);
         input.owned = loaded;
       }
-      input.body = shape.body ? await readBody(ctx, shape.body, deps.bodyLimit) : undefined;
+      input.body = shape.body
+        ? await readBody(ctx, shape.body, deps.bodyLimit)
+        : shape.upload
+          ? await readUpload(ctx, shape.upload)
+          : undefined;
       // The read's own time, not its wait for the read models (Wait-For-Position), is charged.
       if (!measured) return handle(input);
       const started = performance.now();

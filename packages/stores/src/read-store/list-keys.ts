@@ -5,28 +5,15 @@
 // bytes, is what all three do alike: SQLite's lower() folds only ASCII, PostgreSQL compares with
 // COLLATE "C", MongoDB's default comparison is binary.
 import { LIST_KEYS, type ListKey, sortsOf } from '@eventide/kernel/list-orders.ts';
-import type { Collection, ReadDocument } from './port.ts';
+import type { Collection, ListOrder, ListPosition, ReadDocument } from './port.ts';
+
+export type { KeyConditions, ListOrder, ListPosition } from './port.ts';
 
 export { sortsOf, type ListKey };
 
 /** The keys a collection keeps: none for most. */
 export const listKeysOf = (collection: Collection): Readonly<Record<string, ListKey>> =>
   (LIST_KEYS as Readonly<Record<string, Record<string, ListKey>>>)[collection] ?? {};
-
-/** An order of a list: a SORTS entry, ascending unless descending; ties go by seq the same way. */
-export interface ListOrder {
-  by: string;
-  descending: boolean;
-}
-
-/** Where a keyset page of an ordered list continues after: the last document's keys, and its seq. */
-export interface ListPosition {
-  keys: ReadonlyArray<string | number>;
-  seq: number;
-}
-
-/** Conditions on the keys: a value the key must have, or bounds (inclusive) it must lie within. */
-export type KeyConditions = Readonly<Record<string, { equals?: string | number; min?: number; max?: number }>>;
 
 /** ASCII capitals to small letters, nothing else: what SQLite's lower() does. */
 export const foldAscii = (text: string) => text.replace(/[A-Z]+/g, (capitals) => capitals.toLowerCase());

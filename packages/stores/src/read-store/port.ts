@@ -11,7 +11,6 @@ import type { Model } from '@eventide/kernel/events/catalogue.ts';
 import type { OrderState } from '@eventide/kernel/models/order/state.ts';
 import type { ProductState } from '@eventide/kernel/models/product/state.ts';
 import type { UserState } from '@eventide/kernel/models/user/state.ts';
-import type { KeyConditions, ListOrder, ListPosition } from './list-keys.ts';
 
 /** The checkpoint the projector keeps and reads wait on. */
 export const READ_MODELS_CHECKPOINT = 'read-models';
@@ -57,6 +56,21 @@ export type DocumentWrite<C extends Collection = Collection> = {
     expectedVersion: number | null;
   };
 }[C];
+
+/** An order of a list: a SORTS entry, ascending unless descending; ties go by seq the same way. */
+export interface ListOrder {
+  by: string;
+  descending: boolean;
+}
+
+/** Where a keyset page of an ordered list continues after: the last document's keys, and its seq. */
+export interface ListPosition {
+  keys: ReadonlyArray<string | number>;
+  seq: number;
+}
+
+/** Conditions on the keys: a value the key must have, or bounds (inclusive) it must lie within. */
+export type KeyConditions = Readonly<Record<string, { equals?: string | number; min?: number; max?: number }>>;
 
 /**
  * Offset paging (with a total), keyset paging below a seq (null: from the top; no total), or

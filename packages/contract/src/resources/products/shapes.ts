@@ -7,6 +7,8 @@ import { entityId, history } from '../../shape-parts.ts';
 import type { PRODUCT_OPERATIONS } from './operations.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './schemas.ts';
 import { searchBody, searchQuery } from './search.ts';
+import { IMAGE_RENDITIONS, type ImageRendition, productImage } from '@eventide/kernel/entities/product-image.ts';
+import { MAX_PICTURE_BYTES, MAX_PICTURE_PIXELS, PICTURE_TYPES } from './pictures.ts';
 
 const product = { id: entityId('product') };
 
@@ -37,6 +39,37 @@ export const PRODUCT_SHAPES = {
     answers: { 201: { description: 'created; Location, ETag and Event-Position are set', body: productBody } },
   },
   changeProduct: { params: product, body: productChanges, answers: { 200: { description: 'changed', body: productBody } } },
+  addProductImage: {
+    params: product,
+    upload: {
+      mediaTypes: PICTURE_TYPES,
+      maxBytes: MAX_PICTURE_BYTES,
+      description: `The picture's bytes. At most ${MAX_PICTURE_PIXELS.toLocaleString('en')} pixels; its metadata (places, dates, cameras) is not kept.`,
+    },
+    answers: {
+      201: {
+        description: 'added: the product, its new picture last; Location is the picture at its large size',
+        body: productBody,
+        headers: ['Location'],
+      },
+    },
+  },
+  productImage: {
+    params: {
+      imageId: { schema: productImage.shape.imageId, names: 'picture' },
+      size: { schema: z.enum(Object.keys(IMAGE_RENDITIONS) as [ImageRendition, ...ImageRendition[]]), names: 'picture size' },
+    },
+    answers: {
+      200: {
+        description: `the picture, scaled down to ${Object.entries(IMAGE_RENDITIONS)
+          .map(([size, width]) => `${width} pixels wide (${size})`)
+          .join(' or ')}, never up`,
+        contentType: 'image/webp',
+        headers: ['ETag'],
+      },
+      304: { description: 'not modified: the ETag sent is the picture' },
+    },
+  },
   deleteProduct: {
     params: product,
     answers: { 200: { description: 'deleted; the product as it was, with deletedAt', body: productBody } },

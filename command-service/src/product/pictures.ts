@@ -1,0 +1,68 @@
+// An uploaded picture, checked and made into the sizes the pages use (IMAGE_RENDITIONS), by sharp
+// (libvips). What the bytes are is read from the bytes, never taken from the Content-Type: a file
+// that is not a JPEG, PNG or WebP picture, or is another kind than it says, is refused (415). The
+// size a picture claims is checked before it is decoded (a decompression bomb is a few bytes that
+// claim a huge picture). Metadata is not kept: EXIF can say where a photo was taken.
+import { createHash } from 'node:crypto';
+import sharp, { type Metadata } from 'sharp';
+import pLimit from 'p-limit';
+import { IMAGE_RENDITIONS, type ImageRendition, type ProductImage } from '@eventide/kernel/entities/product-image.ts';
+import { MAX_PICTURE_PIXELS, type PICTURE_TYPES } from '@eventide/contract/resources/products/pictures.ts';
+import { problems } from '@eventide/contract/problems.ts';
+import type { Renditions } from '@eventide/stores/image-store/port.ts';
+
+/** The media type of each format sharp reads that is taken; others (SVG, GIF, TIFF, HEIF…) are not. */
+const TAKEN: Readonly<Record<string, (typeof PICTURE_TYPES)[number]>> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/**
+ * Pictures made one at a time: decoding takes up to four bytes a pixel (160 MB at the most pixels
+ * taken), so a few uploads at once cannot take the process's memory, and libvips's threads stay
+ * free for the rest.
+ */
+const inTurn = pLimit(1);
+
+export interface Picture {
+  image: ProductImage;
+  renditions: Renditions;
+}
+
+/** The picture `bytes` hold, sent as `declared`, in every size; or a problem naming the body. */
+export function makePicture(bytes: Buffer, declared: string): Promise<Picture> {
+  return inTurn(async () => {
+    let metadata: Metadata;
+    try {
+      metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+    } catch {
+      throw problems.unsupportedMediaType('the body is not a picture: send the bytes of a JPEG, PNG or WebP image');
+    }
+    const type = TAKEN[metadata.format];
+    if (type === undefined) throw problems.unsupportedMediaType(`the body is a ${metadata.format} file: send a JPEG, PNG or WebP image`);
+    if (type !== declared) throw problems.unsupportedMediaType(`the body is ${type}, not ${declared} as its Content-Type says`);
+    const pixels = metadata.width * metadata.height;
+    if (pixels > MAX_PICTURE_PIXELS) {
+      throw problems.invalidField(
+        '(body)',
+        `the picture has ${pixels.toLocaleString('en')} pixels; at most ${MAX_PICTURE_PIXELS.toLocaleString('en')} are taken`,
+      );
+    }
+    // Turned upright as the camera said (EXIF orientation 5 to 8 turn it a quarter).
+    const turned = (metadata.orientation ?? 1) >= 5;
+    const image: ProductImage = {
+      imageId: createHash('sha256').update(bytes).digest('hex').slice(0, 32),
+      width: turned ? metadata.height : metadata.width,
+      height: turned ? metadata.width : metadata.height,
+    };
+    const source = sharp(bytes, { limitInputPixels: MAX_PICTURE_PIXELS, failOn: 'error' }).rotate();
+    try {
+      const entries = await Promise.all(
+        (Object.entries(IMAGE_RENDITIONS) as Array<[ImageRendition, number]>).map(async ([rendition, width]) => [
+          rendition,
+          await source.clone().resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer(),
+        ]),
+      );
+      return { image, renditions: Object.fromEntries(entries) as Renditions };
+    } catch {
+      throw problems.invalidField('(body)', 'the picture could not be read whole: it is damaged or cut short');
+    }
+  });
+}
