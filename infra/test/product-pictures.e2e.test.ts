@@ -101,9 +101,10 @@ describe('product pictures', () => {
 
   it(`refuses a picture past ${MAX_PRODUCT_IMAGES}, the same one twice, a picture the product lacks, and a stranger`, async () => {
     const productId = await newProduct();
-    let last;
-    for (let i = 0; i < MAX_PRODUCT_IMAGES; i++) last = await upload(productId, await picture(40 + i, 40, 'webp'), MEDIA_TYPE.webp);
-    expect(last!.body.images).toHaveLength(MAX_PRODUCT_IMAGES);
+    const uploads = [];
+    for (let i = 0; i < MAX_PRODUCT_IMAGES; i++) uploads.push(await upload(productId, await picture(40 + i, 40, 'webp'), MEDIA_TYPE.webp));
+    const last = uploads[uploads.length - 1]!;
+    expect(last.body.images).toHaveLength(MAX_PRODUCT_IMAGES);
     const over = await upload(productId, await picture(99, 40, 'webp'), MEDIA_TYPE.webp);
     expect([over.status, over.body.errors?.[0]?.field]).toEqual([422, 'images']);
     const other = await newProduct();
@@ -111,7 +112,7 @@ describe('product pictures', () => {
     expect(once.status).toBe(201);
     const twice = await upload(other, await picture(40, 40, 'webp'), MEDIA_TYPE.webp);
     expect(twice.status).toBe(409);
-    const foreign = await app.write('PATCH', `/products/${other}`, { images: [...once.body.images, last!.body.images[3]] });
+    const foreign = await app.write('PATCH', `/products/${other}`, { images: [...once.body.images, last.body.images[3]] });
     expect([foreign.status, foreign.body.errors?.[0]?.field]).toEqual([422, 'images.1']);
     const stranger = await upload(other, await picture(41, 40, 'webp'), MEDIA_TYPE.webp, app.anonymous());
     expect(stranger.status).toBe(401);

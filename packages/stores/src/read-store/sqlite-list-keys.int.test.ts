@@ -62,7 +62,11 @@ describe('embedded SQLite read store: list keys', () => {
       try {
         const planOf = (query: ListQuery) => {
           const params: Array<string | number> = [];
-          const { conditions, orderBy } = listSql('products', query, (value) => (params.push(value), '?'), column);
+          const place = (value: string | number) => {
+            params.push(value);
+            return '?';
+          };
+          const { conditions, orderBy } = listSql('products', query, place, column);
           const where = ['deleted = 0', ...conditions].join(' AND ');
           const sql = `EXPLAIN QUERY PLAN SELECT id FROM products_g1 WHERE ${where} ORDER BY ${orderBy} LIMIT 20`;
           return (db.prepare(sql).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join('; ');
