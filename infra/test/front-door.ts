@@ -115,10 +115,17 @@ export interface SplitSite {
  * hosts are (with DATABASE_URL, they share the database and no file).
  */
 export async function startSplitSite(
-  options: { env?: Record<string, string>; collabProcesses?: number; ownDataDirs?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    collabProcesses?: number;
+    ownDataDirs?: boolean;
+    /** Runs on the stores before any process starts (a seed), given their environment. */
+    prepare?: ((env: Record<string, string>) => Promise<void>) | undefined;
+  } = {},
 ): Promise<SplitSite> {
   const dataDir = mkdtempSync(join(tmpdir(), 'eventide-split-'));
   const env = { DATA_DIR: dataDir, TRUST_PROXY_HOPS: '1', ...options.env };
+  await options.prepare?.(env);
   const dataDirs = [dataDir];
   /** The environment of the next process started: its own data directory, if asked. */
   const envOfOne = () => {

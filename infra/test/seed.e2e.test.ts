@@ -10,6 +10,7 @@ import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { EVENT_NAMES, parsePayload, type EventName } from '@eventide/kernel/events/catalogue.ts';
 import { openReadModels } from '@eventide/stores/read-models/open.ts';
+import { openImageStore } from '@eventide/stores/image-store/open.ts';
 import { READ_MODELS_CHECKPOINT } from '@eventide/stores/read-store/port.ts';
 import { spawnInGroup } from '@eventide/testing/processes.ts';
 
@@ -63,6 +64,13 @@ describe('npm run seed', { timeout: 120_000 }, () => {
       // The read models are there: what npm start would serve.
       const products = await read.list('products', { limit: 5, beforeSeq: null });
       expect(products.items).toHaveLength(5);
+      // The newest products have a picture each, kept where npm start serves pictures from.
+      const images = (await openImageStore(loadConfig({ ...process.env, DATA_DIR: dataDir }))).store;
+      for (const product of products.items) {
+        expect(product.fields.images).toHaveLength(1);
+        expect((await images.get(product.fields.images[0]!.imageId, 'small'))?.length).toBeGreaterThan(100);
+      }
+      await images.close();
       const word = String(products.items[0]!.fields.name).split(' ').at(-1)!;
       expect((await search.search(word, 5)).hits.length).toBeGreaterThan(0);
       const orders = await read.list('orders', { limit: 1, offset: 0 });

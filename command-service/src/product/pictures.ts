@@ -13,6 +13,9 @@ import type { Renditions } from '@eventide/stores/image-store/port.ts';
 
 /** The media type of each format sharp reads that is taken; others (SVG, GIF, TIFF, HEIF…) are not. */
 const TAKEN: Readonly<Record<string, (typeof PICTURE_TYPES)[number]>> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+/** A taken format as people name it. */
+const NAMED: Readonly<Record<string, string>> = { 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP' };
+const WHAT_IS_TAKEN = 'JPEG, PNG and WebP pictures are taken';
 
 /**
  * Pictures made one at a time: decoding takes up to four bytes a pixel (160 MB at the most pixels
@@ -33,16 +36,20 @@ export function makePicture(bytes: Buffer, declared: string): Promise<Picture> {
     try {
       metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
     } catch {
-      throw problems.unsupportedMediaType('the body is not a picture: send the bytes of a JPEG, PNG or WebP image');
+      throw problems.unsupportedMediaType(`is not a picture: ${WHAT_IS_TAKEN}`);
     }
     const type = TAKEN[metadata.format];
-    if (type === undefined) throw problems.unsupportedMediaType(`the body is a ${metadata.format} file: send a JPEG, PNG or WebP image`);
-    if (type !== declared) throw problems.unsupportedMediaType(`the body is ${type}, not ${declared} as its Content-Type says`);
+    if (type === undefined) throw problems.unsupportedMediaType(`is ${metadata.format.toUpperCase()}: ${WHAT_IS_TAKEN}`);
+    if (type !== declared) {
+      throw problems.unsupportedMediaType(
+        `is a ${NAMED[type]} picture, not ${NAMED[declared] ?? declared} as its Content-Type (${declared}) says`,
+      );
+    }
     const pixels = metadata.width * metadata.height;
     if (pixels > MAX_PICTURE_PIXELS) {
       throw problems.invalidField(
         '(body)',
-        `the picture has ${pixels.toLocaleString('en')} pixels; at most ${MAX_PICTURE_PIXELS.toLocaleString('en')} are taken`,
+        `has ${pixels.toLocaleString('en')} pixels; at most ${MAX_PICTURE_PIXELS.toLocaleString('en')} are taken`,
       );
     }
     // Turned upright as the camera said (EXIF orientation 5 to 8 turn it a quarter).
@@ -62,7 +69,7 @@ export function makePicture(bytes: Buffer, declared: string): Promise<Picture> {
       );
       return { image, renditions: Object.fromEntries(entries) as Renditions };
     } catch {
-      throw problems.invalidField('(body)', 'the picture could not be read whole: it is damaged or cut short');
+      throw problems.invalidField('(body)', 'could not be read whole: it is damaged or cut short');
     }
   });
 }

@@ -99,6 +99,34 @@ export function seedData(seed: number) {
       });
     },
 
+    /**
+     * A product's picture as SVG, for the seed to upload: a shape on a backdrop, in colours of its
+     * own, as a placeholder a shop might use before its photographs (no text: fonts differ by machine).
+     */
+    pictureSvg(): string {
+      const hue = faker.number.int(359);
+      const colour = (h: number, s: number, l: number) => `hsl(${(h + 360) % 360} ${s}% ${l}%)`;
+      const shape = faker.helpers.arrayElement([
+        `<circle cx="600" cy="430" r="250" fill="url(#object)"/>`,
+        `<rect x="370" y="200" width="460" height="460" rx="60" fill="url(#object)"/>`,
+        `<path d="M600 170 L860 660 L340 660 Z" fill="url(#object)"/>`,
+        `<rect x="300" y="300" width="600" height="280" rx="140" fill="url(#object)"/>`,
+      ]);
+      return `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900" viewBox="0 0 1200 900">
+        <defs>
+          <linearGradient id="backdrop" x1="0" y1="0" x2="0" y2="1">
+            <stop offset="0" stop-color="${colour(hue, 35, 94)}"/><stop offset="1" stop-color="${colour(hue, 30, 82)}"/>
+          </linearGradient>
+          <linearGradient id="object" x1="0" y1="0" x2="1" y2="1">
+            <stop offset="0" stop-color="${colour(hue + 30, 70, 62)}"/><stop offset="1" stop-color="${colour(hue - 20, 65, 38)}"/>
+          </linearGradient>
+        </defs>
+        <rect width="1200" height="900" fill="url(#backdrop)"/>
+        <ellipse cx="600" cy="720" rx="330" ry="34" fill="${colour(hue, 25, 60)}" opacity=".45"/>
+        ${shape}
+      </svg>`;
+    },
+
     productChange() {
       return productChanges.parse(faker.datatype.boolean() ? { price: price() } : { description: sentence() });
     },

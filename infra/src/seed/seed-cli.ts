@@ -9,6 +9,7 @@ import { openAuth } from '@eventide/platform/auth/open.ts';
 import { loadConfig } from '@eventide/kernel/config.ts';
 import { openEventStore } from '@eventide/stores/personal-data/open.ts';
 import { openReadModels } from '@eventide/stores/read-models/open.ts';
+import { openImageStore } from '@eventide/stores/image-store/open.ts';
 import { READ_MODELS_CHECKPOINT } from '@eventide/stores/read-store/port.ts';
 import { seed } from './seed.ts';
 import type { FromReadModels, ToReadModels } from './read-models-worker.ts';
@@ -38,6 +39,9 @@ const config = loadConfig(environment);
 const eventStore = await openEventStore(config);
 // The write side's use cases run with the service's sessions and limits, as the admin command line's do.
 const auth = await openAuth(config);
+const images = await openImageStore(config);
+/** How many of the newest products get a picture: the shop's first pages look like a shop's. */
+const PICTURED = 48;
 const number = (n: number) => n.toLocaleString('en');
 const seconds = (since: number) => (performance.now() - since) / 1000;
 let readModels: ReturnType<typeof buildReadModels> | undefined;
@@ -79,6 +83,7 @@ try {
     }),
     events,
     seed: seedNumber,
+    pictures: { store: images.store, count: PICTURED },
     onProgress(p) {
       if (p.events - shown < 500) return;
       shown = p.events;
@@ -110,6 +115,7 @@ try {
   // After a failed append the thread would otherwise keep the process alive.
   await readModels?.stop();
   await eventStore.store.close();
+  await images.store.close();
   await auth.close();
 }
 

@@ -9,6 +9,9 @@ import { newId } from '@eventide/kernel/ids.ts';
 import { ORDER_PATH } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { Principal } from '@eventide/kernel/models/principal.ts';
 import { isRefusal } from '@eventide/kernel/models/refusal.ts';
+import sharp from 'sharp';
+import { makePicture } from '@eventide/command-service/src/product/pictures.ts';
+import type { ImageStore } from '@eventide/stores/image-store/port.ts';
 import { MIX, seedData } from './data.ts';
 
 export interface SeedProgress {
@@ -27,6 +30,8 @@ export interface SeedOptions {
   seed?: number;
   /** Commands in flight at once. */
   concurrency?: number;
+  /** Where the newest products' pictures are kept, and how many products get one (the first page or two of the shop). */
+  pictures?: { store: ImageStore; count: number };
   onProgress?(progress: SeedProgress): void;
 }
 
@@ -41,6 +46,7 @@ export async function seed({
   events: target,
   seed: seedNumber = 1,
   concurrency = 64,
+  pictures,
   onProgress,
 }: SeedOptions): Promise<SeedProgress> {
   const data = seedData(seedNumber);
@@ -89,6 +95,15 @@ export async function seed({
     progress.products++;
   }
 
+  /** A picture for one of the newest products, made and kept as an upload's is (command-service's pictures.ts). */
+  async function addPicture(n: number) {
+    const productId = allProducts[allProducts.length - 1 - n]!;
+    const png = await sharp(Buffer.from(data.pictureSvg())).png().toBuffer();
+    const picture = await makePicture(png, 'image/png');
+    await pictures!.store.put(picture.image.imageId, picture.renditions);
+    await run(() => writes.products.addImage(productId, picture.image, options()));
+  }
+
   async function changeProduct() {
     await run(() => writes.products.change(data.pick(allProducts), data.productChange(), options()));
   }
@@ -132,6 +147,14 @@ export async function seed({
   await phase(signUp, () => progress.events >= usersUntil && userIds.length > 0);
   const productsUntil = usersUntil + Math.ceil(target * MIX.products * 0.95);
   await phase(addProduct, () => progress.events >= productsUntil);
+  if (pictures) {
+    let pictured = 0;
+    const count = Math.min(pictures.count, allProducts.length);
+    await phase(
+      () => addPicture(pictured++),
+      () => pictured >= count,
+    );
+  }
   const ordersUntil = productsUntil + Math.ceil(target * MIX.orders);
   await phase(order, () => progress.events >= ordersUntil);
   // The rest of the products' share: price and description changes to products already listed.

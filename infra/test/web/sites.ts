@@ -19,10 +19,14 @@ export interface Site {
 const noPostgres = postgresUnavailable();
 if (noPostgres) console.warn(`SKIPPED: the web app on PostgreSQL: ${noPostgres}`);
 
-/** `npm start`'s one process, on a data directory of its own, with `env`. */
-async function oneProcess(env: Record<string, string> = {}): Promise<Site> {
+/** What runs on a site's stores before its processes start (a seed), given their environment. */
+export type Prepare = (env: Record<string, string>) => Promise<void>;
+
+/** `npm start`'s one process, on a data directory of its own, with `env`, after `prepare`. */
+async function oneProcess(env: Record<string, string> = {}, prepare?: Prepare): Promise<Site> {
   const dataDir = mkdtempSync(join(tmpdir(), 'eventide-web-'));
   const all = { DATA_DIR: dataDir, ...env };
+  await prepare?.(all);
   const service = await startService(all);
   return {
     url: service.url,
@@ -35,16 +39,16 @@ async function oneProcess(env: Record<string, string> = {}): Promise<Site> {
 }
 
 export const SITES = [
-  { name: 'npm start', shots: '', start: () => oneProcess() },
+  { name: 'npm start', shots: '', start: (prepare?: Prepare) => oneProcess({}, prepare) },
   ...(noPostgres
     ? []
     : [
         {
           name: 'npm start on PostgreSQL',
           shots: 'postgres-',
-          async start(): Promise<Site> {
+          async start(prepare?: Prepare): Promise<Site> {
             const postgres = await startPostgres();
-            const site = await oneProcess({ DATABASE_URL: await postgres.database() });
+            const site = await oneProcess({ DATABASE_URL: await postgres.database() }, prepare);
             return {
               ...site,
               async stop() {
@@ -55,5 +59,7 @@ export const SITES = [
           },
         },
       ]),
-  ...(nginxAvailable ? [{ name: 'the front door of the split processes', shots: 'door-', start: () => startSplitSite() }] : []),
+  ...(nginxAvailable
+    ? [{ name: 'the front door of the split processes', shots: 'door-', start: (prepare?: Prepare) => startSplitSite({ prepare }) }]
+    : []),
 ];

@@ -25,6 +25,7 @@ import type {
 } from '@eventide/contract/resources/documents/schemas.ts';
 
 export type { DocumentRole, SharedRole } from '@eventide/contract/resources/documents/schemas.ts';
+export type { ProductSort } from '@eventide/contract/resources/products/schemas.ts';
 import type { createOrderBody, orderChanges, orderListQuery, orderV2Body } from '@eventide/contract/resources/orders/schemas.ts';
 import type { createProductBody, ProductSort, productBody, productChanges } from '@eventide/contract/resources/products/schemas.ts';
 import type { HistoryPage } from '@eventide/contract/history.ts';

@@ -18,7 +18,11 @@ function shown(value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (value === '') return '(empty)';
   if (typeof value === 'object' && 'amount' in value && 'currency' in value) return money(value as { amount: number; currency: string });
-  if (Array.isArray(value)) return `${value.length} line${value.length === 1 ? '' : 's'}`;
+  if (Array.isArray(value)) {
+    // A product's pictures ({imageId, …}), or an order's lines.
+    const noun = value.some((item) => typeof item === 'object' && item !== null && 'imageId' in item) ? 'picture' : 'line';
+    return value.length === 0 ? 'none' : `${value.length} ${noun}${value.length === 1 ? '' : 's'}`;
+  }
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

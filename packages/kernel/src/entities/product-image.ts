@@ -2,13 +2,9 @@
 // the size of the picture as uploaded (after its orientation was applied), so that pages can keep
 // its place before it loads. The bytes are never in an event (stores/image-store).
 import { z } from 'zod';
+import { MAX_PRODUCT_IMAGES } from './product-image-bounds.ts';
 
-/** At most this many pictures a product: what a product page shows without paging. */
-export const MAX_PRODUCT_IMAGES = 8;
-
-/** The sizes each picture is kept in, by name: the width it is scaled down to (never up). */
-export const IMAGE_RENDITIONS = { small: 320, large: 1280 } as const;
-export type ImageRendition = keyof typeof IMAGE_RENDITIONS;
+export { IMAGE_RENDITIONS, type ImageRendition, MAX_PRODUCT_IMAGES } from './product-image-bounds.ts';
 
 export const productImage = z.strictObject({
   imageId: z.string().regex(/^[0-9a-f]{32}$/, 'an image id, as an upload answers it'),

@@ -129,7 +129,7 @@ export async function readUpload(ctx: Context, upload: Upload): Promise<Buffer> 
     if (type === 'request.size.invalid') throw problems.invalidField('(body)', 'the body is shorter or longer than Content-Length says');
     throw problems.invalidField('(body)', 'the body could not be read');
   }
-  if (bytes.length === 0) throw problems.invalidField('(body)', 'the body is empty: send the bytes of the picture');
+  if (bytes.length === 0) throw problems.invalidField('(body)', 'is empty');
   return bytes;
 }
 

@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
-// Products, newest first, by cursor: the next page loads as the end of the list scrolls into
-// view, or with the button (keyboards and screen readers need no scrolling to get there).
+// Products by cursor, newest first or as the shopper sorts and narrows them: the next page loads as
+// the end of the list scrolls into view, or with the button (keyboards and screen readers need no
+// scrolling to get there). A product's page shows its pictures; an admin's, what edits them.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Product } from '@eventide/client/api-client.ts';
+import type { Product, ProductListing } from '@eventide/client/api-client.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api, asProblem, formatMoney } from '../api.ts';
 import { Field, Form, useForm } from '../form.tsx';
@@ -14,6 +15,8 @@ import { addToDraft } from './orders.tsx';
 import { ProductForm } from './admin.tsx';
 import { History } from '../history.tsx';
 import { LiveBadge, useLiveList } from '../live.tsx';
+import { Gallery, PicturesEditor, Thumbnail } from '../pictures.tsx';
+import { isNewestOfAll, ListingForm } from './product-listing.tsx';
 
 const PAGE = 20;
 
@@ -36,20 +39,22 @@ export function CategoryLink({ category }: { category: string }) {
   );
 }
 
-/** Every product, or those of one category. */
+/** Every product, or those of one category; in the order and price range the shopper asks for. */
 export function ProductsPage({ category }: { category?: string }) {
   const [items, setItems] = useState<Product[]>([]);
   const [cursor, setCursor] = useState<string | null>('');
+  const [listing, setListing] = useState<ProductListing>({});
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<ApiProblem>();
   const end = useRef<HTMLDivElement>(null);
+  const narrowing = (shown: ProductListing) => ({ ...shown, ...(category ? { category } : {}) });
 
   async function loadMore() {
     if (loading || cursor === null) return;
     setLoading(true);
     setProblem(undefined);
     try {
-      const page = await api.products.page({ cursor, limit: PAGE, ...(category ? { category } : {}) });
+      const page = await api.products.page({ cursor, limit: PAGE, ...narrowing(listing) });
       // A product already shown (it came live, or with the stream's first load) is not shown twice.
       setItems((before) => [...before, ...page.items.filter((p) => !before.some((b) => b.productId === p.productId))]);
       setCursor(page.nextCursor);
@@ -60,17 +65,31 @@ export function ProductsPage({ category }: { category?: string }) {
     }
   }
 
+  /** The first page in another order or range, in place of the list shown; a refusal is the form's to show. */
+  async function relist(next: ProductListing) {
+    const page = await api.products.page({ limit: PAGE, ...narrowing(next) });
+    setListing(next);
+    setItems(page.items);
+    setCursor(page.nextCursor);
+    setProblem(undefined);
+  }
+
   useEffect(() => void loadMore(), []);
+  const newestOfAll = isNewestOfAll(listing);
   const live = useLiveList<Product>('products', {
-    // The newest page again, merged in: what was added or changed since the list was loaded.
+    // The newest page again, merged in: what was added or changed since the list was loaded. In
+    // another order or range a product's place is the server's to say: those shown change in place.
     reload: () =>
-      void api.products.page({ limit: PAGE, ...(category ? { category } : {}) }).then(
-        (page) => setItems((shown) => page.items.reduceRight((list, product) => merged(list, product), shown)),
-        () => undefined,
-      ),
+      newestOfAll
+        ? void api.products.page({ limit: PAGE, ...narrowing(listing) }).then(
+            (page) => setItems((shown) => page.items.reduceRight((list, product) => merged(list, product), shown)),
+            () => undefined,
+          )
+        : undefined,
     update: setItems,
     idOf: (p) => p.productId,
-    ...(category ? { wanted: (p: Product) => p.category === category } : {}),
+    wanted: (p: Product) =>
+      newestOfAll ? category === undefined || p.category === category : items.some((shown) => shown.productId === p.productId),
   });
   useEffect(() => {
     const sentinel = end.current;
@@ -80,7 +99,7 @@ export function ProductsPage({ category }: { category?: string }) {
     });
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [cursor, loading, problem]);
+  }, [cursor, loading, problem, listing]);
 
   return (
     <section aria-labelledby="products-title">
@@ -92,9 +111,11 @@ export function ProductsPage({ category }: { category?: string }) {
       <h1 id="products-title">
         {category ?? 'Products'} <LiveBadge state={live} />
       </h1>
+      <ListingForm onApply={relist} />
       <ul class="cards" aria-busy={loading}>
         {items.map((product) => (
           <li key={product.productId} class="card">
+            <Thumbnail product={product} />
             <Link href={`/products/${product.productId}`}>
               <strong>{product.name}</strong>
             </Link>
@@ -113,7 +134,13 @@ export function ProductsPage({ category }: { category?: string }) {
       )}
       {cursor === null && (
         <p class="muted">
-          {items.length === 0 ? (category ? 'No products in this category.' : 'No products yet.') : `That is all ${items.length} products.`}
+          {items.length === 0
+            ? isNewestOfAll(listing)
+              ? category
+                ? 'No products in this category.'
+                : 'No products yet.'
+              : 'No products in this price range.'
+            : `That is all ${items.length} products.`}
         </p>
       )}
     </section>
@@ -131,6 +158,7 @@ export function ProductPage({ id }: { id: string }) {
         <Link href="/">← All products</Link>
       </p>
       <h1 id="product-title">{product.name}</h1>
+      <Gallery product={product} />
       <p class="price big">
         {formatMoney(product.price)}
         {product.taxRate !== null && <span class="tax"> incl. {product.taxRate.toLocaleString('en')} % tax</span>}
@@ -163,6 +191,13 @@ export function ProductPage({ id }: { id: string }) {
       )}
       {isAdmin(session) && version !== undefined && (
         <ProductForm
+          product={product}
+          version={version}
+          onSaved={(saved, savedVersion) => loaded.set((shown) => shown && { ...shown, data: saved, version: savedVersion })}
+        />
+      )}
+      {isAdmin(session) && version !== undefined && (
+        <PicturesEditor
           product={product}
           version={version}
           onSaved={(saved, savedVersion) => loaded.set((shown) => shown && { ...shown, data: saved, version: savedVersion })}
