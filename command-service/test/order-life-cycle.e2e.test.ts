@@ -97,3 +97,42 @@ describe('the order life cycle, as served', () => {
     expect(paid.body.detail).toBe('an order is marked paid by an admin only');
   });
 });
+
+describe('the payment behind the step to paid', () => {
+  it("records the order's total, how it was paid and its reference, and shows them on the order", async () => {
+    const path = await orderIn('placed');
+    const payment = { amount: { amount: 2999, currency: 'EUR' }, method: 'bank-transfer', reference: 'TX-0042' };
+    const paid = await app.request('PATCH', path, { status: 'paid', payment });
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: 'paid', payment });
+    // Recorded once: later steps keep it.
+    const shipped = await app.request('PATCH', path, { status: 'shipped' });
+    expect(shipped.body.payment).toEqual(payment);
+    // Without a reference (cash), it is null.
+    const cash = await app.request('PATCH', await orderIn('placed'), {
+      status: 'paid',
+      payment: { ...payment, method: 'cash', reference: undefined },
+    });
+    expect(cash.body.payment).toEqual({ ...payment, method: 'cash', reference: null });
+  });
+
+  it('refuses a payment of another sum, one without the step to paid, and a bad method, naming the field and writing nothing', async () => {
+    const path = await orderIn('placed');
+    const before = await app.eventCount();
+    const payment = { amount: { amount: 2999, currency: 'EUR' }, method: 'card', reference: null };
+    for (const [body, status, field] of [
+      [{ status: 'paid', payment: { ...payment, amount: { amount: 100, currency: 'EUR' } } }, 422, 'payment.amount'],
+      [{ status: 'paid', payment: { ...payment, amount: { amount: 2999, currency: 'USD' } } }, 422, 'payment.amount'],
+      [{ payment }, 422, 'payment'],
+      [{ status: 'paid', payment: { ...payment, method: 'iou' } }, 400, 'payment.method'],
+      [{ status: 'paid', payment: { ...payment, reference: 'x'.repeat(101) } }, 400, 'payment.reference'],
+    ] as const) {
+      const reply = await app.request('PATCH', path, body);
+      expect([reply.status, reply.body.errors?.[0]?.field], JSON.stringify(body)).toEqual([status, field]);
+    }
+    expect(await app.eventCount()).toBe(before);
+    // The customer cannot record one: the step is the shop's.
+    const byCustomer = await clients.customer.request('PATCH', path, { status: 'paid', payment });
+    expect(byCustomer.status).toBe(403);
+  });
+});

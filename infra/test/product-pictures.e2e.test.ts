@@ -3,7 +3,7 @@
 // anything is written: too big, not a picture, a picture of another kind than it says, a few bytes
 // that claim a huge picture, one too many.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PICTURE_BYTES, MAX_PICTURE_PIXELS } from '@eventide/contract/resources/products/pictures.ts';
+import { MAX_PICTURE_BYTES, MAX_PICTURE_PIXELS } from '@eventide/kernel/entities/product-image-bounds.ts';
 import { MAX_PRODUCT_IMAGES } from '@eventide/kernel/entities/product-image.ts';
 import { startFullApp, type FullApp } from './full-app.ts';
 import { MEDIA_TYPE, picture, pictureOf } from './pictures.ts';

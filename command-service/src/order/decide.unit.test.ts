@@ -13,8 +13,8 @@ const kettle: OrderLine = { productId: 'a0000000-0000-4000-8000-000000000001', q
 const mug: OrderLine = { productId: 'a0000000-0000-4000-8000-000000000002', quantity: 1, unitPrice: { amount: 500, currency: 'EUR' } };
 const dollarMug: OrderLine = { ...mug, unitPrice: { amount: 500, currency: 'USD' } };
 
-const created: OrderEvent = { type: 'order:created', data: { orderId, userId, lines: [kettle], status: 'draft' } };
-const emptyDraft: OrderEvent = { type: 'order:created', data: { orderId, userId, lines: [], status: 'draft' } };
+const created: OrderEvent = { type: 'order:created', data: { orderId, userId, lines: [kettle], status: 'draft', payment: null } };
+const emptyDraft: OrderEvent = { type: 'order:created', data: { orderId, userId, lines: [], status: 'draft', payment: null } };
 const to = (status: OrderStatus): OrderEvent => ({ type: 'order:updated', data: { orderId, changes: { status } } });
 const deleted: OrderEvent = { type: 'order:deleted', data: { orderId } };
 
@@ -111,6 +111,27 @@ describe('order decider', () => {
       given(created, to('placed'), to('paid'), to('shipped'))
         .when({ type: 'ChangeOrder', by: admin, changes: { status: 'delivered' } })
         .then([to('delivered')]);
+    });
+    it("records the payment with the step to paid: the order's total, how it was paid, its reference", () => {
+      const payment = { amount: { amount: 5998, currency: 'EUR' }, method: 'bank-transfer' as const, reference: 'TX-1' };
+      given(created, to('placed'))
+        .when({ type: 'ChangeOrder', by: admin, changes: { status: 'paid', payment } })
+        .then([{ type: 'order:updated', data: { orderId, changes: { status: 'paid', payment } } }]);
+    });
+    it('refuses a payment of another sum or currency than the total, or one without the step to paid', () => {
+      const payment = (amount: number, currency = 'EUR') => ({ amount: { amount, currency }, method: 'card' as const, reference: null });
+      given(created, to('placed'))
+        .when({ type: 'ChangeOrder', by: admin, changes: { status: 'paid', payment: payment(5000) } })
+        .thenRefuses('unprocessable', /must be the order's total: 5998 in EUR/, 'payment.amount');
+      given(created, to('placed'))
+        .when({ type: 'ChangeOrder', by: admin, changes: { status: 'paid', payment: payment(5998, 'USD') } })
+        .thenRefuses('unprocessable', /must be the order's total/, 'payment.amount');
+      given(created, to('placed'), to('paid'))
+        .when({ type: 'ChangeOrder', by: admin, changes: { payment: payment(5998) } })
+        .thenRefuses('unprocessable', /is recorded with the step to paid/, 'payment');
+      given(created, to('placed'))
+        .when({ type: 'ChangeOrder', by: customer, changes: { status: 'paid', payment: payment(5998) } })
+        .thenRefuses('forbidden', /marked paid by an admin only/, 'status');
     });
     it("refuses someone else's order as if it did not exist, whatever its state", () => {
       given(created)

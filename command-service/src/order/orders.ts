@@ -2,7 +2,7 @@
 // the order refers to (its customer, its products' prices: pricing.ts) and runs the command.
 // Who may take which step is the decider's to refuse, by the life cycle, from `by`.
 import type { EventStore } from '@eventide/stores/event-store/port.ts';
-import type { OrderStatus } from '@eventide/kernel/entities/order.ts';
+import type { OrderPayment, OrderStatus } from '@eventide/kernel/entities/order.ts';
 import type { OrderState } from '@eventide/kernel/models/order/state.ts';
 import type { Principal } from '@eventide/kernel/models/principal.ts';
 import { handle, newEntity, type CommandOptions, type WriteResult } from '../handle.ts';
@@ -36,11 +36,20 @@ export function orderCommands(store: EventStore) {
 
     async change(
       orderId: string,
-      change: { by: Principal; lines?: RequestedLine[] | undefined; status?: OrderStatus | undefined },
+      change: {
+        by: Principal;
+        lines?: RequestedLine[] | undefined;
+        status?: OrderStatus | undefined;
+        payment?: OrderPayment | null | undefined;
+      },
       options: CommandOptions,
     ) {
       const price = await priced(change.lines);
-      return run(orderId, (s) => ({ type: 'ChangeOrder', by: change.by, changes: { lines: price(s), status: change.status } }), options);
+      return run(
+        orderId,
+        (s) => ({ type: 'ChangeOrder', by: change.by, changes: { lines: price(s), status: change.status, payment: change.payment } }),
+        options,
+      );
     },
 
     async replace(

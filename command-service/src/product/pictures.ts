@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import pLimit from 'p-limit';
 import { IMAGE_RENDITIONS, type ImageRendition, type ProductImage } from '@eventide/kernel/entities/product-image.ts';
-import { MAX_PICTURE_PIXELS, type PICTURE_TYPES } from '@eventide/contract/resources/products/pictures.ts';
+import { MAX_PICTURE_PIXELS, type PICTURE_TYPES } from '@eventide/kernel/entities/product-image-bounds.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import type { Renditions } from '@eventide/stores/image-store/port.ts';
 

@@ -8,6 +8,7 @@ import { words as englishWords } from 'popular-english-words';
 import { createProductBody, productChanges } from '@eventide/contract/resources/products/schemas.ts';
 import { createOrderBody } from '@eventide/contract/resources/orders/schemas.ts';
 import { profile } from '@eventide/contract/resources/users/schemas.ts';
+import type { OrderLine, OrderPayment } from '@eventide/kernel/entities/order.ts';
 
 /** How the events divide: the share of each kind in the total (orders take several events each). */
 export const MIX = { users: 0.02, products: 0.9, orders: 0.08 } as const;
@@ -129,6 +130,17 @@ export function seedData(seed: number) {
 
     productChange() {
       return productChanges.parse(faker.datatype.boolean() ? { price: price() } : { description: sentence() });
+    },
+
+    /** The payment of an order's lines, as a shop records it: the total, by card mostly, with the payment's reference. */
+    payment(lines: readonly OrderLine[]): OrderPayment {
+      const amount = { amount: lines.reduce((sum, l) => sum + l.quantity * l.unitPrice.amount, 0), currency: lines[0]!.unitPrice.currency };
+      const method = faker.helpers.weightedArrayElement([
+        { value: 'card' as const, weight: 7 },
+        { value: 'bank-transfer' as const, weight: 2 },
+        { value: 'cash' as const, weight: 1 },
+      ]);
+      return { amount, method, reference: method === 'cash' ? null : `TX-${faker.string.alphanumeric({ length: 12, casing: 'upper' })}` };
     },
 
     order(userId: string, productIds: readonly string[]) {

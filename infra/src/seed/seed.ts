@@ -8,6 +8,7 @@ import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { ORDER_PATH } from '@eventide/kernel/models/order/life-cycle.ts';
 import type { Principal } from '@eventide/kernel/models/principal.ts';
+import type { ExistingOrder } from '@eventide/kernel/models/order/state.ts';
 import { isRefusal } from '@eventide/kernel/models/refusal.ts';
 import sharp from 'sharp';
 import { makePicture } from '@eventide/command-service/src/product/pictures.ts';
@@ -113,11 +114,12 @@ export async function seed({
     const userId = data.pick(userIds);
     const currency = data.pick([...productsByCurrency.keys()]);
     const body = data.order(userId, productsByCurrency.get(currency)!);
-    const { id } = await run(() => writes.orders.create({ by: SEED, userId, lines: body.lines }, options()));
+    const { id, result } = await run(() => writes.orders.create({ by: SEED, userId, lines: body.lines }, options()));
     progress.orders++;
+    let order = result.state as ExistingOrder;
     if (data.random() < 0.3) {
       const more = body.lines.map((line) => ({ ...line, quantity: line.quantity + 1 }));
-      await run(() => writes.orders.change(id, { by: SEED, lines: more }, options()));
+      order = (await run(() => writes.orders.change(id, { by: SEED, lines: more }, options()))).state as ExistingOrder;
     }
     for (const [from, to] of ORDER_PATH.slice(0, -1).map((status, i) => [status, ORDER_PATH[i + 1]!] as const)) {
       if (data.random() > (GOES_ON[from] ?? 0)) {
@@ -126,7 +128,9 @@ export async function seed({
           await run(() => writes.orders.change(id, { by: SEED, status: 'cancelled' }, options()));
         return;
       }
-      await run(() => writes.orders.change(id, { by: SEED, status: to }, options()));
+      // A payment is recorded with its step: the total, paid as shops are paid.
+      const payment = to === 'paid' ? data.payment(order.lines) : undefined;
+      await run(() => writes.orders.change(id, { by: SEED, status: to, payment }, options()));
     }
   }
 

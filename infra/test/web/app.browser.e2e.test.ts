@@ -303,8 +303,13 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await page.locator('td .status-placed').first().waitFor();
     await screenshot(page, 'admin-orders');
     await page.goto(`${service.url}/#/orders/${order.body.orderId}`);
+    // The payment behind the step: how it was paid and its reference, the total as its amount.
+    await page.getByLabel('Paid by').selectOption({ label: 'Bank transfer' });
+    await page.getByLabel(/^Reference/).fill('TX-4711');
+    await screenshot(page, 'admin-record-payment');
     await page.getByRole('button', { name: 'Record payment' }).click();
     await page.locator('.steps .current', { hasText: 'paid' }).waitFor();
+    expect(await page.locator('.payment').textContent()).toMatch(/^Paid €[\d.,]+ by bank transfer, reference TX-4711\.$/);
     await page.getByRole('button', { name: 'Mark shipped' }).click();
     await page.locator('.steps .current', { hasText: 'shipped' }).waitFor();
     // Shipped: it can no longer be cancelled, by anyone.

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { spawnInGroup } from '@eventide/testing/processes.ts';
-import { MAX_PICTURE_BYTES } from '@eventide/contract/resources/products/pictures.ts';
+import { MAX_PICTURE_BYTES } from '@eventide/kernel/entities/product-image-bounds.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot as keep } from '../browser.ts';
 import { grantAdmin } from '../process.ts';
 import { picture } from '../pictures.ts';

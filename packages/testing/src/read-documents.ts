@@ -45,7 +45,7 @@ export function orderDoc(
   status: OrderStatus = 'draft',
   options: Options<'orders'> = {},
 ): ReadDocument<'orders'> {
-  return document(id, { status, orderId: id, userId, lines: [], createdAt: TIME, updatedAt: TIME, version: 0 }, options);
+  return document(id, { status, orderId: id, userId, lines: [], payment: null, createdAt: TIME, updatedAt: TIME, version: 0 }, options);
 }
 
 /** The document at its next version, with some fields changed (and deleted, if so): a write that expects the one before. */

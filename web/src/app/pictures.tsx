@@ -5,8 +5,12 @@
 import { useState } from 'preact/hooks';
 import type { Product } from '@eventide/client/api-client.ts';
 import type { ProductImage } from '@eventide/kernel/entities/product-image.ts';
-import { type ImageRendition, MAX_PRODUCT_IMAGES } from '@eventide/kernel/entities/product-image-bounds.ts';
-import { MAX_PICTURE_BYTES, PICTURE_TYPES } from '@eventide/contract/resources/products/pictures.ts';
+import {
+  type ImageRendition,
+  MAX_PICTURE_BYTES,
+  MAX_PRODUCT_IMAGES,
+  PICTURE_TYPES,
+} from '@eventide/kernel/entities/product-image-bounds.ts';
 import type { ApiProblem } from '@eventide/client/problem.ts';
 import { api } from './api.ts';
 import { ProblemMessage, useSubmit } from './parts.tsx';
@@ -33,18 +37,19 @@ export function Gallery({ product }: { product: Product }) {
     <figure class="gallery">
       <img src={pictureUrl(current, 'large')} width={current.width} height={current.height} alt={product.name} />
       {images.length > 1 && (
-        <div class="gallery-choices" role="group" aria-label="Pictures">
+        <fieldset class="gallery-choices">
+          <legend class="visually-hidden">Pictures</legend>
           {images.map((image, i) => (
             <button key={image.imageId} type="button" class="gallery-choice" aria-pressed={i === shown} onClick={() => setShown(i)}>
               <img
                 src={pictureUrl(image, 'small')}
                 width={image.width}
                 height={image.height}
-                alt={`Picture ${i + 1} of ${images.length}`}
+                alt={`${product.name}, view ${i + 1} of ${images.length}`}
               />
             </button>
           ))}
-        </div>
+        </fieldset>
       )}
     </figure>
   );
@@ -89,7 +94,7 @@ export function PicturesEditor(props: { product: Product; version: number; onSav
         <ol class="picture-list">
           {product.images.map((image, i) => (
             <li key={image.imageId}>
-              <img src={pictureUrl(image, 'small')} width={image.width} height={image.height} alt={`Picture ${i + 1}`} />
+              <img src={pictureUrl(image, 'small')} width={image.width} height={image.height} alt={`${product.name}, view ${i + 1}`} />
               <span class="person-actions">
                 {i > 0 && (
                   <button

@@ -5,8 +5,9 @@
 // (models/order/life-cycle.ts). So the API's order bodies are the contract's (orders.ts), built
 // from the rules declared here.
 import { z } from 'zod';
-import { declareEntity, detail } from './entity.ts';
+import { declareEntity, detail, optionalDetail } from './entity.ts';
 import { entityId, money } from './values.ts';
+import { text } from '../text.ts';
 
 export const ORDER_STATUSES = ['draft', 'placed', 'paid', 'shipped', 'delivered', 'cancelled'] as const;
 export const orderStatus = z.enum(ORDER_STATUSES, { message: `must be one of ${ORDER_STATUSES.join(', ')}` });
@@ -29,8 +30,26 @@ export const requestedLine = z.strictObject({
   quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000'),
 });
 
+/** How a payment was made, as the shop records it. */
+export const PAYMENT_METHODS = ['card', 'bank-transfer', 'cash', 'other'] as const;
+const paymentMethod = z.enum(PAYMENT_METHODS, { message: `must be one of ${PAYMENT_METHODS.join(', ')}` });
+
+/**
+ * The payment the shop recorded with the step to paid: what was paid (the order's total), how, and
+ * the payment's own reference (a bank transfer's, a card terminal's receipt; never a card number).
+ */
+export const orderPayment = z.strictObject({ amount: money, method: paymentMethod, reference: z.string().nullable() });
+export type OrderPayment = z.infer<typeof orderPayment>;
+const acceptedPayment = z.strictObject({
+  amount: money,
+  method: paymentMethod,
+  reference: text({ min: 1, max: 100 }).nullable().default(null),
+});
+
 export const ORDER = declareEntity('order', 'orderId', {
   userId: detail(entityId, namedId, { fixed: true }),
   lines: detail(z.array(orderLine), z.array(requestedLine).max(MAX_ORDER_LINES, `an order holds at most ${MAX_ORDER_LINES} lines`)),
   status: detail(orderStatus, orderStatus),
+  /** Null until paid, and for orders paid before payments were recorded. */
+  payment: optionalDetail(orderPayment.nullable(), acceptedPayment.nullable(), null),
 });

@@ -37,7 +37,14 @@ export const EXAMPLES: { readonly [N in EventName]: PayloadOf<N> } = {
     },
   },
   'product:deleted': { productId: PRODUCT },
-  'order:created': { orderId: ORDER, userId: USER, lines: [line], status: 'draft' },
-  'order:updated': { orderId: ORDER, changes: { lines: [{ ...line, quantity: 3 }], status: 'placed' } },
+  'order:created': { orderId: ORDER, userId: USER, lines: [line], status: 'draft', payment: null },
+  'order:updated': {
+    orderId: ORDER,
+    changes: {
+      lines: [{ ...line, quantity: 3 }],
+      status: 'paid',
+      payment: { amount: EUR(8997), method: 'card', reference: 'TX-20261129-0042' },
+    },
+  },
   'order:deleted': { orderId: ORDER },
 };

@@ -37,8 +37,15 @@ export const UPCASTERS: Upcasters = {
     (data) => data,
   ],
   'product:deleted': [],
-  'order:created': [],
-  'order:updated': [],
+  'order:created': [
+    // Version 2 (2026-11-29): an order holds the payment recorded with its step to paid. One
+    // created before was not paid yet: none.
+    (data) => ({ ...data, payment: null }),
+  ],
+  'order:updated': [
+    // Version 2: a change may record the payment. Every change of version 1 is also one of version 2.
+    (data) => data,
+  ],
   'order:deleted': [],
 };
 

@@ -23,6 +23,7 @@ import { Loading, ProblemMessage, SignInFirst, useSubmit } from '../parts.tsx';
 import { Table } from '../table.tsx';
 import { isAdmin, useSession } from '../session.tsx';
 import { LiveBadge, useLive } from '../live.tsx';
+import { PaymentForm, PaymentShown } from './order-payment.tsx';
 
 /** What each step of the life cycle is called on a button; which steps a person may take is the model's. */
 const STEP_LABELS: Record<OrderStepName, string> = {
@@ -240,6 +241,7 @@ export function OrderPage({ id }: { id: string }) {
       <OrderSteps status={order.status} />
       <OrderLines lines={order.lines} names={names} busy={busy} onChange={draft ? changeLines : undefined} />
       <p class="total">Total: {formatMoney(order.total)}</p>
+      {order.payment && <PaymentShown payment={order.payment} />}
       <ProblemMessage problem={writing.problem ?? problem} fields={[]} />
       {notice && !writing.problem && (
         <p role="status" class="ok">
@@ -247,18 +249,29 @@ export function OrderPage({ id }: { id: string }) {
         </p>
       )}
       {awaited && <p class="waiting">Next: waiting for {WAITING_FOR[awaited.name]}.</p>}
+      {offered.some((step) => step.name === 'pay') && (
+        <PaymentForm
+          order={order}
+          onPaid={(paid) => {
+            show(paid);
+            setNotice(`${STEP_LABELS.pay}: done.`);
+          }}
+        />
+      )}
       <div class="actions">
-        {offered.map((step) => (
-          <button
-            key={step.name}
-            type="button"
-            class={step.name === 'cancel' ? 'secondary' : ''}
-            disabled={busy}
-            onClick={() => void take(step)}
-          >
-            {STEP_LABELS[step.name]}
-          </button>
-        ))}
+        {offered
+          .filter((step) => step.name !== 'pay')
+          .map((step) => (
+            <button
+              key={step.name}
+              type="button"
+              class={step.name === 'cancel' ? 'secondary' : ''}
+              disabled={busy}
+              onClick={() => void take(step)}
+            >
+              {STEP_LABELS[step.name]}
+            </button>
+          ))}
         {order.status !== 'deleted' && mayDelete({ status: order.status }) && (
           <button
             type="button"

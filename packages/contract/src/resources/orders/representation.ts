@@ -35,6 +35,8 @@ export function orderV2(state: OrderState): OrderV2 {
     status: order.status,
     lines: order.lines.map((l) => ({ ...l, lineTotal: lineTotal(l) })),
     total: orderTotal(order.lines),
+    // A read model projected before payments were recorded lacks it: what unstated means.
+    payment: order.payment ?? null,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
     ...(order.status === 'deleted' ? { deletedAt: order.deletedAt } : {}),

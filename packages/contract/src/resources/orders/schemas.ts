@@ -1,7 +1,7 @@
 // The order endpoints' shapes (see users.ts for who uses them), from the order's declaration.
 import { z } from 'zod';
 import { money } from '@eventide/kernel/entities/values.ts';
-import { ORDER, orderStatus } from '@eventide/kernel/entities/order.ts';
+import { ORDER, orderPayment, orderStatus } from '@eventide/kernel/entities/order.ts';
 import { timestamps } from '../../common.ts';
 import { limit, page } from '../../paging.ts';
 
@@ -28,6 +28,8 @@ export const orderV2Body = z.strictObject({
   status: shownStatus,
   lines: z.array(pricedLine.extend({ lineTotal: money })),
   total: money.nullable(),
+  /** Recorded with the step to paid; null before, and for orders paid before payments were recorded. */
+  payment: orderPayment.nullable(),
   ...timestamps,
 });
 /** Deprecated: decimal amounts in the order's currency. */

@@ -8,7 +8,7 @@ import type { PRODUCT_OPERATIONS } from './operations.ts';
 import { createProductBody, productBody, productChanges, productCursorQuery, productListQuery } from './schemas.ts';
 import { searchBody, searchQuery } from './search.ts';
 import { IMAGE_RENDITIONS, type ImageRendition, productImage } from '@eventide/kernel/entities/product-image.ts';
-import { MAX_PICTURE_BYTES, MAX_PICTURE_PIXELS, PICTURE_TYPES } from './pictures.ts';
+import { MAX_PICTURE_BYTES, MAX_PICTURE_PIXELS, PICTURE_TYPES } from '@eventide/kernel/entities/product-image-bounds.ts';
 
 const product = { id: entityId('product') };
 
