@@ -188,6 +188,7 @@ if (!kcatAvailable()) {
           taxRate: null,
           sku: null,
           category: null,
+          images: [],
         },
         metadata,
       });
