@@ -143,6 +143,18 @@ function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; 
   return [
     { route: 'GET /api/products', note: 'newest 20', paths: ['/api/products'] },
     { route: 'GET /products?page=1', note: 'newest 20 and the total', paths: ['/products?page=1'] },
+    { route: 'GET /api/products?sort=price', note: 'the cheapest 20 (by currency, then amount)', paths: ['/api/products?sort=price'] },
+    { route: 'GET /api/products?sort=name', note: 'the first 20 by name', paths: ['/api/products?sort=name'] },
+    {
+      route: 'GET /api/products (a price range)',
+      note: 'the newest 20 from 10 to 20 EUR (about 1% of the EUR products)',
+      paths: ['/api/products?currency=EUR&minPrice=1000&maxPrice=2000'],
+    },
+    {
+      route: 'GET /api/products?sort=price (a price range)',
+      note: 'the cheapest 20 from 10 to 20 EUR',
+      paths: ['/api/products?sort=price&currency=EUR&minPrice=1000&maxPrice=2000'],
+    },
     { route: 'GET /products/{id}', note: `${ids.length} ids at random`, paths: ids.map((id) => `/products/${id}`) },
     {
       route: 'GET /products/{id}/history',

@@ -22,6 +22,15 @@ const sql = {
   page: db.prepare(`SELECT body FROM ${t('products')} WHERE deleted = 0 ORDER BY seq DESC LIMIT ? OFFSET ?`),
   count: db.prepare(`SELECT n FROM ${t('counts')} WHERE collection = 'products' AND fields = '' AND value = ''`),
   byId: db.prepare(`SELECT body FROM ${t('products')} WHERE id = ?`),
+  // The orders and the price range (stores/read-store/list-sql.ts), on the same columns and indexes.
+  cheapest: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 ORDER BY k_currency, k_amount, seq LIMIT ?`),
+  byName: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 ORDER BY k_name, seq LIMIT ?`),
+  inRange: db.prepare(
+    `SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND k_currency = ? AND k_amount >= ? AND k_amount <= ? ORDER BY seq DESC LIMIT ?`,
+  ),
+  cheapestInRange: db.prepare(
+    `SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND k_currency = ? AND k_amount >= ? AND k_amount <= ? ORDER BY k_currency, k_amount, seq LIMIT ?`,
+  ),
   names: db.prepare(
     `SELECT rowid FROM ${t('products_names_fts')} WHERE ${t('products_names_fts')} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`,
   ),
@@ -57,7 +66,15 @@ const bodies = (rows: unknown[]) => (rows as Array<{ body: string }>).map((r) =>
 const app = new Koa();
 app.use((ctx) => {
   const path = ctx.path;
-  if (path === '/api/products') {
+  if (path === '/api/products' && (ctx.query.sort !== undefined || ctx.query.currency !== undefined)) {
+    const { sort, currency, minPrice, maxPrice } = ctx.query as Record<string, string | undefined>;
+    const range = [currency!, Number(minPrice ?? 0), Number(maxPrice ?? Number.MAX_SAFE_INTEGER)] as const;
+    const rows =
+      currency === undefined
+        ? (sort === 'name' ? sql.byName : sql.cheapest).all(21)
+        : (sort === 'price' ? sql.cheapestInRange : sql.inRange).all(...range, 21);
+    ctx.body = { items: bodies(rows.slice(0, 20)), nextSeq: (rows[19] as { seq: number } | undefined)?.seq ?? null };
+  } else if (path === '/api/products') {
     const rows = sql.newest.all(Number.MAX_SAFE_INTEGER, 21);
     ctx.body = { items: bodies(rows.slice(0, 20)), nextSeq: (rows[19] as { seq: number } | undefined)?.seq ?? null };
   } else if (path === '/products') {
