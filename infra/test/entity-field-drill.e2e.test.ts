@@ -129,18 +129,21 @@ describe('a nullable detail added to products in a copy of the repository', { ti
     edit(
       copy,
       'packages/kernel/src/events/versions.ts',
-      '    (data) => ({ ...data, taxRate: null }),\n',
+      '    (data) => ({ ...data, images: [] }),\n',
       (anchor) =>
-        `${anchor}    // Version 3: a product may state its weight; those listed before did not.\n    (data) => ({ ...data, ${DETAIL}: null }),\n`,
+        `${anchor}    // The next version: a product may state its weight; those listed before did not.\n    (data) => ({ ...data, ${DETAIL}: null }),\n`,
     );
     edit(copy, 'packages/kernel/src/events/versions.ts', "    (data) => data,\n  ],\n  'product:deleted'", (anchor) =>
-      anchor.replace('    (data) => data,\n', '    (data) => data,\n    // Version 3: a change may set the weight.\n    (data) => data,\n'),
+      anchor.replace(
+        '    (data) => data,\n',
+        '    (data) => data,\n    // The next version: a change may set the weight.\n    (data) => data,\n',
+      ),
     );
-    edit(copy, 'packages/kernel/src/events/examples.ts', "    category: 'Kitchen',\n  },", (anchor) =>
+    edit(copy, 'packages/kernel/src/events/examples.ts', "    category: 'Kitchen',\n    images:", (anchor) =>
       anchor.replace("    category: 'Kitchen',\n", `    category: 'Kitchen',\n    ${DETAIL}: 1200,\n`),
     );
-    edit(copy, 'packages/kernel/src/events/examples.ts', "sku: 'KET-2', category: 'Kitchen' }", (anchor) =>
-      anchor.replace(' }', `, ${DETAIL}: 1150 }`),
+    edit(copy, 'packages/kernel/src/events/examples.ts', "      category: 'Kitchen',\n      images:", (anchor) =>
+      anchor.replace("      category: 'Kitchen',\n", `      category: 'Kitchen',\n      ${DETAIL}: 1150,\n`),
     );
     const published = await run(copy, ['packages/kernel/src/events/publish-cli.ts']);
     if (published.code !== 0) throw new Error(`events:publish failed in the copy:\n${lastLines(published.output)}`);

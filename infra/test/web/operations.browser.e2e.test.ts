@@ -18,11 +18,14 @@ import { startFullApp, type FullApp } from '../full-app.ts';
 
 if (!chromiumAvailable) console.warn(`SKIPPED: the operator's console test needs Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
-const V3: Upcaster = (data) => data;
-const NEXT_RELEASE: Upcasters = { ...UPCASTERS, 'product:updated': [...UPCASTERS['product:updated'], V3] };
+/** The versions of product:created and product:updated this release writes; the next release knows one more of product:updated. */
+const CREATED = UPCASTERS['product:created'].length + 1;
+const KNOWN = UPCASTERS['product:updated'].length + 1;
+const NEXT: Upcaster = (data) => data;
+const NEXT_RELEASE: Upcasters = { ...UPCASTERS, 'product:updated': [...UPCASTERS['product:updated'], NEXT] };
 
 describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { timeout: 120_000 }, () => {
-  /** What the running app knows of product:updated: this release's, until the test teaches it version 3. */
+  /** What the running app knows of product:updated: this release's, until the test teaches it the next version. */
   const known = [...UPCASTERS['product:updated']];
   let app: FullApp;
   let browser: Browser;
@@ -32,7 +35,7 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
     app = await startFullApp({ upcasters: { ...UPCASTERS, 'product:updated': known } });
     browser = await launchChromium();
     kettle = (await app.write('POST', '/products', { name: 'Kettle', price: { amount: 1200, currency: 'EUR' } })).body.productId;
-    // The next release changes the kettle: a product:updated of version 3, straight into the log.
+    // The next release changes the kettle: a product:updated of its version, straight into the log.
     const log = openSqliteEventStore({ path: join(app.dataDir, 'events.db'), synchronous: 'NORMAL' });
     const metadata = { correlationId: newId(), causationId: newId(), actor: { type: 'system' as const, name: 'next-release' } };
     await versionedEventStore(log, NEXT_RELEASE).append(
@@ -76,7 +79,9 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
     await page.getByText('Live', { exact: true }).waitFor();
     await page.getByText('Not ready.').waitFor();
     const parked = page.getByRole('table', { name: 'Parked events' });
-    await expect.poll(() => parked.textContent()).toMatch(/product:updated version 3 is newer than this release knows \(2\)/);
+    await expect
+      .poll(() => parked.textContent())
+      .toMatch(new RegExp(`product:updated version ${KNOWN + 1} is newer than this release knows \\(${KNOWN}\\)`));
     await screenshot(page, 'operations-parked');
 
     // The event's stream: its events, in order, with their versions.
@@ -85,12 +90,12 @@ describe.skipIf(!chromiumAvailable)("the operator's console in Chromium", { time
       .first()
       .click();
     const events = page.getByRole('table', { name: `Events of product-${kettle}` });
-    await expect.poll(() => events.textContent()).toMatch(/product:created v2[\s\S]*product:updated v3/);
+    await expect.poll(() => events.textContent()).toMatch(new RegExp(`product:created v${CREATED}[\\s\\S]*product:updated v${KNOWN + 1}`));
     await screenshot(page, 'operations-stream');
     await page.getByRole('link', { name: 'Back to operations' }).click();
 
-    // This release learns version 3, as an upgrade would bring; the operator retries.
-    known.push(V3);
+    // This release learns that version, as an upgrade would bring; the operator retries.
+    known.push(NEXT);
     const projectorRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /projector/ });
     await projectorRow.getByRole('button', { name: 'Retry' }).click();
     await page

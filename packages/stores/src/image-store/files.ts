@@ -18,7 +18,7 @@ export function openFileImageStore(directory: string): ImageStore {
   const pathOf = (imageId: string, rendition: ImageRendition) => join(folderOf(imageId), `${imageId}-${rendition}.webp`);
 
   async function flushed(path: string, flags: string, write?: (file: import('node:fs/promises').FileHandle) => Promise<void>) {
-    const file = await open(path, flags);
+    const file = await open(path, flags, 0o600);
     try {
       await write?.(file);
       await file.sync();
@@ -30,7 +30,8 @@ export function openFileImageStore(directory: string): ImageStore {
   return {
     async put(imageId, renditions) {
       const folder = folderOf(imageId);
-      await mkdir(folder, { recursive: true });
+      // As every file under the data directory: the service's user's alone (hostile/data-files.e2e.test.ts).
+      await mkdir(folder, { recursive: true, mode: 0o700 });
       for (const rendition of Object.keys(IMAGE_RENDITIONS) as ImageRendition[]) {
         const path = pathOf(imageId, rendition);
         const beside = `${path}.${process.pid}.part`;
