@@ -89,7 +89,16 @@ describe('embedded SQLite read store: list keys', () => {
         const range = { currency: { equals: 'EUR' }, amount: { min: 100, max: 900 } };
         const byPrice = planOf({ order: { by: 'price', descending: false }, limit: 20, after: null, keys: range });
         expect(byPrice).toMatch(/USING INDEX products_g1_by_price \(deleted=\? AND k_currency=\? AND k_amount>\? AND k_amount<\?\)$/);
-        // In another order, only the products in the range are read and sorted (docs/products.md says what that costs).
+        // A page further down the range starts at its position, not at the range's start (which would read every row before it).
+        for (const descending of [false, true]) {
+          const deeper = planOf({ order: { by: 'price', descending }, limit: 20, after: { keys: ['EUR', 500], seq: 7 }, keys: range });
+          // Between the position and the range's far end, both in the index's search.
+          expect(deeper).toMatch(
+            /^SEARCH products_g1 USING INDEX products_g1_by_price \(deleted=\? AND k_currency=\? AND [^)]*\(k_amount,seq\)[<>]\(\?,\?\)/,
+          );
+          expect(deeper).toMatch(/k_amount[<>]\?/);
+        }
+        // In another order, only the products in the range are read and sorted (docs/api.md#listing-products says what that costs).
         for (const order of [undefined, { by: 'name', descending: false }]) {
           const plan = planOf({ ...(order ? { order } : {}), limit: 20, after: null, keys: range });
           expect(plan).toMatch(/USING INDEX products_g1_by_price \(deleted=\? AND k_currency=\? AND k_amount>\? AND k_amount<\?\)/);
