@@ -11,6 +11,29 @@ export interface Pages {
   signUp(name: string, email: string): Promise<Page>;
 }
 
+/**
+ * A new page in a context holding the cookies of a client of the API (`cookieHeader`, as the
+ * JSON client keeps them): signed in as whoever that client is, its answers checked as open's are.
+ */
+export async function pageWithCookies(
+  browser: Browser,
+  url: string,
+  cookieHeader: string,
+  viewport = { width: 1100, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const origin = new URL(url);
+  await context.addCookies(
+    cookieHeader.split('; ').map((pair) => {
+      const [name, ...value] = pair.split('=');
+      return { name: name!, value: value.join('='), domain: origin.hostname, path: '/' };
+    }),
+  );
+  const page = await context.newPage();
+  reportAnswers(page, url);
+  return page;
+}
+
 export function pagesOf(browser: () => Browser, url: () => string): Pages {
   async function open(path = '/', viewport = { width: 1100, height: 800 }): Promise<Page> {
     const page = await (await browser().newContext({ viewport })).newPage();

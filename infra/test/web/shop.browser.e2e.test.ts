@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonClient, type JsonClient } from '@eventide/testing/json-client.ts';
 import { spawnInGroup } from '@eventide/testing/processes.ts';
 import { MAX_PICTURE_BYTES } from '@eventide/kernel/entities/product-image-bounds.ts';
-import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot as keep } from '../browser.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, screenshot as keep } from '../browser.ts';
 import { grantAdmin } from '../process.ts';
 import { picture } from '../pictures.ts';
-import { pagesOf } from './pages.ts';
+import { pagesOf, pageWithCookies } from './pages.ts';
 import { type Site, SITES } from './sites.ts';
 
 if (!chromiumAvailable) console.warn(`SKIPPED: the shop's pages need Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -57,19 +57,7 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the shop in Chromium, through $
 
   /** A page signed in as the shop's admin. */
   async function adminPage(path: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const origin = new URL(service.url);
-    await context.addCookies(
-      admin
-        .cookieHeader()
-        .split('; ')
-        .map((pair) => {
-          const [name, ...value] = pair.split('=');
-          return { name: name!, value: value.join('='), domain: origin.hostname, path: '/' };
-        }),
-    );
-    const page = await context.newPage();
-    reportAnswers(page, service.url);
+    const page = await pageWithCookies(browser, service.url, admin.cookieHeader());
     await page.goto(`${service.url}${path}`);
     return page;
   }

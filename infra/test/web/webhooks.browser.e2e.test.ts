@@ -5,12 +5,13 @@
 // address is refused on the form, naming the field. Screenshots: infra/test/artifacts/webhooks-*.png.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@eventide/testing/wait.ts';
-import { CHROMIUM, chromiumAvailable, launchChromium, reportAnswers, screenshot } from '../browser.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium, screenshot } from '../browser.ts';
 import { startFullApp, type FullApp } from '../full-app.ts';
+import { pageWithCookies } from './pages.ts';
 
 if (!chromiumAvailable) console.warn(`SKIPPED: the webhooks page test needs Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
@@ -41,22 +42,7 @@ describe.skipIf(!chromiumAvailable)('webhooks in Chromium', { timeout: 120_000 }
     await new Promise((resolve) => receiver.close(resolve));
   });
 
-  async function adminPage(): Promise<Page> {
-    const context = await browser.newContext();
-    const origin = new URL(app.url);
-    await context.addCookies(
-      app
-        .cookieHeader()
-        .split('; ')
-        .map((pair) => {
-          const [name, ...value] = pair.split('=');
-          return { name: name!, value: value.join('='), domain: origin.hostname, path: '/' };
-        }),
-    );
-    const page = await context.newPage();
-    reportAnswers(page, app.url);
-    return page;
-  }
+  const adminPage = () => pageWithCookies(browser, app.url, app.cookieHeader());
 
   it('registers an endpoint, shows a failed delivery, and redelivers it from the page', async () => {
     const page = await adminPage();

@@ -46,6 +46,44 @@ export function Field(props: {
   );
 }
 
+/** A labelled choice of a few values: a select that shows its own error, as Field does. */
+export function Choice(props: {
+  label: string;
+  name: string;
+  value: string;
+  onInput: (value: string) => void;
+  /** Each value and how it is said. */
+  options: Readonly<Record<string, string>>;
+  problem?: ApiProblem | undefined;
+}) {
+  const message = props.problem?.fieldError(props.name);
+  const id = `field-${props.name}`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        aria-invalid={message ? 'true' : undefined}
+        aria-describedby={message ? `${id}-error` : undefined}
+        onChange={(event) => props.onInput((event.target as HTMLSelectElement).value)}
+      >
+        {Object.entries(props.options).map(([value, said]) => (
+          <option key={value} value={value}>
+            {said}
+          </option>
+        ))}
+      </select>
+      {message && (
+        <p class="field-error" id={`${id}-error`}>
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** A form's values by field name, and what sending them does. */
 export function useForm<Values extends Record<string, string>>(initial: Values, send: (values: Values) => Promise<void>) {
   const [values, setValues] = useState(initial);

@@ -4,7 +4,7 @@
 import type { Order } from '@eventide/client/api-client.ts';
 import type { OrderPayment } from '@eventide/kernel/entities/order.ts';
 import { api, formatMoney } from '../api.ts';
-import { Field, Form, useForm } from '../form.tsx';
+import { Choice, Field, Form, useForm } from '../form.tsx';
 
 /** How each way of paying is said (entities/order.ts lists them). */
 const METHOD_LABELS: Record<OrderPayment['method'], string> = {
@@ -35,27 +35,12 @@ export function PaymentForm({ order, onPaid }: { order: Order; onPaid: (order: O
     };
     onPaid((await api.orders.change(order.orderId, { status: 'paid', payment }, { ifMatch: order.version })).data);
   });
-  const method = form.field('payment.method');
   return (
     <Form form={form} submit="Record payment" sending="Recording…" label="Record the payment" class="payment-form">
       <p>
         Amount: <strong>{formatMoney(order.total)}</strong>, the order's total.
       </p>
-      <div class="field">
-        <label for="field-payment.method">Paid by</label>
-        <select
-          id="field-payment.method"
-          name="payment.method"
-          value={method.value}
-          onChange={(event) => method.onInput((event.target as HTMLSelectElement).value)}
-        >
-          {Object.entries(METHOD_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Choice label="Paid by" options={METHOD_LABELS} {...form.field('payment.method')} />
       <Field label="Reference (the bank's or the terminal's; never a card number)" {...form.field('payment.reference')} />
     </Form>
   );

@@ -4,7 +4,7 @@
 // them; the server checks the range, and its refusal is shown at the field it names.
 import type { ProductListing, ProductSort } from '@eventide/client/api-client.ts';
 import { fractionDigits } from '@eventide/kernel/money.ts';
-import { Field, Form, useForm } from '../form.tsx';
+import { Choice, Field, Form, useForm } from '../form.tsx';
 
 /** Each order the API offers, as a shopper reads it. */
 const SORT_LABELS: Record<ProductSort, string> = {
@@ -55,40 +55,12 @@ export function ListingForm({ onApply }: { onApply: (listing: ProductListing) =>
     if (amountError(values.minPrice) || amountError(values.maxPrice)) return;
     await onApply(listingQuery(values));
   });
-  const sort = form.field('sort');
-  const currency = form.field('currency');
   return (
     <Form form={form} submit="Show" sending="Loading…" label="Sort and filter" class="listing" inline>
-      <div class="field">
-        <label for="field-sort">Sort</label>
-        <select
-          id="field-sort"
-          name="sort"
-          value={sort.value}
-          onChange={(event) => sort.onInput((event.target as HTMLSelectElement).value)}
-        >
-          {Object.entries(SORT_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Choice label="Sort" options={SORT_LABELS} {...form.field('sort')} />
       <Field label="Price from" {...form.field('minPrice')} error={amountError(form.values.minPrice)} />
       <Field label="Price to" {...form.field('maxPrice')} error={amountError(form.values.maxPrice)} />
-      <div class="field">
-        <label for="field-currency">Currency</label>
-        <select
-          id="field-currency"
-          name="currency"
-          value={currency.value}
-          onChange={(event) => currency.onInput((event.target as HTMLSelectElement).value)}
-        >
-          {CURRENCIES.map((code) => (
-            <option key={code}>{code}</option>
-          ))}
-        </select>
-      </div>
+      <Choice label="Currency" options={Object.fromEntries(CURRENCIES.map((code) => [code, code]))} {...form.field('currency')} />
     </Form>
   );
 }
