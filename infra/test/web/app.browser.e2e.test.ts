@@ -310,6 +310,8 @@ describe.skipIf(!chromiumAvailable).each(SITES)('the web app in Chromium, throug
     await page.getByRole('button', { name: 'Record payment' }).click();
     await page.locator('.steps .current', { hasText: 'paid' }).waitFor();
     expect(await page.locator('.payment').textContent()).toMatch(/^Paid €[\d.,]+ by bank transfer, reference TX-4711\.$/);
+    // And its history says so, in words.
+    await page.getByText(/payment: — → €[\d.,]+ by bank transfer, reference TX-4711/).waitFor();
     await page.getByRole('button', { name: 'Mark shipped' }).click();
     await page.locator('.steps .current', { hasText: 'shipped' }).waitFor();
     // Shipped: it can no longer be cancelled, by anyone.

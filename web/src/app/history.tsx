@@ -18,6 +18,15 @@ function shown(value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (value === '') return '(empty)';
   if (typeof value === 'object' && 'amount' in value && 'currency' in value) return money(value as { amount: number; currency: string });
+  if (typeof value === 'object' && 'amount' in value && 'method' in value) {
+    // An order's payment: what, how, and its reference.
+    const { amount, method, reference } = value as {
+      amount: { amount: number; currency: string };
+      method: string;
+      reference: string | null;
+    };
+    return `${money(amount)} by ${method.replace('-', ' ')}${reference ? `, reference ${reference}` : ''}`;
+  }
   if (Array.isArray(value)) {
     // A product's pictures ({imageId, …}), or an order's lines.
     const noun = value.some((item) => typeof item === 'object' && item !== null && 'imageId' in item) ? 'picture' : 'line';
