@@ -23,6 +23,8 @@ const WHAT_IS_TAKEN = 'JPEG, PNG and WebP pictures are taken';
  * free for the rest.
  */
 const inTurn = pLimit(1);
+/** Pictures waiting for their turn, at most: each waits with its body in memory (up to 8 MiB), so more are refused, not queued. */
+export const MAX_WAITING = 4;
 
 export interface Picture {
   image: ProductImage;
@@ -31,6 +33,9 @@ export interface Picture {
 
 /** The picture `bytes` hold, sent as `declared`, in every size; or a problem naming the body. */
 export function makePicture(bytes: Buffer, declared: string): Promise<Picture> {
+  if (inTurn.pendingCount >= MAX_WAITING) {
+    return Promise.reject(problems.busy(`${MAX_WAITING} pictures are waiting to be made already; send this one again in a moment`));
+  }
   return inTurn(async () => {
     let metadata: Metadata;
     try {

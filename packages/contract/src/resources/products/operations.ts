@@ -71,7 +71,7 @@ export const PRODUCT_OPERATIONS = {
     tag: 'products',
     summary: "Add a picture to a product, after its others: the picture's bytes, JPEG, PNG or WebP",
     headers: WRITE,
-    refuses: ['conflict', 'gone', 'unprocessable'],
+    refuses: ['busy', 'conflict', 'gone', 'unprocessable'],
   },
   productImage: {
     service: 'query',
