@@ -30,6 +30,7 @@ const STARTS_PROCESSES = [
   'infra/test/processes.e2e.test.ts',
   'infra/test/deadlines.e2e.test.ts',
   'infra/test/projector-kill.e2e.test.ts',
+  'infra/test/request-threads.e2e.test.ts',
   'infra/test/restart.e2e.test.ts',
   'infra/test/revocation.e2e.test.ts',
   'infra/test/scale-out.e2e.test.ts',

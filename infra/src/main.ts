@@ -1,7 +1,8 @@
 // The one entry point of `npm start`: every service in one process on one base URL (PORT,
 // default 3000), data under DATA_DIR (default ./data), on the embedded adapters unless engine
-// URLs are set. The followers (projector, publisher, forgetter) run on a second thread
-// (projector/src/thread.ts, FOLLOWERS_THREAD). Each service can also start alone from its own main.ts.
+// URLs are set. The followers (projector, publisher, forgetter) run on a thread of their own
+// (projector/src/thread.ts, FOLLOWERS_THREAD), and reads are answered on HTTP_THREADS threads that
+// share the port (request-thread.ts). Each service can also start alone from its own main.ts.
 import { keepCompiledCode } from '@eventide/runtime/compile-cache.ts';
 
 // Before the services' modules load: they are imported below, not at the top, for that.
@@ -17,12 +18,16 @@ const [{ runServices }, command, projector, query, collab, docs, exports, web] =
   import('@eventide/web/src/service.ts'),
 ]);
 
-await runServices('eventide', {
-  command: command.commandService(),
-  projector: projector.projectorBesideRequests('eventide'),
-  query: query.queryService(),
-  collab: collab.collabService(),
-  export: exports.personalDataExportService(),
-  docs: docs.apiDocsService(),
-  web: web.webAppService(),
-});
+await runServices(
+  'eventide',
+  {
+    command: command.commandService(),
+    projector: projector.projectorBesideRequests('eventide'),
+    query: query.queryService(),
+    collab: collab.collabService(),
+    export: exports.personalDataExportService(),
+    docs: docs.apiDocsService(),
+    web: web.webAppService(),
+  },
+  { requestThreads: new URL('./request-thread.ts', import.meta.url) },
+);

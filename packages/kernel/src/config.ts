@@ -136,6 +136,12 @@ const schema = z
      */
     FOLLOWERS_THREAD: z.enum(['on', 'off']).optional(),
     /**
+     * How many threads of `npm start` answer HTTP on PORT, sharing it (SO_REUSEPORT): the one that
+     * writes, and HTTP_THREADS - 1 that serve the reads of the read models, the web app and the docs
+     * and hand the rest to the first (docs/operations.md#request-threads). Unset: the cores available.
+     */
+    HTTP_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+    /**
      * An order placed and not paid within this many seconds is cancelled by the system, with the
      * reason in its history (docs/deadlines.md). 0: never.
      */

@@ -22,7 +22,7 @@ import type { Readiness } from '@eventide/contract/resources/site/health.ts';
 import { createMetrics, type Metrics } from '@eventide/platform/metrics/metrics.ts';
 import { meteredEventStore } from '@eventide/platform/metrics/event-store.ts';
 import { meteredLimiters } from '@eventide/platform/metrics/limiters.ts';
-import { oneCounterPerName } from '@eventide/platform/auth/rate-limit.ts';
+import { oneCounterPerName, type LimiterFactory } from '@eventide/platform/auth/rate-limit.ts';
 import { tracedEventStore } from '@eventide/stores/tracing/event-spans.ts';
 
 export interface Service {
@@ -92,6 +92,10 @@ export interface PlatformOptions {
   auth?: AuthOptions;
   /** What the release knows of each event's versions: this one's, unless a test plays an older or newer release. */
   upcasters?: Upcasters;
+  /** Where rate limits count in place of the auth store's: a request thread's are the writing thread's (request-threads/limiters.ts). */
+  limiters?: LimiterFactory;
+  /** The projector's signal, when another thread relays it (a request thread's); else one of this thread's own. */
+  projected?: ProgressSignal;
 }
 
 export interface Composition<Services extends Record<string, Service>> {
@@ -153,12 +157,12 @@ function sharedFor<T>(ms: number, work: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export function openPlatform({ config, log, auth: authOptions = {}, upcasters }: PlatformOptions) {
+export function openPlatform({ config, log, auth: authOptions = {}, upcasters, limiters, projected }: PlatformOptions) {
   // Imported when first asked for: a process loads only the adapters its services use.
   const metrics = createMetrics();
   const auth = once(async () => {
     const opened = await (await import('@eventide/platform/auth/open.ts')).openAuth(config, { log, ...authOptions });
-    return { ...opened, limiters: oneCounterPerName(meteredLimiters(opened.limiters, metrics.rateLimitRefusals)) };
+    return { ...opened, limiters: oneCounterPerName(meteredLimiters(limiters ?? opened.limiters, metrics.rateLimitRefusals)) };
   });
   const eventStore = once(async () => {
     const opened = await (await import('@eventide/stores/personal-data/open.ts')).openEventStore(config, upcasters ? { upcasters } : {});
@@ -183,7 +187,7 @@ export function openPlatform({ config, log, auth: authOptions = {}, upcasters }:
     webhooks: webhooks.get,
     images: images.get,
     clock,
-    projected: progressSignal(),
+    projected: projected ?? progressSignal(),
     personalData: personalDataSections(),
     metrics,
   };

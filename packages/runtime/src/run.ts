@@ -7,6 +7,9 @@ import { createLogger, type Logger } from '@eventide/kernel/log.ts';
 import { compose, type ServiceFactory } from './compose.ts';
 import { startHeapReducer } from './heap-reducer.ts';
 import { httpAppOf } from './http.ts';
+import { availableParallelism } from 'node:os';
+import { newDoor, openDoor } from './request-threads/hand-over.ts';
+import { startRequestThreads, type RequestThreadPool } from './request-threads/pool.ts';
 import { serveMetrics } from '@eventide/platform/metrics/serve-metrics.ts';
 import { startTracing, tracingConfigured } from '@eventide/platform/tracing/setup.ts';
 
@@ -30,7 +33,20 @@ function lastResort(log: Logger): void {
   process.once('unhandledRejection', (reason) => fatal(reason, 'a rejected promise'));
 }
 
-export async function runServices(name: string, factories: Record<string, ServiceFactory>): Promise<void> {
+export interface RunOptions {
+  /**
+   * The module a request thread runs (infra/src/request-thread.ts), for a process that may serve
+   * reads on several threads: HTTP_THREADS of them, unset meaning the cores available.
+   */
+  requestThreads?: URL;
+}
+
+/** How many threads answer HTTP: HTTP_THREADS, else one per core available; one when the process has no request threads. */
+export function httpThreads(config: Pick<Config, 'HTTP_THREADS'>, options: RunOptions): number {
+  return options.requestThreads ? (config.HTTP_THREADS ?? availableParallelism()) : 1;
+}
+
+export async function runServices(name: string, factories: Record<string, ServiceFactory>, options: RunOptions = {}): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
@@ -55,13 +71,41 @@ export async function runServices(name: string, factories: Record<string, Servic
           ready: composition.ready,
         });
   const heap = startHeapReducer(log);
+  const threads = httpThreads(config, options);
+  const door = threads > 1 ? newDoor() : undefined;
+  let pool: RequestThreadPool | undefined;
+  let closeDoor: (() => Promise<void>) | undefined;
+  let poolStopped: Promise<void> | undefined;
+  // The request threads stop taking connections when this one does, and drain beside it.
+  const beforeDrain = async () => {
+    poolStopped = pool?.stop();
+    await composition.disconnect();
+  };
   const close = async () => {
     heap.stop();
+    // The request threads drained beside this one: what they handed over was answered through the door.
+    await poolStopped;
+    await closeDoor?.();
     await metrics?.close();
     await composition.close();
     // Last: the spans of the shutdown's own work are exported too.
     await tracing?.shutdown().catch((error: unknown) => log.warn({ err: error }, 'tracing: the last spans could not be exported'));
   };
-  const server = await serve({ app, config, log, beforeDrain: composition.disconnect, onClose: close });
+  const server = await serve({ app, config, log, threads, beforeDrain, onClose: close });
   composition.attach(server);
+  if (door && options.requestThreads) {
+    closeDoor = (await openDoor(door, app.callback(), server)).close;
+    const { auth } = composition;
+    if (!auth) throw new Error('request threads need the services that open sessions and rate limits');
+    pool = await startRequestThreads({
+      entry: options.requestThreads,
+      name,
+      config: composition.platform.config,
+      log,
+      threads,
+      door,
+      limiters: auth.limiters,
+      projected: composition.platform.projected,
+    });
+  }
 }

@@ -12,6 +12,7 @@ import { originCheck } from '../auth/origin.ts';
 import { installSessions } from '../auth/session.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { problemDetails } from './errors.ts';
+import { takeForwardedAddress } from './forwarded.ts';
 import { requestContext } from './request-context.ts';
 import { allowedMethods, mountApi, type Handlers, type ServiceApi, type ServiceApiOf } from './mount.ts';
 import { routesBySegment } from './routes-by-segment.ts';
@@ -61,6 +62,7 @@ export function createHttpApp({ log, apis, bodyLimit, limits, routes, ready, met
   }
   // Koa would print unhandled errors itself; ours are all answered and logged by problemDetails.
   app.silent = true;
+  app.use(takeForwardedAddress);
   app.use(requestContext(log));
   app.use(httpTracing());
   // Outside problemDetails, so that a request answered with a problem counts with its status.

@@ -62,6 +62,13 @@ export function boundedServer(listener: RequestListener, bounds: ConnectionBound
     },
     listener,
   );
+  // A client may end its side once it has sent a request (an HTTP/1.0 client, `nc`, one that writes
+  // a whole body before it reads) and still wait for the answer. Node's server closes such a
+  // connection at the client's end, before the answer is written, unless this is set (http.Server
+  // makes its sockets half-open and decides by this flag): the answer was lost whenever it took
+  // longer than the end took to arrive, a write's commit or a request thread's hand-over. The
+  // connection still closes once answered, and the request's own timeouts still bound it.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   boundConnections(server, bounds);
   dropStalledReaders(server, bounds.HTTP_SEND_TIMEOUT_MS);
   return server;

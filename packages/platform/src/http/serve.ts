@@ -1,7 +1,7 @@
 // Listens, says where, and shuts down cleanly on SIGINT/SIGTERM (shutdown.ts).
 import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { type Config, listenHost } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { answerClientErrors } from './client-errors.ts';
@@ -16,16 +16,38 @@ export interface ServeOptions {
   /** Runs first at shutdown: ends long-lived connections (WebSockets), which the drain would wait on. */
   beforeDrain?: () => Promise<void>;
   onClose?: () => Promise<void>;
+  /**
+   * Threads of this process that listen on the same port (SO_REUSEPORT: the kernel gives each new
+   * connection to one of them): 1 unless `npm start` runs request threads (runtime/request-threads).
+   * Each thread takes its share of the connection caps, so that together they hold what one would.
+   */
+  threads?: number;
+  /** Puts itself before the app: a request thread hands what it does not answer to the writing thread. */
+  listener?: (app: RequestListener) => RequestListener;
+  /** Whether SIGINT and SIGTERM shut this server down; a request thread is told by its process instead. */
+  signals?: boolean;
 }
 
-export async function serve({ app, config, log, beforeDrain, onClose }: ServeOptions): Promise<Server> {
-  const server = boundedServer(app.callback(), config);
+/** What one of `threads` threads on a port may hold of a cap for all of them: never more than its share, never none. */
+export const shareOf = (cap: number, threads: number) => Math.max(1, Math.floor(cap / threads));
+
+export async function serve(options: ServeOptions): Promise<Server & { stop(reason: string): Promise<void> }> {
+  const { app, log, beforeDrain, onClose, threads = 1, listener = (app) => app, signals = true } = options;
+  const config =
+    threads === 1
+      ? options.config
+      : {
+          ...options.config,
+          HTTP_MAX_CONNECTIONS: shareOf(options.config.HTTP_MAX_CONNECTIONS, threads),
+          HTTP_MAX_CONNECTIONS_PER_ADDRESS: shareOf(options.config.HTTP_MAX_CONNECTIONS_PER_ADDRESS, threads),
+        };
+  const server = boundedServer(listener(app.callback()), config);
   const setSocketOptions = await socketOptions(
     { sendBufferBytes: config.HTTP_SEND_BUFFER_BYTES, sendTimeoutMs: config.HTTP_SEND_TIMEOUT_MS },
     log,
   );
   const host = listenHost(config);
-  server.listen(config.PORT, host);
+  server.listen({ port: config.PORT, host, ...(threads > 1 ? { reusePort: true } : {}) });
   answerClientErrors(server);
   // At 'listening', before the loop turns to accept anyone: every connection inherits them.
   let kernel: SocketOptionsSet = {};
@@ -53,12 +75,13 @@ export async function serve({ app, config, log, beforeDrain, onClose }: ServeOpt
     );
   }
 
-  gracefulShutdown({
+  const stop = gracefulShutdown({
     server,
     log,
     drainMs: config.SHUTDOWN_DRAIN_MS,
+    signals,
     ...(beforeDrain ? { beforeDrain } : {}),
     ...(onClose ? { onClose } : {}),
   });
-  return server;
+  return Object.assign(server, { stop });
 }

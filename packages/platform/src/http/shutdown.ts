@@ -20,10 +20,19 @@ export interface ShutdownOptions {
   beforeDrain?: () => Promise<void>;
   /** Closes what the services opened. */
   onClose?: () => Promise<void>;
+  /** Whether SIGINT and SIGTERM start it (default); else only the function returned. */
+  signals?: boolean;
 }
 
-/** Installs the shutdown on SIGINT and SIGTERM. */
-export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose }: ShutdownOptions): void {
+/** Installs the shutdown on SIGINT and SIGTERM; returns it, for whatever else stops the server. */
+export function gracefulShutdown({
+  server,
+  log,
+  drainMs,
+  beforeDrain,
+  onClose,
+  signals = true,
+}: ShutdownOptions): (reason: string) => Promise<void> {
   let stopping = false;
   const answering = new Set<ServerResponse>();
   // Before the app's own listener: every response written once stopping began says Connection: close.
@@ -36,11 +45,11 @@ export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose }:
     response.once('close', () => answering.delete(response));
   });
 
-  const stop = async (signal: string) => {
+  const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
     const started = Date.now();
-    log.info({ inFlight: answering.size, drainMs, signal }, 'shutting down');
+    log.info({ inFlight: answering.size, drainMs, signal: reason }, 'shutting down');
     const deadline = setTimeout(() => {
       log.error({ afterMs: Date.now() - started }, 'shutdown: closing did not end in time; exiting anyway');
       process.exit(1);
@@ -63,6 +72,9 @@ export function gracefulShutdown({ server, log, drainMs, beforeDrain, onClose }:
     clearTimeout(deadline);
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  if (signals) {
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  }
+  return stop;
 }

@@ -1,0 +1,178 @@
+// The two ends of the process's private door between its threads: a request thread hands each
+// request it does not answer (routing.ts) to the thread that writes, over a socket in Linux's
+// abstract namespace, with the client's address and a token only the process knows; the writing
+// thread takes such requests as its own (platform http/forwarded.ts). Bodies and answers stream
+// through (an upload, an event stream); an upgrade (the collaborative editor's WebSocket) is
+// piped whole once its head is passed on.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { FORWARDED_ADDRESS, type ForwardedRequest } from '@eventide/platform/http/forwarded.ts';
+import { problems } from '@eventide/contract/problems.ts';
+import { problemTypeUri } from '@eventide/contract/problem-types.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+
+const TOKEN_HEADER = 'eventide-thread-token';
+const ADDRESS_HEADER = 'eventide-client-address';
+/**
+ * What `Connection: close` becomes on the door: the door's connections are the threads' own and stay
+ * open (closed by the writing thread while the request thread still writes a body, an answer was
+ * lost with them), and the request thread closes its client's connection instead.
+ */
+const CLOSE_HEADER = 'eventide-close';
+/** Hop-by-hop headers (RFC 9110 7.6.1): each hop's own, never passed on. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+
+export interface Door {
+  /** An abstract socket's name (a leading NUL): no file to leave behind, gone with the process. */
+  path: string;
+  /** What every handed-over request carries; another local process that finds the socket does not know it. */
+  token: string;
+}
+
+export function newDoor(): Door {
+  return { path: `\0eventide-threads-${process.pid}-${randomBytes(6).toString('hex')}`, token: randomBytes(32).toString('base64url') };
+}
+
+/** The raw headers without the hop-by-hop ones, and without any header of our own a client sent. */
+function passedOn(rawHeaders: string[], dropHopByHop = true): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if ((dropHopByHop && HOP_BY_HOP.has(name)) || name === TOKEN_HEADER || name === ADDRESS_HEADER || name === CLOSE_HEADER) continue;
+    kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  return kept;
+}
+
+/** A request thread's side: hands a request, or an upgrade, to the writing thread. */
+export function handOverTo(door: Door, log: Logger) {
+  // Connections kept between requests: a hop costs a write and a read, not a connect.
+  const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
+  const ours = (req: IncomingMessage) => [TOKEN_HEADER, door.token, ADDRESS_HEADER, req.socket.remoteAddress ?? ''];
+
+  function request(req: IncomingMessage, res: ServerResponse): void {
+    const upstream = httpRequest({
+      agent,
+      socketPath: door.path,
+      method: req.method,
+      path: req.url,
+      headers: Object.fromEntries(pairs([...passedOn(req.rawHeaders), ...ours(req)])),
+    });
+    upstream.on('response', (answer) => {
+      const closing = answer.headers[CLOSE_HEADER] !== undefined;
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, [
+        ...passedOn(answer.rawHeaders),
+        ...(closing ? ['Connection', 'close'] : []),
+      ]);
+      answer.pipe(res);
+      answer.once('error', () => res.destroy());
+    });
+    upstream.on('error', (error) => {
+      if (res.headersSent) return void res.destroy();
+      log.error({ err: error }, 'a request could not be handed to the writing thread');
+      const problem = problems.busy('this part of the server is restarting; try again in a moment');
+      const body = {
+        type: problemTypeUri(problem.type),
+        title: problem.title,
+        status: problem.status,
+        detail: problem.message,
+        instance: pathOf(req.url),
+      };
+      res.writeHead(problem.status, { ...problem.headers, 'Content-Type': 'application/problem+json' });
+      res.end(JSON.stringify(body));
+    });
+    // A client that goes away ends the handed-over request too (an event stream, a slow upload).
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const upstream: Socket = connect({ path: door.path });
+    // The upgrade's own hop-by-hop headers (Connection, Upgrade) are what the writing thread must see.
+    const headers = [...passedOn(req.rawHeaders, false), ...ours(req)];
+    const lines = [`${req.method} ${req.url} HTTP/1.1`];
+    for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
+    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (head.length > 0) upstream.write(head);
+    const end = () => {
+      socket.destroy();
+      upstream.destroy();
+    };
+    upstream.once('error', end).once('close', end);
+    socket.once('error', end).once('close', end);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  }
+
+  return { request, upgrade, close: () => agent.destroy() };
+}
+
+/** [name, value] pairs of raw headers, a name given twice joined as Node joins it (a request's Cookie with `; `). */
+function pairs(raw: string[]): Array<[string, string]> {
+  const joined = new Map<string, string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const before = joined.get(name);
+    joined.set(name, before === undefined ? raw[i + 1]! : `${before}${name === 'cookie' ? '; ' : ', '}${raw[i + 1]}`);
+  }
+  return [...joined];
+}
+
+/** A request's path without its query, which may hold what a problem's `instance` must not repeat. */
+const pathOf = (url = '/') => url.split('?', 1)[0];
+
+/**
+ * The writing thread's side: a server on the door that passes each handed-over request (or
+ * upgrade) carrying the token to `app` (or to `upgrades`' listeners) with its client's address,
+ * and ends any other connection at once.
+ */
+export async function openDoor(door: Door, app: RequestListener, upgrades: Server): Promise<{ close(): Promise<void> }> {
+  const token = Buffer.from(door.token);
+  const admitted = (req: IncomingMessage): boolean => {
+    const given = req.headers[TOKEN_HEADER];
+    const address = req.headers[ADDRESS_HEADER];
+    if (typeof given !== 'string' || typeof address !== 'string') return false;
+    const presented = Buffer.from(given);
+    if (presented.length !== token.length || !timingSafeEqual(presented, token)) return false;
+    delete req.headers[TOKEN_HEADER];
+    delete req.headers[ADDRESS_HEADER];
+    (req as ForwardedRequest)[FORWARDED_ADDRESS] = address;
+    return true;
+  };
+  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 0 }, (req, res) => {
+    if (admitted(req)) {
+      const setHeader = res.setHeader.bind(res);
+      res.setHeader = (name, value) =>
+        name.toLowerCase() === 'connection' && String(value).toLowerCase() === 'close'
+          ? setHeader(CLOSE_HEADER, '1')
+          : setHeader(name, value);
+      return app(req, res);
+    }
+    res.writeHead(403).end();
+    req.socket.destroy();
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!admitted(req)) return void socket.destroy();
+    upgrades.emit('upgrade', req, socket, head);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen({ path: door.path }, resolve));
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,117 @@
+// The request threads of `npm start` (HTTP_THREADS - 1 of them), from the writing thread's side:
+// each is started with the process's configuration and a private door to hand requests over
+// (hand-over.ts), is given the writing thread's rate-limit counters (limiters.ts) and every
+// announcement that the read models moved, and is started again with backoff if it ends on its
+// own. Meanwhile the other threads listening on the port take its connections.
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { backoffDelay } from '@eventide/kernel/backoff.ts';
+import type { Config } from '@eventide/kernel/config.ts';
+import type { Logger } from '@eventide/kernel/log.ts';
+import type { LimiterFactory } from '@eventide/platform/auth/rate-limit.ts';
+import type { ProgressSignal } from '../compose.ts';
+import type { Door } from './hand-over.ts';
+import { serveLimiters } from './limiters.ts';
+import type { FromRequestThread, RequestThreadData, ToRequestThread } from './thread.ts';
+
+export interface RequestThreadPool {
+  /** How many are listening now, and how often one was started again. */
+  health(): { requestThreads: number; listening: number; restarts: number };
+  /** Asks each to stop as the process does (drain, then close), and waits until they have. */
+  stop(): Promise<void>;
+}
+
+export interface PoolOptions {
+  /** The module that runs a thread (infra/src/request-thread.ts). */
+  entry: URL;
+  name: string;
+  config: Config;
+  log: Logger;
+  threads: number;
+  door: Door;
+  limiters: LimiterFactory;
+  projected: ProgressSignal;
+}
+
+/** A thread that stays up this long has recovered: the next failure waits the shortest backoff again. */
+const STABLE_MS = 60_000;
+
+export async function startRequestThreads(options: PoolOptions): Promise<RequestThreadPool> {
+  const { entry, name, config, log, threads, door, limiters, projected } = options;
+  const running = new Map<number, Worker>();
+  let stopping = false;
+  let restarts = 0;
+
+  function start(index: number): Promise<Worker> {
+    const limits = new MessageChannel();
+    serveLimiters(limits.port1, limiters);
+    const worker = new Worker(entry, {
+      workerData: {
+        name,
+        level: log.level,
+        config,
+        index,
+        threads,
+        door,
+        limits: limits.port2,
+        projectorAnnounced: projected.notifications() > 0,
+      } satisfies RequestThreadData,
+      transferList: [limits.port2],
+    });
+    const unsubscribe = projected.subscribe(() => worker.postMessage({ type: 'projected' } satisfies ToRequestThread));
+    worker.on('error', (error) => log.error({ err: error, thread: index }, 'a request thread failed'));
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    void exited.then(() => {
+      unsubscribe();
+      limits.port1.close();
+      running.delete(index);
+    });
+    return new Promise<Worker>((resolve, reject) => {
+      worker.once('message', (message: FromRequestThread) => {
+        if (message.type === 'listening') resolve(worker);
+      });
+      void exited.then((code) => reject(new Error(`request thread ${index} exited with ${code} before it listened`)));
+    });
+  }
+
+  /** Keeps thread `index` running: started again with backoff each time it ends, until the pool stops. */
+  async function keep(index: number, first: Worker): Promise<void> {
+    let worker: Worker | undefined = first;
+    let failures = 0;
+    for (;;) {
+      const startedAt = Date.now();
+      if (worker) {
+        running.set(index, worker);
+        const current = worker;
+        const code = await new Promise<number>((resolve) => current.once('exit', resolve));
+        if (stopping) return;
+        if (Date.now() - startedAt > STABLE_MS) failures = 0;
+        log.error({ thread: index, code }, 'a request thread ended; it starts again');
+      }
+      const delay = backoffDelay(++failures);
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      if (stopping) return;
+      worker = await start(index).catch((error: unknown) => {
+        log.error({ err: error, thread: index }, 'a request thread could not be started; trying again');
+        return undefined;
+      });
+      if (worker) restarts++;
+    }
+  }
+
+  const first = await Promise.all(Array.from({ length: threads - 1 }, (_, i) => start(i + 1)));
+  first.forEach((worker, i) => void keep(i + 1, worker));
+  log.info({ threads }, 'request threads listening beside this one');
+  return {
+    health: () => ({ requestThreads: threads - 1, listening: running.size, restarts }),
+    async stop() {
+      stopping = true;
+      await Promise.all(
+        [...running.values()].map(async (worker) => {
+          const exited = new Promise((resolve) => worker.once('exit', resolve));
+          worker.postMessage({ type: 'stop' } satisfies ToRequestThread);
+          await exited;
+        }),
+      );
+    },
+  };
+}

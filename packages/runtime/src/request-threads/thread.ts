@@ -1,0 +1,75 @@
+// What runs on a request thread (pool.ts starts it; infra/src/request-thread.ts names its
+// services): the reads of the read models, the web app and the docs, on connections of its own to
+// the same stores, listening on the process's port beside the writing thread. It hands every other
+// request to the writing thread (routing.ts, hand-over.ts), spends the writing thread's rate-limit
+// counters (limiters.ts), and hears from it each time the read models moved, so that a read
+// waiting for a write is answered at once, as on the writing thread.
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { Config } from '@eventide/kernel/config.ts';
+import { createLogger } from '@eventide/kernel/log.ts';
+import { API_ROUTES } from '@eventide/contract/routes.ts';
+import { serve } from '@eventide/platform/http/serve.ts';
+import { compose, progressSignal, type ServiceFactory } from '../compose.ts';
+import { startHeapReducer } from '../heap-reducer.ts';
+import { httpAppOf } from '../http.ts';
+import { handOverTo, type Door } from './hand-over.ts';
+import { threadLimiters } from './limiters.ts';
+import { requestThreadAnswers } from './routing.ts';
+
+export interface RequestThreadData {
+  name: string;
+  /** The process logger's level, which a test may have set apart from LOG_LEVEL. */
+  level: string;
+  /** The process's configuration as it was read, with the secrets the writing thread made. */
+  config: Config;
+  /** This thread's number, from 1 (the writing thread is 0), for its log lines. */
+  index: number;
+  /** How many threads listen on the port, the writing thread among them. */
+  threads: number;
+  door: Door;
+  limits: MessagePort;
+  /** Whether the projector had announced itself before this thread started (compose.ts ProgressSignal). */
+  projectorAnnounced: boolean;
+}
+export type ToRequestThread = { type: 'projected' } | { type: 'stop' };
+export type FromRequestThread = { type: 'listening' };
+
+/** Runs the thread: `services` are those of REQUEST_THREAD_SERVICES (routing.ts). */
+export async function runRequestThread(services: Record<string, ServiceFactory>): Promise<void> {
+  const port = parentPort!;
+  const data = workerData as RequestThreadData;
+  const log = createLogger({ level: data.level, name: data.name }).child({ thread: data.index });
+  const projected = progressSignal();
+  if (data.projectorAnnounced) projected.notify();
+  const composition = await compose({ config: data.config, log, limiters: threadLimiters(data.limits), projected }, services);
+  const app = httpAppOf(composition, log);
+  const answersHere = requestThreadAnswers(API_ROUTES);
+  const handOver = handOverTo(data.door, log);
+  const heap = startHeapReducer(log);
+  const server = await serve({
+    app,
+    config: data.config,
+    log,
+    threads: data.threads,
+    signals: false,
+    listener: (answer) => (req, res) => (answersHere(req.method ?? 'GET', pathOf(req.url)) ? answer(req, res) : handOver.request(req, res)),
+    beforeDrain: composition.disconnect,
+    onClose: async () => {
+      heap.stop();
+      handOver.close();
+      await composition.close();
+    },
+  });
+  server.on('upgrade', handOver.upgrade);
+  composition.attach(server);
+  port.on('message', (message: ToRequestThread) => {
+    if (message.type === 'projected') projected.notify();
+    else void server.stop('the process is stopping');
+  });
+  port.postMessage({ type: 'listening' } satisfies FromRequestThread);
+}
+
+const pathOf = (url = '/') => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
