@@ -20,6 +20,7 @@ import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
 import { SEARCH_MAX, SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
 import { sample, type Sample } from './growth-sample.ts';
+import { benchThreads, type ThreadScaling, wrkMissing } from './threads.ts';
 
 /** One query's latency with nothing else in flight: what it costs, without the queueing of a loaded run. */
 export interface SearchLatency {
@@ -69,6 +70,8 @@ export interface GrowthResults {
   searchAlone: SearchLatency[];
   /** At the largest size: every kind of query under 16 connections, ours, and what it answered (how many products, whether complete). */
   searchLoaded: Array<{ q: string; note: string; ours: Measured; answered: { items: number; complete: boolean } }>;
+  /** At the largest size: the reads on 1, 2, … threads (threads.ts), or why they were not measured. */
+  threads: ThreadScaling | { skipped: string };
 }
 
 const SEED_CLI = fileURLToPath(new URL('../src/seed/seed-cli.ts', import.meta.url));
@@ -326,7 +329,28 @@ async function compareSizes(
         });
       }
     });
+    // Alone on the largest store: its service stops, and each thread count is started on it in turn.
+    await services[largest]!.stop();
+    const steady = samples[largest]!.words[samples[largest]!.words.length - 1]!;
+    const missing = wrkMissing();
+    const threads =
+      missing !== undefined
+        ? { skipped: missing }
+        : await phase('growth: reads on 1, 2, … threads', () =>
+            benchThreads(
+              stores[largest]!.dataDir,
+              [
+                { route: 'GET /api/products', note: 'newest 20', path: '/api/products' },
+                { route: 'GET /products/{id}', note: 'one product', path: `/products/${samples[largest]!.ids[0]}` },
+                { route: `GET /search?q= (${steady.label})`, note: `\`${steady.q}\``, path: `/search?q=${steady.q}` },
+              ],
+              // Twice a route's load: the ratio between counts is the figure, and a second is short for a p99.
+              2 * seconds,
+              rounds,
+            ),
+          );
     return {
+      threads,
       compared: {
         sizes: stores.map((s) => s.events),
         rounds,

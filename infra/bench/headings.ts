@@ -6,6 +6,7 @@ export const HEADING = {
   readPath: 'Where a read spends its time',
   growth: 'Growth: the routes at each store size, against raw SELECTs',
   queries: 'Every kind of query on the largest store',
+  threads: 'Reads on several threads',
   longStreams: 'Commands on a long stream',
   readSide: 'Read side and projection lag (embedded SQLite)',
   kafka: 'Event distribution over Kafka',

@@ -15,6 +15,7 @@ import { postgresTargets } from './report-peers.ts';
 import type { MemoryResults } from './memory.ts';
 import type { ReadSideResults } from './read-side.ts';
 import { growthOf } from './report-growth.ts';
+import { scalingOf } from './report-threads.ts';
 import type { StartupResults } from './startup.ts';
 
 /** The figures of a run (report.ts's BenchRun) that the targets are about. */
@@ -80,7 +81,37 @@ export function targetsSection(run: TargetFigures): string[] {
   const slowestAlone = searchAlone.reduce((a, b) => (b.ours.p99 > a.ours.p99 ? b : a));
   const patch = streams.short.requestsPerSecond / streams.long.requestsPerSecond;
 
+  const threads = growth.threads;
+  const threadRows: Target[] =
+    'skipped' in threads
+      ? [
+          {
+            measure: 'GET /api/products on 2 threads ÷ on 1, 16 connections',
+            target: '≥ 1.6',
+            measured: `not measured: ${threads.skipped}`,
+            met: false,
+            cause: HEADING.threads,
+          },
+        ]
+      : [
+          {
+            measure: 'GET /api/products on 2 threads ÷ on 1, 16 connections',
+            target: '≥ 1.6',
+            measured: ratio(scalingOf(threads.routes[0]!, threads.counts, 2), 1),
+            met: scalingOf(threads.routes[0]!, threads.counts, 2) >= 1.6,
+            cause: HEADING.threads,
+          },
+          {
+            measure: 'GET /api/products on 1 thread ÷ floor (one thread each)',
+            target: '≥ 0.8',
+            measured: ratio(threads.routes[0]!.perCount[0]!.requestsPerSecond, threads.routes[0]!.floor.requestsPerSecond),
+            met: threads.routes[0]!.perCount[0]!.requestsPerSecond / threads.routes[0]!.floor.requestsPerSecond >= 0.8,
+            cause: HEADING.threads,
+          },
+        ];
+
   const targets: Target[] = [
+    ...threadRows,
     {
       measure: 'GET /api/products ÷ floor',
       target: '≥ 0.8',

@@ -1,6 +1,6 @@
 // What `npm run bench` records in docs/benchmarks.md: every figure of one run in its tables, with
 // the prose that says what each compares and what to make of it. run.ts measures; this writes.
-import { cpus, loadavg, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { type benchAuth, FLOOD } from './auth.ts';
 import type { CollabResults } from './collab.ts';
 import type { benchEmmett } from './emmett.ts';
@@ -20,6 +20,7 @@ import type { benchWeb } from './web.ts';
 import { fmt, ms, ratio } from './format.ts';
 import type { BenchPlan } from './plan.ts';
 import { growthSection } from './report-growth.ts';
+import { threadsSection } from './report-threads.ts';
 import { emmettSection, postgresSection } from './report-peers.ts';
 import { targetsSection } from './report-targets.ts';
 import { LAG_NOTES, READ_PATH_NOTES, STARTUP_NOTES } from './report-notes.ts';
@@ -188,6 +189,7 @@ export function benchmarksReport(run: BenchRun): string[] {
     '',
     ...readPathSection(),
     ...growthSection(growth, plan.growth.seconds),
+    ...threadsSection(growth.threads, availableParallelism()),
     `## ${HEADING.longStreams}`,
     '',
     `PATCH /products/{id} renaming a product, ${fmt(streams.requests)} requests on each side, one at a time (two at once on one product`,

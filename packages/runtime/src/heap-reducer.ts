@@ -111,11 +111,14 @@ export function startHeapReducer(log: Logger, policy: HeapReducerPolicy = HEAP_R
         reducing = false;
       });
   };
-  let timer = setTimeout(() => {
-    look();
-    timer = setInterval(look, policy.checkEveryMs);
-    timer.unref();
-  }, Math.min(FIRST_LOOK_MS, policy.checkEveryMs));
+  let timer = setTimeout(
+    () => {
+      look();
+      timer = setInterval(look, policy.checkEveryMs);
+      timer.unref();
+    },
+    Math.min(FIRST_LOOK_MS, policy.checkEveryMs),
+  );
   timer.unref();
   return { stop: () => clearTimeout(timer) };
 }

@@ -60,6 +60,9 @@ export async function runServices(name: string, factories: Record<string, Servic
   const composition = await compose({ config, log }, factories).catch(exitOnConfigError);
   log.info({ ...composition.health(), tracing: tracing?.description ?? 'off', dataDir: config.dataDir }, 'starting');
   const app = httpAppOf(composition, log);
+  const threads = httpThreads(config, options);
+  const door = threads > 1 ? newDoor() : undefined;
+  let pool: RequestThreadPool | undefined;
   const metrics =
     config.METRICS_PORT === undefined
       ? undefined
@@ -67,13 +70,11 @@ export async function runServices(name: string, factories: Record<string, Servic
           host: config.METRICS_HOST,
           port: config.METRICS_PORT,
           log,
-          health: composition.health,
+          // With the request threads: how many listen now beside this thread.
+          health: () => ({ ...composition.health(), ...pool?.health() }),
           ready: composition.ready,
         });
   const heap = startHeapReducer(log);
-  const threads = httpThreads(config, options);
-  const door = threads > 1 ? newDoor() : undefined;
-  let pool: RequestThreadPool | undefined;
   let closeDoor: (() => Promise<void>) | undefined;
   let poolStopped: Promise<void> | undefined;
   // The request threads stop taking connections when this one does, and drain beside it.
