@@ -36,8 +36,8 @@ interface Latency {
   p99: number;
 }
 
-/** One route's load at one size: requests per second and p99 latency (ms). */
-export type Measured = { requestsPerSecond: number; p99: number };
+export type { Measured } from './measured.ts';
+import type { Measured } from './measured.ts';
 
 /**
  * Every route at every size, with the stores of all sizes served at once and loaded in turn
@@ -330,24 +330,14 @@ async function compareSizes(
       }
     });
     // Alone on the largest store: its service stops, and each thread count is started on it in turn.
+    // Twice a route's load: the ratio between counts is the figure, and a second is short for a p99.
     await services[largest]!.stop();
-    const steady = samples[largest]!.words[samples[largest]!.words.length - 1]!;
     const missing = wrkMissing();
     const threads =
       missing !== undefined
         ? { skipped: missing }
         : await phase('growth: reads on 1, 2, … threads', () =>
-            benchThreads(
-              stores[largest]!.dataDir,
-              [
-                { route: 'GET /api/products', note: 'newest 20', path: '/api/products' },
-                { route: 'GET /products/{id}', note: 'one product', path: `/products/${samples[largest]!.ids[0]}` },
-                { route: `GET /search?q= (${steady.label})`, note: `\`${steady.q}\``, path: `/search?q=${steady.q}` },
-              ],
-              // Twice a route's load: the ratio between counts is the figure, and a second is short for a p99.
-              2 * seconds,
-              rounds,
-            ),
+            benchThreads(stores[largest]!.dataDir, samples[largest]!, 2 * seconds, rounds),
           );
     return {
       threads,

@@ -11,7 +11,8 @@ import { freePort, startService } from '../test/process.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
-import type { Measured } from './growth.ts';
+import type { Measured } from './measured.ts';
+import type { Sample } from './growth-sample.ts';
 
 export interface ThreadScaling {
   /** The thread counts, 1 first. */
@@ -63,13 +64,19 @@ const median = (runs: Measured[]): Measured => ({
   ),
 });
 
-/** `routes`: each read route with the one path it is loaded with (wrk asks one URL). Nothing else may serve `dataDir` meanwhile. */
-export async function benchThreads(
-  dataDir: string,
-  routes: Array<{ route: string; note: string; path: string }>,
-  seconds: number,
-  rounds: number,
-): Promise<ThreadScaling> {
+/** The read routes, each with the one path it is loaded with (wrk asks one URL): a page, a product, a word in about 1% of products. */
+function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; path: string }> {
+  const steady = words.at(-1)!;
+  return [
+    { route: 'GET /api/products', note: 'newest 20', path: '/api/products' },
+    { route: 'GET /products/{id}', note: 'one product', path: `/products/${ids[0]}` },
+    { route: `GET /search?q= (${steady.label})`, note: `\`${steady.q}\``, path: `/search?q=${steady.q}` },
+  ];
+}
+
+/** On the store at `dataDir`, of which `sample` was taken; nothing else may serve it meanwhile. */
+export async function benchThreads(dataDir: string, sample: Sample, seconds: number, rounds: number): Promise<ThreadScaling> {
+  const routes = routesOf(sample);
   const counts = [...new Set([1, 2, availableParallelism()])].sort((a, b) => a - b);
   const ours = routes.map(() => counts.map(() => [] as Measured[]));
   const floors = routes.map(() => [] as Measured[]);
