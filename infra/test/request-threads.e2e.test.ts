@@ -9,15 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from '@eventide/testing/collab/raw-client.ts';
+import { sampleOf } from '@eventide/testing/prometheus-text.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { startService, type RunningService } from './process.ts';
+import { freePort, startService, type RunningService } from './process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eventide-request-threads-'));
 const SEARCH_BUDGET = 1_000;
 let service: RunningService;
+let metricsPort: number;
 
 beforeAll(async () => {
+  metricsPort = await freePort();
   service = await startService({
+    METRICS_PORT: String(metricsPort),
     DATA_DIR: dataDir,
     HTTP_THREADS: '2',
     LOG_LEVEL: 'info',
@@ -26,6 +30,11 @@ beforeAll(async () => {
     RATE_LIMIT_SIGN_UPS_PER_HOUR: '2',
     RATE_LIMIT_SEARCH_PER_SECOND: String(SEARCH_BUDGET),
   });
+  // The writing thread answers first; the request thread joins it once started.
+  await until(
+    async () => (await (await fetch(`http://127.0.0.1:${metricsPort}/health`)).json()).listening === 1,
+    'the request thread to listen',
+  );
 });
 afterAll(async () => {
   await service?.stop();
@@ -151,6 +160,9 @@ describe('npm start on two threads', () => {
       expect(stepped, `RateLimit-Remaining, in order: ${remaining.join(', ')}`).toBe(true);
     }
     await bothThreadsAnswered('/search');
+    // The metrics port counts every one of them, whichever thread answered.
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(sampleOf(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/search', status: '200' })).toBe(24);
   });
 
   it('streams live changes and opens the editor whichever thread takes the connection', async () => {

@@ -73,6 +73,7 @@ export async function runServices(name: string, factories: Record<string, Servic
           // With the request threads: how many listen now beside this thread.
           health: () => ({ ...composition.health(), ...pool?.health() }),
           ready: composition.ready,
+          otherThreads: async () => (await pool?.metrics()) ?? [],
         });
   const heap = startHeapReducer(log);
   let closeDoor: (() => Promise<void>) | undefined;

@@ -7,7 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { Readiness } from '@eventide/contract/resources/site/health.ts';
+import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { Metrics } from './metrics.ts';
+
+/** A registry's metrics as prom-client gives them in JSON (getMetricsAsJSON). */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 export interface MetricsServer {
   port: number;
@@ -22,6 +26,19 @@ export interface MetricsOptions {
   health?: () => Record<string, unknown>;
   /** GET /health/ready here: every check with what it observed and why it failed (the service port tells the public only each status). */
   ready?: () => Promise<Readiness>;
+  /**
+   * The other threads' metrics, added to this one's at each scrape (counts and histograms summed):
+   * the request threads' requests (runtime/request-threads).
+   */
+  otherThreads?: () => Promise<MetricsJson[]>;
+}
+
+/** This registry's text, with the other threads' metrics summed into it. */
+async function scrape(metrics: Metrics, otherThreads: MetricsOptions['otherThreads']): Promise<string> {
+  const others = (await otherThreads?.()) ?? [];
+  if (others.length === 0) return metrics.registry.metrics();
+  const own = (await metrics.registry.getMetricsAsJSON()) as MetricsJson;
+  return AggregatorRegistry.aggregate([own, ...others]).metrics();
 }
 
 export async function serveMetrics(metrics: Metrics, options: MetricsOptions): Promise<MetricsServer> {
@@ -48,7 +65,7 @@ export async function serveMetrics(metrics: Metrics, options: MetricsOptions): P
       response.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics, GET /health, GET /health/ready\n');
       return;
     }
-    metrics.registry.metrics().then(
+    scrape(metrics, options.otherThreads).then(
       (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
       (error: unknown) => {
         options.log.error({ err: error }, 'collecting metrics failed');

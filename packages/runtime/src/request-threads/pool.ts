@@ -8,6 +8,7 @@ import { backoffDelay } from '@eventide/kernel/backoff.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { LimiterFactory } from '@eventide/platform/auth/rate-limit.ts';
+import type { MetricsJson } from '@eventide/platform/metrics/serve-metrics.ts';
 import type { ProgressSignal } from '../compose.ts';
 import type { Door } from './hand-over.ts';
 import { serveLimiters } from './limiters.ts';
@@ -16,9 +17,14 @@ import type { FromRequestThread, RequestThreadData, ToRequestThread } from './th
 export interface RequestThreadPool {
   /** How many are listening now, and how often one was started again. */
   health(): { requestThreads: number; listening: number; restarts: number };
+  /** Each running thread's own metrics (its requests), for the metrics port to add to this thread's. */
+  metrics(): Promise<MetricsJson[]>;
   /** Asks each to stop as the process does (drain, then close), and waits until they have. */
   stop(): Promise<void>;
 }
+
+/** How long a scrape waits for a thread's metrics: a thread too busy to answer is left out of that scrape. */
+const METRICS_WAIT_MS = 1_000;
 
 export interface PoolOptions {
   /** The module that runs a thread (infra/src/request-thread.ts). */
@@ -40,6 +46,7 @@ export async function startRequestThreads(options: PoolOptions): Promise<Request
   const running = new Map<number, Worker>();
   let stopping = false;
   let restarts = 0;
+  let nextAsk = 0;
 
   function start(index: number): Promise<Worker> {
     const limits = new MessageChannel();
@@ -103,6 +110,26 @@ export async function startRequestThreads(options: PoolOptions): Promise<Request
   log.info({ threads }, 'request threads listening beside this one');
   return {
     health: () => ({ requestThreads: threads - 1, listening: running.size, restarts }),
+    async metrics() {
+      const asked = [...running.values()].map(
+        (worker) =>
+          new Promise<MetricsJson | undefined>((resolve) => {
+            const id = nextAsk++;
+            const timer = setTimeout(() => done(undefined), METRICS_WAIT_MS);
+            const listener = (message: FromRequestThread) => {
+              if (message.type === 'metrics' && message.id === id) done(message.metrics);
+            };
+            const done = (metrics: MetricsJson | undefined) => {
+              clearTimeout(timer);
+              worker.off('message', listener);
+              resolve(metrics);
+            };
+            worker.on('message', listener);
+            worker.postMessage({ type: 'metrics', id } satisfies ToRequestThread);
+          }),
+      );
+      return (await Promise.all(asked)).filter((metrics) => metrics !== undefined);
+    },
     async stop() {
       stopping = true;
       await Promise.all(

@@ -9,6 +9,7 @@ import type { Config } from '@eventide/kernel/config.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { API_ROUTES } from '@eventide/contract/routes.ts';
 import { serve } from '@eventide/platform/http/serve.ts';
+import type { MetricsJson } from '@eventide/platform/metrics/serve-metrics.ts';
 import { compose, progressSignal, type ServiceFactory } from '../compose.ts';
 import { startHeapReducer } from '../heap-reducer.ts';
 import { httpAppOf } from '../http.ts';
@@ -31,8 +32,11 @@ export interface RequestThreadData {
   /** Whether the projector had announced itself before this thread started (compose.ts ProgressSignal). */
   projectorAnnounced: boolean;
 }
-export type ToRequestThread = { type: 'projected' } | { type: 'stop' };
-export type FromRequestThread = { type: 'listening' };
+export type ToRequestThread = { type: 'projected' } | { type: 'stop' } | { type: 'metrics'; id: number };
+export type FromRequestThread = { type: 'listening' } | { type: 'metrics'; id: number; metrics: MetricsJson };
+
+/** What a request thread adds to the process's metrics: its requests (its limits' refusals are counted where they are decided). */
+const THREAD_METRICS = ['http_request_duration_seconds'];
 
 /** Runs the thread: `services` are those of REQUEST_THREAD_SERVICES (routing.ts). */
 export async function runRequestThread(services: Record<string, ServiceFactory>): Promise<void> {
@@ -62,9 +66,13 @@ export async function runRequestThread(services: Record<string, ServiceFactory>)
   });
   server.on('upgrade', handOver.upgrade);
   composition.attach(server);
-  port.on('message', (message: ToRequestThread) => {
+  const { registry } = composition.platform.metrics;
+  port.on('message', async (message: ToRequestThread) => {
     if (message.type === 'projected') projected.notify();
-    else void server.stop('the process is stopping');
+    else if (message.type === 'metrics') {
+      const metrics = ((await registry.getMetricsAsJSON()) as MetricsJson).filter((metric) => THREAD_METRICS.includes(metric.name));
+      port.postMessage({ type: 'metrics', id: message.id, metrics } satisfies FromRequestThread);
+    } else void server.stop('the process is stopping');
   });
   port.postMessage({ type: 'listening' } satisfies FromRequestThread);
 }
