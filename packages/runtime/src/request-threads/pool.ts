@@ -80,34 +80,43 @@ export async function startRequestThreads(options: PoolOptions): Promise<Request
     });
   }
 
-  /** Keeps thread `index` running: started again with backoff each time it ends, until the pool stops. */
-  async function keep(index: number, first: Worker): Promise<void> {
-    let worker: Worker | undefined = first;
+  /**
+   * Keeps thread `index` running: started, and started again with backoff each time it ends or fails
+   * to start (its stores unreachable as it opens them), until the pool stops. Meanwhile the other
+   * threads, the writing one among them, take the connections: a thread that cannot start never
+   * stops the process.
+   */
+  async function keep(index: number): Promise<void> {
     let failures = 0;
-    for (;;) {
+    let starts = 0;
+    while (!stopping) {
       const startedAt = Date.now();
+      const worker = await start(index).catch((error: unknown) => {
+        log.error({ err: error, thread: index }, 'a request thread could not be started; trying again');
+        return undefined;
+      });
+      if (worker && stopping) return stopThread(worker);
       if (worker) {
         running.set(index, worker);
-        const current = worker;
-        const code = await new Promise<number>((resolve) => current.once('exit', resolve));
+        log.info({ thread: index, threads }, 'a request thread listens beside this one');
+        if (starts++ > 0) restarts++;
+        const code = await new Promise<number>((resolve) => worker.once('exit', resolve));
         if (stopping) return;
         if (Date.now() - startedAt > STABLE_MS) failures = 0;
         log.error({ thread: index, code }, 'a request thread ended; it starts again');
       }
-      const delay = backoffDelay(++failures);
-      await new Promise((resolve) => setTimeout(resolve, delay).unref());
-      if (stopping) return;
-      worker = await start(index).catch((error: unknown) => {
-        log.error({ err: error, thread: index }, 'a request thread could not be started; trying again');
-        return undefined;
-      });
-      if (worker) restarts++;
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(++failures)).unref());
     }
   }
 
-  const first = await Promise.all(Array.from({ length: threads - 1 }, (_, i) => start(i + 1)));
-  first.forEach((worker, i) => void keep(i + 1, worker));
-  log.info({ threads }, 'request threads listening beside this one');
+  /** Asks a thread to stop as the process does, and waits until it has. */
+  async function stopThread(worker: Worker): Promise<void> {
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage({ type: 'stop' } satisfies ToRequestThread);
+    await exited;
+  }
+
+  for (let index = 1; index < threads; index++) void keep(index);
   return {
     health: () => ({ requestThreads: threads - 1, listening: running.size, restarts }),
     async metrics() {
@@ -132,13 +141,7 @@ export async function startRequestThreads(options: PoolOptions): Promise<Request
     },
     async stop() {
       stopping = true;
-      await Promise.all(
-        [...running.values()].map(async (worker) => {
-          const exited = new Promise((resolve) => worker.once('exit', resolve));
-          worker.postMessage({ type: 'stop' } satisfies ToRequestThread);
-          await exited;
-        }),
-      );
+      await Promise.all([...running.values()].map(stopThread));
     },
   };
 }
