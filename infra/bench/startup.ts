@@ -1,8 +1,11 @@
-// Start-up as a user meets it: `npm start`'s process (its own flags, the followers' thread on) on an
-// empty data directory, timed from spawning it to the first 200 of GET /health, and its resident
-// memory once it has stood idle. Each start is a new process on a new directory: the first start
+// Start-up as a user meets it: `npm start`'s process (its own flags, its threads as their defaults
+// have them) on an empty data directory, timed from spawning it to the first 200 of GET /health, and
+// its resident memory once it has stood idle; once more on one HTTP thread, for what the request
+// threads cost. (On an empty store the followers' thread waits for the first event, so it costs
+// nothing idle.) Each start is a new process on a new directory: the first start
 // of a machine also builds what later ones find made (none is kept between starts here).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { ENTRY, residentMiB, spawnService } from '../test/process.ts';
 import { p } from './percentile.ts';
@@ -12,9 +15,11 @@ export interface StartupResults {
   idleSeconds: number;
   /** Milliseconds from spawn to the first 200, median and worst. */
   firstOk: { p50: number; max: number };
-  /** Resident memory after `idleSeconds` idle, MiB: median and worst; and the same without the followers' thread. */
+  /** Resident memory after `idleSeconds` idle, MiB: median and worst; and the same with HTTP_THREADS=1. */
   rssMiB: { p50: number; max: number };
-  rssWithoutThreadMiB: number;
+  rssOneThreadMiB: number;
+  /** How many threads answer HTTP by default here (the cores). */
+  threads: number;
 }
 
 async function firstOk(url: string, exited: () => boolean, started: number): Promise<number> {
@@ -30,11 +35,11 @@ async function firstOk(url: string, exited: () => boolean, started: number): Pro
   }
 }
 
-async function startOnce(dir: string, thread: 'on' | 'off', idleSeconds: number): Promise<{ ms: number; rss: number }> {
-  const dataDir = mkdtempSync(join(dir, `start-${thread}-`));
+async function startOnce(dir: string, env: Record<string, string>, idleSeconds: number): Promise<{ ms: number; rss: number }> {
+  const dataDir = mkdtempSync(join(dir, 'start-'));
   try {
     const started = performance.now();
-    const service = await spawnService({ DATA_DIR: dataDir, FOLLOWERS_THREAD: thread }, ENTRY.all);
+    const service = await spawnService({ DATA_DIR: dataDir, ...env }, ENTRY.all);
     try {
       const ms = await firstOk(service.url, () => service.exitCode() !== undefined, started);
       await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
@@ -49,8 +54,8 @@ async function startOnce(dir: string, thread: 'on' | 'off', idleSeconds: number)
 
 export async function benchStartup(dir: string, starts: number, idleSeconds: number): Promise<StartupResults> {
   const runs: Array<{ ms: number; rss: number }> = [];
-  for (let i = 0; i < starts; i++) runs.push(await startOnce(dir, 'on', idleSeconds));
-  const withoutThread = await startOnce(dir, 'off', idleSeconds);
+  for (let i = 0; i < starts; i++) runs.push(await startOnce(dir, {}, idleSeconds));
+  const oneThread = await startOnce(dir, { HTTP_THREADS: '1' }, idleSeconds);
   const times = runs.map((run) => run.ms);
   const rss = runs.map((run) => run.rss);
   return {
@@ -58,6 +63,7 @@ export async function benchStartup(dir: string, starts: number, idleSeconds: num
     idleSeconds,
     firstOk: { p50: p(times, 0.5), max: Math.max(...times) },
     rssMiB: { p50: p(rss, 0.5), max: Math.max(...rss) },
-    rssWithoutThreadMiB: withoutThread.rss,
+    rssOneThreadMiB: oneThread.rss,
+    threads: availableParallelism(),
   };
 }
