@@ -146,8 +146,10 @@ export async function openDoor(door: Door, app: RequestListener, upgrades: Serve
     if (typeof given !== 'string' || typeof address !== 'string') return false;
     const presented = Buffer.from(given);
     if (presented.length !== token.length || !timingSafeEqual(presented, token)) return false;
+    // The token is the process's secret: nothing past the door (a log, a span, a handler) sees it.
     delete req.headers[TOKEN_HEADER];
     delete req.headers[ADDRESS_HEADER];
+    req.rawHeaders = passedOn(req.rawHeaders, false);
     (req as ForwardedRequest)[FORWARDED_ADDRESS] = address;
     return true;
   };
