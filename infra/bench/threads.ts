@@ -92,10 +92,17 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
           METRICS_PORT: String(metricsPort),
         });
         try {
-          // The writing thread answers first; the request threads join it once started.
+          // The writing thread answers first; the request threads join it once started. And the web
+          // app is built (esbuild, a core for a second) beside the start: not while the figures are taken.
           await until(
-            async () => count === 1 || (await (await fetch(`http://127.0.0.1:${metricsPort}/health`)).json()).listening === count - 1,
-            `the ${count - 1} request threads to listen`,
+            async () => {
+              const health = (await (await fetch(`http://127.0.0.1:${metricsPort}/health`)).json()) as {
+                listening?: number;
+                webApp: string;
+              };
+              return (count === 1 || health.listening === count - 1) && health.webApp !== 'being built';
+            },
+            `the ${count - 1} request threads to listen and the web app to be built`,
           );
           for (const [r, { path }] of routes.entries()) ours[r]![c]!.push(wrk(service.url + path, seconds));
         } finally {

@@ -1,13 +1,13 @@
 // What each request thread of `npm start` runs (packages/runtime/src/request-threads): the services
-// whose reads it answers, on connections of its own; main.ts starts HTTP_THREADS - 1 of them.
+// whose reads it answers (REQUEST_THREAD_SERVICES), on connections of its own; main.ts starts
+// HTTP_THREADS - 1 of them.
 import { keepCompiledCode } from '@eventide/runtime/compile-cache.ts';
 
 keepCompiledCode();
-const [{ runRequestThread }, query, docs, web] = await Promise.all([
+const [{ runRequestThread }, query, docs] = await Promise.all([
   import('@eventide/runtime/request-threads/thread.ts'),
   import('@eventide/query-service/src/service.ts'),
   import('@eventide/runtime/docs-service.ts'),
-  import('@eventide/web/src/service.ts'),
 ]);
 
-await runRequestThread({ query: query.queryService(), docs: docs.apiDocsService(), web: web.webAppService() });
+await runRequestThread({ query: query.queryService(), docs: docs.apiDocsService() });

@@ -1,7 +1,7 @@
 // Which requests a request thread answers itself, and which it hands to the thread that writes:
 // derived from the route table, so that a new operation goes where its kind says without a list
-// to keep. A request thread answers the reads of the services it runs (the read models, the web
-// app, the docs) that end with their answer. Everything else goes to the writing thread: writes,
+// to keep. A request thread answers the reads of the services it runs (the read models and the
+// docs) that end with their answer. Everything else goes to the writing thread: writes,
 // sign-in and sessions' own routes, the collaborative editor, exports, the probes (which answer for
 // the whole process), the live streams (whose per-user caps are counted in one place), and any
 // path the table does not know, which the writing thread answers with its 404 or 405.
@@ -9,8 +9,12 @@ import type { ApiRoute } from '@eventide/contract/routes.ts';
 import type { ServiceName } from '@eventide/contract/operations.ts';
 import { bySpecificity, pathRegExp } from '@eventide/contract/path-templates.ts';
 
-/** The services whose reads request threads answer (infra/src/request-thread.ts runs them). */
-export const REQUEST_THREAD_SERVICES: readonly ServiceName[] = ['query', 'docs', 'web'];
+/**
+ * The services whose reads request threads answer (infra/src/request-thread.ts runs them). Not the
+ * web app: its files are a few, compressed once and cached by browsers, and building them (esbuild)
+ * took a core for a second at each thread's start, beside the writing thread's own build.
+ */
+export const REQUEST_THREAD_SERVICES: readonly ServiceName[] = ['query', 'docs'];
 
 /** Whether a request thread answers this route: a read of one of its services whose answer is not a stream. */
 export function answeredOnRequestThreads(route: ApiRoute): boolean {

@@ -14,9 +14,6 @@ describe('which requests a request thread answers itself', () => {
     ['GET', '/search'],
     ['GET', '/images/abc/small'],
     ['GET', '/admin/followers'],
-    ['GET', '/'],
-    ['GET', '/app.js'],
-    ['GET', '/app/chunk-1.js'],
     ['GET', '/openapi.json'],
     ['GET', '/docs/swagger-ui.css'],
   ])('answers the read %s %s', (method, path) => {
@@ -29,7 +26,10 @@ describe('which requests a request thread answers itself', () => {
     ['DELETE', '/orders/some-id'],
     ['OPTIONS', '/products'],
     ['PUT', '/api/products'],
-    // Reads of the services the writing thread alone runs.
+    // Reads of the services the writing thread alone runs: the web app's files among them.
+    ['GET', '/'],
+    ['GET', '/app.js'],
+    ['GET', '/app/chunk-1.js'],
     ['GET', '/auth/session'],
     ['GET', '/auth/github'],
     ['GET', '/collab/documents'],

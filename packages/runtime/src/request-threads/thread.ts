@@ -1,5 +1,5 @@
 // What runs on a request thread (pool.ts starts it; infra/src/request-thread.ts names its
-// services): the reads of the read models, the web app and the docs, on connections of its own to
+// services): the reads of the read models and the docs, on connections of its own to
 // the same stores, listening on the process's port beside the writing thread. It hands every other
 // request to the writing thread (routing.ts, hand-over.ts), spends the writing thread's rate-limit
 // counters (limiters.ts), and hears from it each time the read models moved, so that a read
