@@ -40,6 +40,15 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Hos
     ...env,
   };
   const service = await startService(fullEnv);
+  // The writing thread answers first; the request threads join it once started. Until they listen,
+  // the writing thread holds only its share of the connection caps, and the idle memory lacks theirs.
+  await until(async () => {
+    const health = (await (await fetch(`http://127.0.0.1:${metricsPort}/health`)).json()) as {
+      requestThreads?: number;
+      listening?: number;
+    };
+    return health.listening === health.requestThreads;
+  }, 'the request threads to listen');
   const pid = service.child.pid!;
   const rssMiB = () => residentMiB(pid);
   // On an empty store the followers' thread waits for the first event: one sign-up, read back,
