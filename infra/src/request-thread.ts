@@ -1,6 +1,6 @@
 // What each request thread of `npm start` runs (packages/runtime/src/request-threads): the services
-// whose reads it answers (REQUEST_THREAD_SERVICES), on connections of its own; main.ts starts
-// HTTP_THREADS - 1 of them.
+// whose reads it answers, and only theirs (routing.ts derives which from this list), on connections
+// of its own; main.ts starts HTTP_THREADS - 1 of them.
 import { keepCompiledCode } from '@eventide/runtime/compile-cache.ts';
 
 keepCompiledCode();

@@ -10,15 +10,13 @@ import type { ServiceName } from '@eventide/contract/operations.ts';
 import { bySpecificity, pathRegExp } from '@eventide/contract/path-templates.ts';
 
 /**
- * The services whose reads request threads answer (infra/src/request-thread.ts runs them). Not the
- * web app: its files are a few, compressed once and cached by browsers, and building them (esbuild)
- * took a core for a second at each thread's start, beside the writing thread's own build.
+ * Whether a request thread running `services` answers this route: a read of one of them whose
+ * answer is not a stream. The services are those the thread composed (infra/src/request-thread.ts
+ * names them: the query service and the docs, not the web app, whose files are a few, compressed
+ * once and cached by browsers, and whose build took a core for a second at each thread's start).
  */
-export const REQUEST_THREAD_SERVICES: readonly ServiceName[] = ['query', 'docs'];
-
-/** Whether a request thread answers this route: a read of one of its services whose answer is not a stream. */
-export function answeredOnRequestThreads(route: ApiRoute): boolean {
-  if (route.method !== 'get' || !REQUEST_THREAD_SERVICES.includes(route.spec.service)) return false;
+export function answeredOnRequestThreads(route: ApiRoute, services: ReadonlySet<ServiceName>): boolean {
+  if (route.method !== 'get' || !services.has(route.spec.service)) return false;
   const answers = Object.values(route.shape.answers) as Array<{ contentType?: string }>;
   return !answers.some((answer) => answer.contentType === 'text/event-stream');
 }
@@ -39,10 +37,13 @@ function firstSegment(path: string): string {
  * routes whose first segment is the path's, the more specific first (as the mount dispatches);
  * every other method, and a path no GET route has, is handed over.
  */
-export function requestThreadAnswers(routes: readonly ApiRoute[]): (method: string, path: string) => boolean {
+export function requestThreadAnswers(
+  routes: readonly ApiRoute[],
+  services: ReadonlySet<ServiceName>,
+): (method: string, path: string) => boolean {
   const gets = routes.filter((route) => route.method === 'get').sort((a, b) => bySpecificity(a.path, b.path));
   const candidates = (routesOfSegment: ApiRoute[]): Candidate[] =>
-    routesOfSegment.map((route) => ({ pattern: pathRegExp(route.path), here: answeredOnRequestThreads(route) }));
+    routesOfSegment.map((route) => ({ pattern: pathRegExp(route.path), here: answeredOnRequestThreads(route, services) }));
   const anySegment = gets.filter((route) => route.path.startsWith('/{'));
   const bySegment = new Map<string, Candidate[]>();
   for (const route of gets) {

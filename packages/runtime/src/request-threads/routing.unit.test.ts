@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '@eventide/contract/routes.ts';
 import { answeredOnRequestThreads, requestThreadAnswers } from './routing.ts';
 
-const answersHere = requestThreadAnswers(API_ROUTES);
+/** What infra/src/request-thread.ts composes. */
+const SERVICES = new Set(['query', 'docs'] as const);
+const answersHere = requestThreadAnswers(API_ROUTES, SERVICES);
 
 describe('which requests a request thread answers itself', () => {
   it.each([
@@ -51,7 +53,7 @@ describe('which requests a request thread answers itself', () => {
     for (const route of API_ROUTES) {
       const path = route.path.replace(/\{[^}]+\}/g, 'x');
       expect(answersHere(route.method.toUpperCase(), path), `${route.method} ${route.path}`).toBe(
-        route.method === 'get' && answeredOnRequestThreads(route) && !sharesItsPathWithAMoreSpecific(route),
+        route.method === 'get' && answeredOnRequestThreads(route, SERVICES) && !sharesItsPathWithAMoreSpecific(route),
       );
     }
   });
@@ -60,5 +62,7 @@ describe('which requests a request thread answers itself', () => {
 /** A template whose path, with each parameter `x`, is taken by a more specific route (/users/x/export is not /users/{id}/…). */
 function sharesItsPathWithAMoreSpecific(route: (typeof API_ROUTES)[number]): boolean {
   const path = route.path.replace(/\{[^}]+\}/g, 'x');
-  return API_ROUTES.some((other) => other !== route && other.method === 'get' && other.path === path && !answeredOnRequestThreads(other));
+  return API_ROUTES.some(
+    (other) => other !== route && other.method === 'get' && other.path === path && !answeredOnRequestThreads(other, SERVICES),
+  );
 }

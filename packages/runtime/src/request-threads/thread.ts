@@ -38,7 +38,7 @@ export type FromRequestThread = { type: 'listening' } | { type: 'metrics'; id: n
 /** What a request thread adds to the process's metrics: its requests (its limits' refusals are counted where they are decided). */
 const THREAD_METRICS = ['http_request_duration_seconds'];
 
-/** Runs the thread: `services` are those of REQUEST_THREAD_SERVICES (routing.ts). */
+/** Runs the thread: it answers the reads of `services` (routing.ts) and hands over the rest. */
 export async function runRequestThread(services: Record<string, ServiceFactory>): Promise<void> {
   const port = parentPort!;
   const data = workerData as RequestThreadData;
@@ -47,7 +47,8 @@ export async function runRequestThread(services: Record<string, ServiceFactory>)
   if (data.projectorAnnounced) projected.notify();
   const composition = await compose({ config: data.config, log, limiters: threadLimiters(data.limits), projected }, services);
   const app = httpAppOf(composition, log);
-  const answersHere = requestThreadAnswers(API_ROUTES);
+  // Derived from what this thread runs, so that a service is answered here exactly when it is composed.
+  const answersHere = requestThreadAnswers(API_ROUTES, new Set(composition.apis.map((api) => api.service)));
   const handOver = handOverTo(data.door, log);
   const heap = startHeapReducer(log);
   const server = await serve({
