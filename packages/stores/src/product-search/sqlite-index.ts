@@ -26,6 +26,7 @@ export const sqliteProductIndex: SqliteReadModelIndex = {
   isBulk: ftsMerging.isBulk,
   settle: ftsMerging.settle,
   restore: ftsMerging.restore,
+  maintain: ftsMerging.mergeStep,
 };
 
 /**

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { searchableSqlite } from '../read-models/testing.ts';
 import { openSqliteReadStore } from '../read-store/sqlite.ts';
 import { productDoc } from '@eventide/testing/read-documents.ts';
+import { until } from '@eventide/testing/wait.ts';
 
 describe('product search on SQLite: the vocabulary of names', () => {
   it.each([
@@ -49,7 +50,7 @@ describe('product search on SQLite: the vocabulary of names', () => {
   });
 });
 
-describe('product search on SQLite: full-text merging during a bulk load', () => {
+describe('product search on SQLite: full-text merging', () => {
   const FTS = ['products_fts', 'products_names_fts'];
   /** Per full-text table: its merge settings, and its segments (FTS5 keeps a segment's pages at rowids whose bits from 37 up are its id). */
   function mergingOf(path: string, generation: number) {
@@ -80,9 +81,40 @@ describe('product search on SQLite: full-text merging during a bulk load', () =>
     const writer = store.writer(generation);
     for (let seq = 1; seq <= count; seq++) await writer.write([product(seq)], { name: 'read-models', position: seq });
   }
-  const DEFAULTS = { automerge: 4, crisismerge: 16 };
+  /** A served generation's: nothing merged in a write (the store merges between writes), FTS5's own at sixteen segments a level. */
+  const DEFAULTS = { automerge: 0, crisismerge: 16 };
 
-  it("a rebuild's generation merges nothing until it is promoted, then serves one merged segment with FTS5's defaults", async () => {
+  it('a served generation merges nothing in its writes, and merges between them, a bounded step at a time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
+    const path = join(dir, 'read.db');
+    const store = searchableSqlite(path);
+    try {
+      const generation = await store.activeGeneration();
+      // One write after another with no turn of the event loop between them: no step can run. Fifteen:
+      // at sixteen segments on a level FTS5 merges them itself, inside the write (crisismerge).
+      await writeOneByOne(store, generation, 15);
+      for (const fts of mergingOf(path, generation)) expect(fts).toEqual({ ...DEFAULTS, segments: 15 });
+      // Between writes, the steps merge them, as FTS5 would have in the writes (it continues a merge
+      // of a level into the next until fewer than four are left to merge anywhere).
+      await until(
+        () => mergingOf(path, generation).every(({ segments }) => segments < 4),
+        () => `the steps to merge the 15 segments: ${JSON.stringify(mergingOf(path, generation))}`,
+      );
+      const db = new DatabaseSync(path);
+      try {
+        for (const name of FTS) db.exec(`INSERT INTO ${name}_g${generation} (${name}_g${generation}) VALUES ('integrity-check')`);
+      } finally {
+        db.close();
+      }
+      expect((await store.search('kettle', 50)).length).toBe(15);
+      expect((await store.search('copp', 50)).length).toBe(15);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a rebuild's generation merges nothing until it is promoted, then serves one merged segment", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'eventide-rs-'));
     const path = join(dir, 'read.db');
     const store = searchableSqlite(path);

@@ -4,6 +4,7 @@
 // last word typed). How they merge while a generation is filled in bulk is here too.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { table } from '../read-store/sqlite-schema.ts';
+import type { Prepare } from '../read-store/sqlite-indexes.ts';
 import { deletionVariants, MAX_PREFIX_WORDS, type QueryWord } from './planner.ts';
 
 /** Every table of a generation's product search: what a promotion drops with the documents. */
@@ -95,25 +96,43 @@ function fillTermsFrom(db: DatabaseSync, fts: string, terms: string): void {
 
 /** A generation's full-text indexes. */
 const FTS_TABLES = ['products_fts', 'products_names_fts'] as const;
-/** FTS5's own: merge four segments of a level into one, and at sixteen whatever else is going on. */
-const FTS5_DEFAULT_MERGING = { automerge: 4, crisismerge: 16 };
+/**
+ * Served: no merging in a write (mergeStep does it, between writes), and FTS5's own merge of a
+ * level at sixteen segments as the backstop should the steps fall behind.
+ */
+const SERVED_MERGING = { automerge: 0, crisismerge: 16 };
+/** Filled in bulk: nothing merged until a level holds 256 segments; `settle` merges once at the end. */
 const BULK_MERGING = { automerge: 0, crisismerge: 256 };
 
-function setMerging(db: DatabaseSync, fts: string, { automerge, crisismerge }: typeof FTS5_DEFAULT_MERGING) {
+function setMerging(db: DatabaseSync, fts: string, { automerge, crisismerge }: typeof SERVED_MERGING) {
   db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', ${automerge});
     INSERT INTO ${fts} (${fts}, rank) VALUES ('crisismerge', ${crisismerge});`);
 }
 
 /**
+ * The most pages of merged segments one merge step writes (2026-11-29): a step took 1-1.5 ms at
+ * most in a file of 20,000 products and 0.8 ms in one of 100,000 full-text rows alone; in the lag
+ * bench's read models of 100,000 products, the step that ends a merge took 3-4.5 ms whatever this
+ * is, deleting the merged segments' pages. FTS5's own merging inside a commit took up to 12-17 ms
+ * at 20,000 products, more the larger the segments (every 4^k-th commit merges k levels at once).
+ */
+export const MERGE_STEP_PAGES = 16;
+
+/**
  * How a generation's full-text indexes merge their segments. FTS5 writes what each commit adds as
- * a new segment and by default merges every four of a level into one, so each row is rewritten
- * once per level; half of a read-model batch was its COMMIT, where that happens. While a
- * generation is filled in bulk (a rebuild, a seed) `bulk` merges nothing until a level holds 256
- * segments (FTS5 allows 2,000 in all; the third level begins past 65,000 commits); `settle` then
- * merges everything into the one segment searches read fastest and restores the defaults.
- * Measured (2026-11-23): a seed of 1M events 158 s → 123 and 133 s (two runs; the final merge is
- * 10 s of it); a rebuild of 100k events 9.9–13.1 s → 10.4–11.4 s, final merge included (three
- * runs each, alternating, on a noisy machine).
+ * a new segment, and left to itself merges every four of a level into one inside the commit that
+ * makes the fourth: most commits cost nothing, and every 4^k-th one merges k levels, the largest
+ * segments among them. That was the tail of the projection lag (an idle projector's p99 4.6 ms at
+ * 2,000 products, 12-17 ms at 20,000, 2026-11-29). A served generation merges nothing in its
+ * writes: the read store runs mergeStep between them (read-store/sqlite.ts), bounded steps of the
+ * same work, so a write never waits for more than one.
+ *
+ * While a generation is filled in bulk (a rebuild, a seed) `bulk` merges nothing until a level
+ * holds 256 segments (FTS5 allows 2,000 in all; the third level begins past 65,000 commits);
+ * `settle` then merges everything into the one segment searches read fastest. Measured
+ * (2026-11-23): a seed of 1M events 158 s → 123 and 133 s (two runs; the final merge is 10 s of it);
+ * a rebuild of 100k events 9.9–13.1 s → 10.4–11.4 s, final merge included (three runs each,
+ * alternating, on a noisy machine).
  */
 export const ftsMerging = {
   bulk(db: DatabaseSync, generation: number) {
@@ -121,27 +140,51 @@ export const ftsMerging = {
   },
   /** Whether a bulk load is filling this generation: its writes leave the vocabulary of both fields to `settle`. */
   isBulk(db: DatabaseSync, generation: number): boolean {
-    return isBulkMerging(db, table('products_fts', generation));
+    return mergingOf(db, table('products_fts', generation)).crisismerge === BULK_MERGING.crisismerge;
   },
   settle(db: DatabaseSync, generation: number) {
     for (const name of FTS_TABLES) {
       const fts = table(name, generation);
       db.exec(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`);
-      setMerging(db, fts, FTS5_DEFAULT_MERGING);
+      setMerging(db, fts, SERVED_MERGING);
     }
     refillAllTerms(db, generation);
   },
-  /** Puts back the defaults a bulk load that never finished left behind, without the costly final merge: later writes merge. */
+  /**
+   * Puts back the served merging, without the costly final merge, where a bulk load that never
+   * finished left its own (the steps merge later), or an older version left FTS5's.
+   */
   restore(db: DatabaseSync, generation: number) {
-    if (!FTS_TABLES.some((name) => isBulkMerging(db, table(name, generation)))) return;
-    for (const name of FTS_TABLES) setMerging(db, table(name, generation), FTS5_DEFAULT_MERGING);
-    refillAllTerms(db, generation);
+    const wasBulk = ftsMerging.isBulk(db, generation);
+    for (const name of FTS_TABLES) {
+      const fts = table(name, generation);
+      const { automerge, crisismerge } = mergingOf(db, fts);
+      if (automerge !== SERVED_MERGING.automerge || crisismerge !== SERVED_MERGING.crisismerge) setMerging(db, fts, SERVED_MERGING);
+    }
+    if (wasBulk) refillAllTerms(db, generation);
+  },
+  /**
+   * One bounded step of the merging a served generation's writes leave (MERGE_STEP_PAGES), in
+   * the first index that has four segments on a level or a merge under way: whether it did any.
+   */
+  mergeStep(prepare: Prepare, generation: number): boolean {
+    const changes = prepare('SELECT total_changes() AS n');
+    for (const name of FTS_TABLES) {
+      const fts = table(name, generation);
+      const before = (changes.get() as { n: number }).n;
+      prepare(`INSERT INTO ${fts} (${fts}, rank) VALUES ('merge', ${MERGE_STEP_PAGES})`).run();
+      // FTS5's own test (its 'merge' command): a step that merged something changed two rows or more.
+      if ((changes.get() as { n: number }).n - before >= 2) return true;
+    }
+    return false;
   },
 };
 
-function isBulkMerging(db: DatabaseSync, fts: string): boolean {
-  const automerge = db.prepare(`SELECT v FROM ${fts}_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
-  return automerge?.v === BULK_MERGING.automerge;
+/** A full-text index's merging settings, FTS5's defaults where the table holds none. */
+function mergingOf(db: DatabaseSync, fts: string): typeof SERVED_MERGING {
+  const value = (key: string, fallback: number) =>
+    Number((db.prepare(`SELECT v FROM ${fts}_config WHERE k = ?`).get(key) as { v: number } | undefined)?.v ?? fallback);
+  return { automerge: value('automerge', 4), crisismerge: value('crisismerge', 16) };
 }
 
 /**

@@ -49,4 +49,9 @@ export interface SqliteReadModelIndex {
   isBulk(db: DatabaseSync, generation: number): boolean;
   settle(db: DatabaseSync, generation: number): void;
   restore(db: DatabaseSync, generation: number): void;
+  /**
+   * One bounded step of the work the index's writes leave for later (merging its segments), in a
+   * transaction of its own between writes: whether it did any, so that the store runs another.
+   */
+  maintain(prepare: Prepare, generation: number): boolean;
 }

@@ -14,6 +14,8 @@ import {
   READ_MODELS_CHECKPOINT,
 } from './port.ts';
 import type { IndexBatch, Prepare, SqliteReadModelIndex } from './sqlite-indexes.ts';
+import { betweenWrites } from './between-writes.ts';
+import { checkpointsOnAThread } from '../checkpoints/on-a-thread.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
@@ -43,6 +45,8 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
   // What an update or a delete frees is zeroed where that costs no extra I/O; an erasure zeroes
   // everything it frees and empties the write-ahead log (erase below).
   db.exec('PRAGMA secure_delete = FAST');
+  // The projector commits here: its commits' checkpoints are another thread's to make.
+  const walCheckpoints = checkpointsOnAThread(db, path, 'NORMAL');
   const atOpen = openSchema(db, indexes);
   // A bulk load that never reached close() (a killed seed) would leave its merging behind. One
   // still running when another store opens gets the defaults back too: slower, no less right.
@@ -61,6 +65,12 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
   };
 
   const prepare: Prepare & { clear(): void } = statementCache(db);
+  /** The indexes' deferred work on a generation, a step in a transaction of its own; none while it fills in bulk. */
+  const deferred = betweenWrites((generation) => {
+    const more = transaction(() => indexes.some((index) => !index.isBulk(db, generation) && index.maintain(prepare, generation)));
+    walCheckpoints.committed();
+    return more;
+  });
   const meta = (key: string) => Number((prepare('SELECT value FROM read_meta WHERE key = ?').get(key) as { value: number }).value);
   /**
    * The generation reads are served from, remembered: looking it up on every read was a statement
@@ -193,6 +203,8 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
           });
         if (erasing) erase(apply);
         else apply();
+        walCheckpoints.committed();
+        if (indexes.length > 0) deferred.after(generation);
       },
       async checkpoint(name) {
         return checkpointOf(generation, name);
@@ -258,6 +270,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
         `INSERT INTO follower_checkpoints (name, position) VALUES (?, ?)
          ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)`,
       ).run(name, position);
+      walCheckpoints.committed();
     },
 
     async get<C extends Collection>(collection: C, id: string) {
@@ -317,6 +330,8 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
     async close() {
       // Unless a rebuild promoted another generation meanwhile, and dropped this one.
       if (bulkLoaded !== undefined && meta('active_generation') === bulkLoaded) settle(bulkLoaded);
+      deferred.stop();
+      await walCheckpoints.close();
       prepare.clear();
       db.close();
     },
