@@ -50,8 +50,13 @@ function productBatch(prepare: Prepare, db: DatabaseSync, generation: number): I
   const words = new Map<string, number>();
   // Asked in the batch's transaction: a store opened meanwhile may have ended the bulk load
   // (ftsMerging.restore). While one fills the generation, the vocabulary of both fields is counted
-  // once at its end (ftsMerging.settle).
-  const allWords = ftsMerging.isBulk(db, generation) ? undefined : new Map<string, number>();
+  // once at its end (ftsMerging.settle). Asked at the batch's first product: a batch of sign-ups
+  // asks nothing.
+  let allWords: Map<string, number> | undefined | null = null;
+  const allWordsOfBatch = () => {
+    if (allWords === null) allWords = ftsMerging.isBulk(db, generation) ? undefined : new Map<string, number>();
+    return allWords;
+  };
 
   return {
     applied(write, replaced: Replaced | undefined) {
@@ -68,7 +73,8 @@ function productBatch(prepare: Prepare, db: DatabaseSync, generation: number): I
           ? { name: String(replaced.before.name ?? ''), description: String(replaced.before.description ?? '') }
           : undefined;
       addDeltas(words, vocabularyChanges(before?.name, after?.name));
-      if (allWords) addDeltas(allWords, vocabularyChanges(before && allText(before), after && allText(after)));
+      const counted = allWordsOfBatch();
+      if (counted) addDeltas(counted, vocabularyChanges(before && allText(before), after && allText(after)));
     },
 
     flush() {

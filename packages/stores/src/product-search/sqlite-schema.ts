@@ -140,7 +140,9 @@ export const ftsMerging = {
   },
   /** Whether a bulk load is filling this generation: its writes leave the vocabulary of both fields to `settle`. */
   isBulk(db: DatabaseSync, generation: number): boolean {
-    return mergingOf(db, table('products_fts', generation)).crisismerge === BULK_MERGING.crisismerge;
+    const fts = table('products_fts', generation);
+    const crisismerge = db.prepare(`SELECT v FROM ${fts}_config WHERE k = 'crisismerge'`).get() as { v: number } | undefined;
+    return crisismerge?.v === BULK_MERGING.crisismerge;
   },
   settle(db: DatabaseSync, generation: number) {
     for (const name of FTS_TABLES) {

@@ -204,7 +204,8 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
         if (erasing) erase(apply);
         else apply();
         walCheckpoints.committed();
-        if (indexes.length > 0) deferred.after(generation);
+        // Only an index's own collection leaves it work: a batch of sign-ups merges nothing.
+        if (writes.some((write) => followed.has(write.collection))) deferred.after(generation);
       },
       async checkpoint(name) {
         return checkpointOf(generation, name);
