@@ -40,6 +40,18 @@ export function keyStoreContract(name: string, harness: () => Promise<KeyStoreHa
         expect(await one.keyFor(newId())).not.toEqual(key);
       }));
 
+    it('answers a subject said to be likely new as any other: its key if it has one, a refusal if it was forgotten', () =>
+      withStores(async (open) => {
+        const [one, two] = [await open(), await open()];
+        const subject = newId();
+        const key = await one.keyFor(subject, { likelyNew: true });
+        expect(await one.keyFor(subject, { likelyNew: true })).toEqual(key);
+        expect(await two.keyFor(subject, { likelyNew: true })).toEqual(key);
+        expect(await two.keyFor(subject)).toEqual(key);
+        await one.forget(subject);
+        await expect(two.keyFor(subject, { likelyNew: true })).rejects.toBeInstanceOf(SubjectForgottenError);
+      }));
+
     it('gives racing first uses one key', () =>
       withStores(async (open) => {
         const [one, two] = [await open(), await open()];

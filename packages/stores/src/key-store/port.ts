@@ -16,12 +16,21 @@ export type ForgetOutcome = 'forgotten' | 'already-forgotten' | 'unknown';
 /** AES-256 keys. */
 export const KEY_BYTES = 32;
 
+export interface KeyForOptions {
+  /**
+   * The caller writes the first event of a stream of the subject's (a sign-up): the key is most
+   * likely not there yet, and a store may make it without looking first. One that is there, or a
+   * forgotten subject's mark, still wins: the answer is the same, only the order of the work changes.
+   */
+  likelyNew?: boolean;
+}
+
 export interface KeyStore {
   /**
    * The subject's key, made on first use; concurrent first uses (from any process) get the same.
    * Rejects with SubjectForgottenError for a forgotten subject: it never gets a key again.
    */
-  keyFor(subject: string): Promise<Buffer>;
+  keyFor(subject: string, options?: KeyForOptions): Promise<Buffer>;
   /** What is known of each subject's key, making none. */
   lookup(subjects: readonly string[]): Promise<Map<string, KeyState>>;
   /**

@@ -85,9 +85,14 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
   }
 
   return {
-    async keyFor(subject) {
-      const state = read(subject);
-      if (state.state !== 'unknown') return keyOf(subject, state);
+    async keyFor(subject, { likelyNew = false } = {}) {
+      // A subject likely new goes straight to the insert, which answers nothing where a row is
+      // there and then reads it (makeWaitingKeys): a sign-up's read of keys.db, one of the
+      // statements of its own it makes, spared.
+      if (!likelyNew) {
+        const state = read(subject);
+        if (state.state !== 'unknown') return keyOf(subject, state);
+      }
       return new Promise((resolve, reject) => {
         if (waiting.length === 0) setImmediate(makeWaitingKeys);
         waiting.push({ subject, resolve, reject });

@@ -22,7 +22,8 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
   async function sealAppend(append: StreamAppend): Promise<StreamAppend> {
     const subject = subjectOf(append.streamId);
     if (subject === undefined || !append.events.some((e) => hasPersonalFields(e.type))) return append;
-    const key = createSecretKey(await keys.keyFor(subject));
+    // A stream that must not exist yet is the first of its subject's, or nearly (an account and a user are one subject).
+    const key = createSecretKey(await keys.keyFor(subject, { likelyNew: append.expectedRevision === 'no_stream' }));
     return { ...append, events: append.events.map((e) => ({ ...e, data: sealFields(e.type, e.data, subject, key) })) };
   }
 
