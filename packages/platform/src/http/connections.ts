@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Socket } from 'node:net';
 import { addressKey } from '../auth/client-address.ts';
 import { dropStalledReaders } from './progress.ts';
+import { countedElsewhere, PASSED_ON } from './passed-on.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 
 export type ConnectionBounds = Pick<
@@ -86,6 +87,7 @@ function boundConnections(server: Server, bounds: ConnectionBounds): void {
 function capPerAddress(server: Server, perAddress: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
+    if (countedElsewhere(socket)) return;
     const address = addressKey(socket.remoteAddress ?? '');
     const count = (open.get(address) ?? 0) + 1;
     if (count > perAddress) {
@@ -119,7 +121,7 @@ export function shedUnderPressure(server: Server, cap: number): void {
   const idle = new Set<Socket>();
   let open = 0;
   server.on('connection', (socket: Socket) => {
-    if (socket.destroyed) return;
+    if (socket.destroyed || countedElsewhere(socket)) return;
     if (open >= soft) {
       const shed = first(waiting) ?? first(idle);
       if (shed) {
@@ -147,6 +149,10 @@ export function shedUnderPressure(server: Server, cap: number): void {
   server.on('upgrade', (request: IncomingMessage) => {
     waiting.delete(request.socket);
     idle.delete(request.socket);
+  });
+  server.on(PASSED_ON, (socket: Socket) => {
+    waiting.delete(socket);
+    idle.delete(socket);
   });
 }
 

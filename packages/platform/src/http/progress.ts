@@ -8,6 +8,7 @@
 // lists the knob.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { countedElsewhere } from './passed-on.ts';
 
 /** What one connection had sent when last looked at, and since when it has sent nothing more. */
 interface Watched {
@@ -30,6 +31,8 @@ const sentBy = (socket: Socket) => socket.bytesWritten - socket.writableLength;
 export function dropStalledReaders(server: Server, sendTimeoutMs: number): void {
   const watched = new Map<Socket, Watched>();
   server.on('connection', (socket: Socket) => {
+    // Its client's progress is watched by the thread that holds it (connections.ts).
+    if (countedElsewhere(socket)) return;
     watched.set(socket, { sent: 0, since: Date.now() });
     socket.once('close', () => watched.delete(socket));
   });

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { forwardedAddressOf } from '@eventide/platform/http/forwarded.ts';
 import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { handOverTo, newDoor, openDoor } from './hand-over.ts';
+import { steerConnections } from './steering.ts';
 
 const closing: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -32,9 +33,9 @@ async function requestThread(door: ReturnType<typeof newDoor>): Promise<string> 
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function get(url: string, options: { socketPath?: string; headers?: Record<string, string> } = {}) {
+function get(url: string, options: { socketPath?: string; headers?: Record<string, string>; method?: string; agent?: Agent | false } = {}) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(url, { ...options, agent: false }, (res) => {
+    const req = request(url, { agent: false, ...options }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -81,5 +82,69 @@ describe("the door between a process's threads", () => {
     const problem = JSON.parse(answer.body) as { type: string; instance: string };
     expect(problem.type).toBe('/problems/busy');
     expect(problem.instance).toBe('/users');
+  });
+
+  it("passes a writer's connection on whole: the writing thread serves it, its later reads too, as from its client", async () => {
+    const door = newDoor();
+    // The writing thread's own server, which a piped connection reaches as if it had accepted it.
+    const served: Array<{ method: string; url: string; address: string | undefined; handedOver: boolean }> = [];
+    const own = createServer((req, res) => {
+      served.push({
+        method: req.method!,
+        url: req.url!,
+        address: req.socket.remoteAddress,
+        handedOver: forwardedAddressOf(req) !== undefined,
+      });
+      res.end('writer');
+    });
+    const opened = await openDoor(door, (req, res) => res.end(`handed over from ${forwardedAddressOf(req)}`), own);
+    closing.push(opened.close);
+    // A request thread that answers GET /here itself.
+    const handOver = handOverTo(door, capturedLog().log);
+    const answersHere = (method: string, path: string) => method === 'GET' && path === '/here';
+    const thread: Server = createServer((req, res) => (answersHere(req.method!, req.url!) ? res.end('here') : handOver.request(req, res)));
+    steerConnections(thread, { answersHere, pipe: handOver.pipe, firstLineTimeoutMs: 5_000 });
+    await new Promise<void>((resolve) => thread.listen(0, '127.0.0.1', resolve));
+    closing.push(() => new Promise<void>((resolve) => thread.close(() => resolve())), handOver.close);
+    const url = `http://127.0.0.1:${(thread.address() as AddressInfo).port}`;
+    const oneConnection = () => new Agent({ keepAlive: true, maxSockets: 1 });
+
+    // A connection that writes first is the writing thread's, whole: its read after too.
+    const writer = oneConnection();
+    expect((await get(`${url}/users`, { method: 'POST', agent: writer })).body).toBe('writer');
+    expect((await get(`${url}/here`, { agent: writer })).body).toBe('writer');
+    writer.destroy();
+    expect(served).toEqual([
+      { method: 'POST', url: '/users', address: '127.0.0.1', handedOver: false },
+      { method: 'GET', url: '/here', address: '127.0.0.1', handedOver: false },
+    ]);
+    // One that reads first stays here, and hands its writes over one at a time.
+    const reader = oneConnection();
+    expect((await get(`${url}/here`, { agent: reader })).body).toBe('here');
+    expect((await get(`${url}/users`, { method: 'POST', agent: reader })).body).toBe('handed over from 127.0.0.1');
+    reader.destroy();
+    expect(served).toHaveLength(2);
+  });
+
+  it('ends a connection to the door that claims to be piped without the token, and serves nothing of it', async () => {
+    const door = newDoor();
+    const served: string[] = [];
+    const own = createServer((req, res) => {
+      served.push(req.url!);
+      res.end();
+    });
+    const opened = await openDoor(door, (_req, res) => res.end(), own);
+    closing.push(opened.close);
+    for (const preamble of [`EVENTIDE-PIPE ${'x'.repeat(door.token.length)} 203.0.113.66`, `EVENTIDE-PIPE ${door.token} not-an-address`]) {
+      const socket = connect({ path: door.path });
+      socket.write(`${preamble}\r\nGET /forged HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const answer = await new Promise<string>((resolve) => {
+        let read = '';
+        socket.on('data', (chunk: Buffer) => (read += chunk));
+        socket.once('close', () => resolve(read));
+      });
+      expect(answer).toBe('');
+    }
+    expect(served).toEqual([]);
   });
 });

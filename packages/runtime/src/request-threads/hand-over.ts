@@ -14,9 +14,10 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { FORWARDED_ADDRESS, type ForwardedRequest } from '@eventide/platform/http/forwarded.ts';
+import { COUNTED_ELSEWHERE } from '@eventide/platform/http/passed-on.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { problemTypeUri } from '@eventide/contract/problem-types.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
@@ -29,6 +30,13 @@ const ADDRESS_HEADER = 'eventide-client-address';
  * lost with them), and the request thread closes its client's connection instead.
  */
 const CLOSE_HEADER = 'eventide-close';
+/**
+ * The first line of a connection passed on whole (steering.ts), before its client's bytes:
+ * `EVENTIDE-PIPE <token> <client address>`. No HTTP request line starts so.
+ */
+const PIPE_PREAMBLE = 'EVENTIDE-PIPE';
+/** How long a connection to the door may take to send its first line: the threads send it at once. */
+const DOOR_FIRST_LINE_MS = 10_000;
 /** Hop-by-hop headers (RFC 9110 7.6.1): each hop's own, never passed on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
@@ -116,7 +124,23 @@ export function handOverTo(door: Door, log: Logger) {
     socket.pipe(upstream);
   }
 
-  return { request, upgrade, close: () => agent.destroy() };
+  /** A connection passed on whole (steering.ts): the preamble, what was read of it, then its bytes both ways. */
+  function pipe(socket: Socket, head: Buffer): void {
+    const upstream: Socket = connect({ path: door.path });
+    upstream.write(`${PIPE_PREAMBLE} ${door.token} ${socket.remoteAddress ?? ''}\r\n`);
+    upstream.write(head);
+    const end = () => {
+      socket.destroy();
+      upstream.destroy();
+    };
+    upstream.once('error', end).once('close', end);
+    socket.once('error', end).once('close', end);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+    socket.resume();
+  }
+
+  return { request, upgrade, pipe, close: () => agent.destroy() };
 }
 
 /** [name, value] pairs of raw headers, a name given twice joined as Node joins it (a request's Cookie with `; `). */
@@ -134,18 +158,22 @@ function pairs(raw: string[]): Array<[string, string]> {
 const pathOf = (url = '/') => url.split('?', 1)[0];
 
 /**
- * The writing thread's side: a server on the door that passes each handed-over request (or
- * upgrade) carrying the token to `app` (or to `upgrades`' listeners) with its client's address,
- * and ends any other connection at once.
+ * The writing thread's side: a server on the door. A connection that starts with the pipe's
+ * preamble and the token is a client's, passed on whole: `server` (the writing thread's own)
+ * serves it as if it had accepted it, with the client's address. Any other is a request thread's
+ * own: each request (or upgrade) on it carrying the token goes to `app` (or to `server`'s upgrade
+ * listeners) with its client's address. Anything else is ended at once.
  */
-export async function openDoor(door: Door, app: RequestListener, upgrades: Server): Promise<{ close(): Promise<void> }> {
+export async function openDoor(door: Door, app: RequestListener, server: Server): Promise<{ close(): Promise<void> }> {
   const token = Buffer.from(door.token);
+  const tokenMatches = (given: string) => {
+    const presented = Buffer.from(given);
+    return presented.length === token.length && timingSafeEqual(presented, token);
+  };
   const admitted = (req: IncomingMessage): boolean => {
     const given = req.headers[TOKEN_HEADER];
     const address = req.headers[ADDRESS_HEADER];
-    if (typeof given !== 'string' || typeof address !== 'string') return false;
-    const presented = Buffer.from(given);
-    if (presented.length !== token.length || !timingSafeEqual(presented, token)) return false;
+    if (typeof given !== 'string' || typeof address !== 'string' || !tokenMatches(given)) return false;
     // The token is the process's secret: nothing past the door (a log, a span, a handler) sees it.
     delete req.headers[TOKEN_HEADER];
     delete req.headers[ADDRESS_HEADER];
@@ -153,7 +181,7 @@ export async function openDoor(door: Door, app: RequestListener, upgrades: Serve
     (req as ForwardedRequest)[FORWARDED_ADDRESS] = address;
     return true;
   };
-  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 0 }, (req, res) => {
+  const handedOver = createServer({ requestTimeout: 0, keepAliveTimeout: 0 }, (req, res) => {
     if (admitted(req)) {
       const setHeader = res.setHeader.bind(res);
       res.setHeader = (name, value) =>
@@ -165,16 +193,58 @@ export async function openDoor(door: Door, app: RequestListener, upgrades: Serve
     res.writeHead(403).end();
     req.socket.destroy();
   });
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  handedOver.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!admitted(req)) return void socket.destroy();
-    upgrades.emit('upgrade', req, socket, head);
+    server.emit('upgrade', req, socket, head);
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen({ path: door.path }, resolve));
+
+  /** A client's connection passed on whole: served by `server` as its own, as coming from `address`. */
+  function takePiped(socket: Socket, address: string, rest: Buffer): void {
+    // What Koa, the access log and the limits read as the client's address (ctx.ip), as on the thread that accepted it.
+    Object.defineProperty(socket, 'remoteAddress', { value: address, configurable: true });
+    Object.defineProperty(socket, 'remoteFamily', { value: isIP(address) === 6 ? 'IPv6' : 'IPv4', configurable: true });
+    (socket as Socket & { [COUNTED_ELSEWHERE]?: true })[COUNTED_ELSEWHERE] = true;
+    if (rest.length > 0) socket.unshift(rest);
+    server.emit('connection', socket);
+    socket.resume();
+  }
+
+  /** Every connection to the door, so that closing it ends them, piped ones included. */
+  const open = new Set<Socket>();
+  const entrance = createNetServer((socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    const read: Buffer[] = [];
+    let length = 0;
+    const timer = setTimeout(() => socket.destroy(), DOOR_FIRST_LINE_MS);
+    const onData = (chunk: Buffer) => {
+      read.push(chunk);
+      length += chunk.length;
+      const head = Buffer.concat(read, length);
+      const end = head.indexOf('\r\n');
+      if (end === -1 && length < 16 * 1024) return;
+      clearTimeout(timer);
+      socket.removeListener('data', onData);
+      socket.pause();
+      const line = head.subarray(0, end === -1 ? 0 : end).toString('latin1');
+      if (line.startsWith(`${PIPE_PREAMBLE} `)) {
+        const [, given = '', address = ''] = line.split(' ');
+        if (!tokenMatches(given) || isIP(address) === 0) return void socket.destroy();
+        return takePiped(socket, address, head.subarray(end + 2));
+      }
+      socket.unshift(head);
+      handedOver.emit('connection', socket);
+      socket.resume();
+    };
+    socket.on('data', onData);
+    socket.once('close', () => clearTimeout(timer));
+  });
+  await new Promise<void>((resolve, reject) => entrance.once('error', reject).listen({ path: door.path }, resolve));
   return {
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        entrance.close(() => resolve());
+        for (const socket of open) socket.destroy();
       }),
   };
 }

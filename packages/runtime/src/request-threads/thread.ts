@@ -16,6 +16,7 @@ import { httpAppOf } from '../http.ts';
 import { handOverTo, type Door } from './hand-over.ts';
 import { threadLimiters } from './limiters.ts';
 import { requestThreadAnswers } from './routing.ts';
+import { steerConnections } from './steering.ts';
 
 export interface RequestThreadData {
   name: string;
@@ -66,6 +67,7 @@ export async function runRequestThread(services: Record<string, ServiceFactory>)
     },
   });
   server.on('upgrade', handOver.upgrade);
+  steerConnections(server, { answersHere, pipe: handOver.pipe, firstLineTimeoutMs: data.config.HTTP_HEADERS_TIMEOUT_MS });
   composition.attach(server);
   const { registry } = composition.platform.metrics;
   port.on('message', async (message: ToRequestThread) => {
