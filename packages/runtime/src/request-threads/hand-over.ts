@@ -18,6 +18,8 @@ import { connect, createServer as createNetServer, isIP, type Socket } from 'nod
 import type { Duplex } from 'node:stream';
 import { FORWARDED_ADDRESS, type ForwardedRequest } from '@eventide/platform/http/forwarded.ts';
 import { COUNTED_ELSEWHERE } from '@eventide/platform/http/passed-on.ts';
+import { onFirstLine } from './first-line.ts';
+import { pathOf } from './routing.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { problemTypeUri } from '@eventide/contract/problem-types.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
@@ -94,6 +96,7 @@ export function handOverTo(door: Door, log: Logger) {
         title: problem.title,
         status: problem.status,
         detail: problem.message,
+        // Without the query, which may hold what a problem's `instance` must not repeat.
         instance: pathOf(req.url),
       };
       res.writeHead(problem.status, { ...problem.headers, 'Content-Type': 'application/problem+json' });
@@ -114,14 +117,7 @@ export function handOverTo(door: Door, log: Logger) {
     for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
     upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (head.length > 0) upstream.write(head);
-    const end = () => {
-      socket.destroy();
-      upstream.destroy();
-    };
-    upstream.once('error', end).once('close', end);
-    socket.once('error', end).once('close', end);
-    upstream.pipe(socket);
-    socket.pipe(upstream);
+    joinedWhole(socket, upstream);
   }
 
   /** A connection passed on whole (steering.ts): the preamble, what was read of it, then its bytes both ways. */
@@ -129,18 +125,23 @@ export function handOverTo(door: Door, log: Logger) {
     const upstream: Socket = connect({ path: door.path });
     upstream.write(`${PIPE_PREAMBLE} ${door.token} ${socket.remoteAddress ?? ''}\r\n`);
     upstream.write(head);
-    const end = () => {
-      socket.destroy();
-      upstream.destroy();
-    };
-    upstream.once('error', end).once('close', end);
-    socket.once('error', end).once('close', end);
-    upstream.pipe(socket);
-    socket.pipe(upstream);
+    joinedWhole(socket, upstream);
     socket.resume();
   }
 
   return { request, upgrade, pipe, close: () => agent.destroy() };
+}
+
+/** Two connections piped into each other both ways; either's end or failure ends both. */
+function joinedWhole(client: Duplex, upstream: Socket): void {
+  const end = () => {
+    client.destroy();
+    upstream.destroy();
+  };
+  upstream.once('error', end).once('close', end);
+  client.once('error', end).once('close', end);
+  upstream.pipe(client);
+  client.pipe(upstream);
 }
 
 /** [name, value] pairs of raw headers, a name given twice joined as Node joins it (a request's Cookie with `; `). */
@@ -153,9 +154,6 @@ function pairs(raw: string[]): Array<[string, string]> {
   }
   return [...joined];
 }
-
-/** A request's path without its query, which may hold what a problem's `instance` must not repeat. */
-const pathOf = (url = '/') => url.split('?', 1)[0];
 
 /**
  * The writing thread's side: a server on the door. A connection that starts with the pipe's
@@ -214,30 +212,16 @@ export async function openDoor(door: Door, app: RequestListener, server: Server)
   const entrance = createNetServer((socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
-    const read: Buffer[] = [];
-    let length = 0;
-    const timer = setTimeout(() => socket.destroy(), DOOR_FIRST_LINE_MS);
-    const onData = (chunk: Buffer) => {
-      read.push(chunk);
-      length += chunk.length;
-      const head = Buffer.concat(read, length);
-      const end = head.indexOf('\r\n');
-      if (end === -1 && length < 16 * 1024) return;
-      clearTimeout(timer);
-      socket.removeListener('data', onData);
-      socket.pause();
-      const line = head.subarray(0, end === -1 ? 0 : end).toString('latin1');
+    onFirstLine(socket, DOOR_FIRST_LINE_MS, (line = '', read) => {
       if (line.startsWith(`${PIPE_PREAMBLE} `)) {
         const [, given = '', address = ''] = line.split(' ');
         if (!tokenMatches(given) || isIP(address) === 0) return void socket.destroy();
-        return takePiped(socket, address, head.subarray(end + 2));
+        return takePiped(socket, address, read.subarray(line.length + 2));
       }
-      socket.unshift(head);
+      socket.unshift(read);
       handedOver.emit('connection', socket);
       socket.resume();
-    };
-    socket.on('data', onData);
-    socket.once('close', () => clearTimeout(timer));
+    });
   });
   await new Promise<void>((resolve, reject) => entrance.once('error', reject).listen({ path: door.path }, resolve));
   return {

@@ -65,3 +65,9 @@ export function requestThreadAnswers(
     return false;
   };
 }
+
+/** A request target's path, without its query: what the routes are matched on. */
+export const pathOf = (target = '/'): string => {
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
+};

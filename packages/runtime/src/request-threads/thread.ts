@@ -15,7 +15,7 @@ import { startHeapReducer } from '../heap-reducer.ts';
 import { httpAppOf } from '../http.ts';
 import { handOverTo, type Door } from './hand-over.ts';
 import { threadLimiters } from './limiters.ts';
-import { requestThreadAnswers } from './routing.ts';
+import { pathOf, requestThreadAnswers } from './routing.ts';
 import { steerConnections } from './steering.ts';
 
 export interface RequestThreadData {
@@ -79,8 +79,3 @@ export async function runRequestThread(services: Record<string, ServiceFactory>)
   });
   port.postMessage({ type: 'listening' } satisfies FromRequestThread);
 }
-
-const pathOf = (url = '/') => {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-};
