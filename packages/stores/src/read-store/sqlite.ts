@@ -15,7 +15,7 @@ import {
 } from './port.ts';
 import type { IndexBatch, Prepare, SqliteReadModelIndex } from './sqlite-indexes.ts';
 import { betweenWrites } from './between-writes.ts';
-import { checkpointsOnAThread } from '../checkpoints/on-a-thread.ts';
+import { type Checkpoints, checkpointsOnAThread } from '../checkpoints/on-a-thread.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
@@ -45,8 +45,13 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
   // What an update or a delete frees is zeroed where that costs no extra I/O; an erasure zeroes
   // everything it frees and empties the write-ahead log (erase below).
   db.exec('PRAGMA secure_delete = FAST');
-  // The projector commits here: its commits' checkpoints are another thread's to make.
-  const walCheckpoints = checkpointsOnAThread(db, path, 'NORMAL');
+  /**
+   * The checkpoints of the file's write-ahead log, handed to a thread of their own by the first
+   * write of documents: the projector's commits (or a rebuild's) must not wait for them. A store
+   * that only reads, or only keeps a follower's checkpoint, leaves them to SQLite, as one
+   * thread for the file in a process is enough.
+   */
+  let walCheckpoints: Checkpoints | undefined;
   const atOpen = openSchema(db, indexes);
   // A bulk load that never reached close() (a killed seed) would leave its merging behind. One
   // still running when another store opens gets the defaults back too: slower, no less right.
@@ -68,7 +73,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
   /** The indexes' deferred work on a generation, a step in a transaction of its own; none while it fills in bulk. */
   const deferred = betweenWrites((generation) => {
     const more = transaction(() => indexes.some((index) => !index.isBulk(db, generation) && index.maintain(prepare, generation)));
-    walCheckpoints.committed();
+    walCheckpoints?.committed();
     return more;
   });
   const meta = (key: string) => Number((prepare('SELECT value FROM read_meta WHERE key = ?').get(key) as { value: number }).value);
@@ -203,7 +208,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
           });
         if (erasing) erase(apply);
         else apply();
-        walCheckpoints.committed();
+        (walCheckpoints ??= checkpointsOnAThread(db, path, 'NORMAL')).committed();
         // Only an index's own collection leaves it work: a batch of sign-ups merges nothing.
         if (writes.some((write) => followed.has(write.collection))) deferred.after(generation);
       },
@@ -271,7 +276,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
         `INSERT INTO follower_checkpoints (name, position) VALUES (?, ?)
          ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)`,
       ).run(name, position);
-      walCheckpoints.committed();
+      walCheckpoints?.committed();
     },
 
     async get<C extends Collection>(collection: C, id: string) {
@@ -332,7 +337,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       // Unless a rebuild promoted another generation meanwhile, and dropped this one.
       if (bulkLoaded !== undefined && meta('active_generation') === bulkLoaded) settle(bulkLoaded);
       deferred.stop();
-      await walCheckpoints.close();
+      await walCheckpoints?.close();
       prepare.clear();
       db.close();
     },
