@@ -36,7 +36,7 @@ function slowConnection(port: number, address: string): Promise<Slow> {
     const opened = Date.now();
     let ended = false;
     const socket = connect({ port, host: '127.0.0.1', localAddress: address }, () => {
-      socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
+      socket.write(`${SLOW_STARTS[Math.floor(Math.random() * SLOW_STARTS.length)]} HTTP/1.1\r\nHost: localhost\r\nX-Slow: `);
       // Reads what comes (the 408 at the end), so that the server's close is seen.
       socket.resume();
       resolve({ socket, closed, isClosed: () => ended });
@@ -93,6 +93,12 @@ describe('slow connections from one address', { timeout: 120_000 }, () => {
 // addresses, none past its own share, filled the 8,000 cap, and every other client was refused
 // until they timed out, and they reconnected. Now, near the cap, a newcomer takes the place of
 // the connection that has waited longest without a request. Here at a twentieth of the size.
+/**
+ * How the slow connections start, in turn: a read, and a write, whose connection a request thread
+ * passes whole to the writing thread once it has read its first line (runtime/request-threads/steering.ts).
+ */
+const SLOW_STARTS = ['GET /health', 'POST /users'];
+
 describe('a shared cap filled by slow connections from many addresses', { timeout: 180_000 }, () => {
   const CAP = Number(process.env.HOSTILE_CONNECTION_CAP ?? 400);
   const ADDRESSES = 42;
@@ -133,7 +139,7 @@ describe('a shared cap filled by slow connections from many addresses', { timeou
       if (!attacking) return;
       const socket = connect({ port, host: '127.0.0.1', localAddress: address }, () => {
         opened++;
-        socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
+        socket.write(`${SLOW_STARTS[opened % SLOW_STARTS.length]} HTTP/1.1\r\nHost: localhost\r\nX-Slow: `);
       });
       held.add(socket);
       socket.resume();

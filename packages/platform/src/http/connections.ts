@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Socket } from 'node:net';
 import { addressKey } from '../auth/client-address.ts';
 import { dropStalledReaders } from './progress.ts';
-import { countedElsewhere, PASSED_ON } from './passed-on.ts';
+import { ANSWERED_THROUGH, countedElsewhere } from './passed-on.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 
 export type ConnectionBounds = Pick<
@@ -150,9 +150,11 @@ export function shedUnderPressure(server: Server, cap: number): void {
     waiting.delete(request.socket);
     idle.delete(request.socket);
   });
-  server.on(PASSED_ON, (socket: Socket) => {
+  server.on(ANSWERED_THROUGH, (socket: Socket) => {
+    if (socket.destroyed) return;
     waiting.delete(socket);
     idle.delete(socket);
+    idle.add(socket);
   });
 }
 

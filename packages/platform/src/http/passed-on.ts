@@ -1,6 +1,6 @@
 // Connections one thread of `npm start` takes from a client and passes on whole to another
 // (runtime/request-threads/steering.ts): how the receiving server tells them from its own, and
-// how the passing one says it let one go.
+// how the passing one tells its caps what it can see of them.
 import type { Socket } from 'node:net';
 
 /**
@@ -12,7 +12,10 @@ export const COUNTED_ELSEWHERE = Symbol('eventide.countedElsewhere');
 export const countedElsewhere = (socket: Socket): boolean =>
   (socket as Socket & { [COUNTED_ELSEWHERE]?: true })[COUNTED_ELSEWHERE] === true;
 /**
- * What a server emits for a connection it passed on whole to another thread, with the socket: it
- * will never see a request on it, and must not shed it as one that asks for nothing.
+ * What a server emits, with the socket, each time bytes of an answer come back through a connection
+ * it passed on whole. It never sees a request there, so for shedding under pressure
+ * (connections.ts) such a connection waits for its first request until its first answer, and is
+ * idle, as one whose answer was sent, after each: a slow sender of headers is shed first still, the
+ * one answered last among the idle, last.
  */
-export const PASSED_ON = 'eventide:passed-on';
+export const ANSWERED_THROUGH = 'eventide:answered-through';

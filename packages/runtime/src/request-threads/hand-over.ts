@@ -121,8 +121,9 @@ export function handOverTo(door: Door, log: Logger) {
   }
 
   /** A connection passed on whole (steering.ts): the preamble, what was read of it, then its bytes both ways. */
-  function pipe(socket: Socket, head: Buffer): void {
+  function pipe(socket: Socket, head: Buffer, answered: () => void): void {
     const upstream: Socket = connect({ path: door.path });
+    upstream.on('data', answered);
     upstream.write(`${PIPE_PREAMBLE} ${door.token} ${socket.remoteAddress ?? ''}\r\n`);
     upstream.write(head);
     joinedWhole(socket, upstream);

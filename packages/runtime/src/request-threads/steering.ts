@@ -4,11 +4,11 @@
 // thread does not answer) is most likely a writer's: it goes to the writing thread whole, its bytes
 // piped both ways unparsed, and the writing thread's server serves it as its own (its timeouts
 // included). Its later requests, reads too, are the writing thread's. Every other connection is
-// this thread's HTTP server's, as before. The connection's caps and the watch on its client's
-// progress stay here (platform http/passed-on.ts); its descriptor was counted when it was accepted.
+// this thread's HTTP server's, as before. The connection's caps, its place in the shedding under
+// pressure, and the watch on its client's progress stay here (platform http/passed-on.ts).
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { PASSED_ON } from '@eventide/platform/http/passed-on.ts';
+import { ANSWERED_THROUGH } from '@eventide/platform/http/passed-on.ts';
 import { onFirstLine } from './first-line.ts';
 import { pathOf } from './routing.ts';
 
@@ -18,8 +18,11 @@ const READS = new Set(['GET', 'HEAD']);
 export interface Steering {
   /** Whether this thread answers `method` on `path` itself (routing.ts). */
   answersHere(method: string, path: string): boolean;
-  /** Passes the connection whole to the writing thread, with the bytes already read from it. */
-  pipe(socket: Socket, head: Buffer): void;
+  /**
+   * Passes the connection whole to the writing thread, with the bytes already read from it;
+   * `answered` on each piece of an answer that comes back.
+   */
+  pipe(socket: Socket, head: Buffer, answered: () => void): void;
   /** How long a client may take to send its first request line (HTTP_HEADERS_TIMEOUT_MS). */
   firstLineTimeoutMs: number;
 }
@@ -37,8 +40,7 @@ export function steerConnections(server: Server, steering: Steering): void {
     onFirstLine(socket, steering.firstLineTimeoutMs, (line, read) => {
       const [method = '', target = ''] = (line ?? '').split(' ');
       if (line !== undefined && !READS.has(method) && !steering.answersHere(method, pathOf(target))) {
-        server.emit(PASSED_ON, socket);
-        steering.pipe(socket, read);
+        steering.pipe(socket, read, () => server.emit(ANSWERED_THROUGH, socket));
         return;
       }
       // Past the longest line looked for, the server refuses an overlong request line itself.
