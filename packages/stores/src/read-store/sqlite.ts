@@ -208,7 +208,8 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
           });
         if (erasing) erase(apply);
         else apply();
-        (walCheckpoints ??= checkpointsOnAThread(db, path, 'NORMAL')).committed();
+        walCheckpoints ??= checkpointsOnAThread(db, path, 'NORMAL');
+        walCheckpoints.committed();
         // Only an index's own collection leaves it work: a batch of sign-ups merges nothing.
         if (writes.some((write) => followed.has(write.collection))) deferred.after(generation);
       },
