@@ -140,9 +140,7 @@ export const ftsMerging = {
   },
   /** Whether a bulk load is filling this generation: its writes leave the vocabulary of both fields to `settle`. */
   isBulk(db: DatabaseSync, generation: number): boolean {
-    const fts = table('products_fts', generation);
-    const crisismerge = db.prepare(`SELECT v FROM ${fts}_config WHERE k = 'crisismerge'`).get() as { v: number } | undefined;
-    return crisismerge?.v === BULK_MERGING.crisismerge;
+    return isBulkUnder((sql) => db.prepare(sql), generation);
   },
   settle(db: DatabaseSync, generation: number) {
     for (const name of FTS_TABLES) {
@@ -170,6 +168,8 @@ export const ftsMerging = {
    * the first index that has four segments on a level or a merge under way: whether it did any.
    */
   mergeStep(prepare: Prepare, generation: number): boolean {
+    // A bulk load merges once, at its end.
+    if (isBulkUnder(prepare, generation)) return false;
     const changes = prepare('SELECT total_changes() AS n');
     for (const name of FTS_TABLES) {
       const fts = table(name, generation);
@@ -182,12 +182,24 @@ export const ftsMerging = {
   },
 };
 
-/** A full-text index's merging settings, FTS5's defaults where the table holds none. */
-function mergingOf(db: DatabaseSync, fts: string): typeof SERVED_MERGING {
-  const value = (key: string, fallback: number) =>
-    Number((db.prepare(`SELECT v FROM ${fts}_config WHERE k = ?`).get(key) as { v: number } | undefined)?.v ?? fallback);
-  return { automerge: value('automerge', 4), crisismerge: value('crisismerge', 16) };
+/** FTS5's own merging, where a table's settings hold none. */
+const FTS5_DEFAULT_MERGING: typeof SERVED_MERGING = { automerge: 4, crisismerge: 16 };
+
+/** One of a full-text index's merging settings, FTS5's default where the table holds none. */
+function mergingSetting(prepare: Prepare, fts: string, key: keyof typeof SERVED_MERGING): number {
+  const row = prepare(`SELECT v FROM ${fts}_config WHERE k = ?`).get(key) as { v: number } | undefined;
+  return Number(row?.v ?? FTS5_DEFAULT_MERGING[key]);
 }
+
+/** A full-text index's merging settings. */
+function mergingOf(db: DatabaseSync, fts: string): typeof SERVED_MERGING {
+  const prepare = (sql: string) => db.prepare(sql);
+  return { automerge: mergingSetting(prepare, fts, 'automerge'), crisismerge: mergingSetting(prepare, fts, 'crisismerge') };
+}
+
+/** Whether a bulk load is filling the generation: its full index keeps the bulk load's crisismerge. */
+const isBulkUnder = (prepare: Prepare, generation: number) =>
+  mergingSetting(prepare, table('products_fts', generation), 'crisismerge') === BULK_MERGING.crisismerge;
 
 /**
  * The vocabulary of both fields, counted from the full index at once. Counting each batch's words

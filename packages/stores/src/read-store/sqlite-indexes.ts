@@ -52,6 +52,7 @@ export interface SqliteReadModelIndex {
   /**
    * One bounded step of the work the index's writes leave for later (merging its segments), in a
    * transaction of its own between writes: whether it did any, so that the store runs another.
+   * None while the generation is filled in bulk, whose work `settle` does at once.
    */
   maintain(prepare: Prepare, generation: number): boolean;
 }

@@ -70,9 +70,9 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
   };
 
   const prepare: Prepare & { clear(): void } = statementCache(db);
-  /** The indexes' deferred work on a generation, a step in a transaction of its own; none while it fills in bulk. */
+  /** The indexes' deferred work on a generation, a step in a transaction of its own. */
   const deferred = betweenWrites((generation) => {
-    const more = transaction(() => indexes.some((index) => !index.isBulk(db, generation) && index.maintain(prepare, generation)));
+    const more = transaction(() => indexes.some((index) => index.maintain(prepare, generation)));
     walCheckpoints?.committed();
     return more;
   });
