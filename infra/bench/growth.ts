@@ -15,12 +15,13 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort, grantAdmin, startService, type RunningService } from '../test/process.ts';
 import { until } from '@eventide/testing/wait.ts';
-import { loadSignUps } from './http.ts';
 import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
 import { SEARCH_MAX, SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
 import { sample, type Sample } from './growth-sample.ts';
-import { benchThreads, type ThreadScaling, wrkMissing } from './threads.ts';
+import { benchThreads, type ThreadScaling } from './threads.ts';
+import { loadSignUps } from './growth-sign-ups.ts';
+import { wrkMissing } from './wrk.ts';
 
 /** One query's latency with nothing else in flight: what it costs, without the queueing of a loaded run. */
 export interface SearchLatency {
@@ -223,9 +224,9 @@ async function adminCookie(url: string, dataDir: string): Promise<string> {
 }
 
 async function signUps(url: string, seconds: number) {
-  const result = await loadSignUps('POST /users', url, seconds, 16);
-  if (result.non2xx > 0) throw new Error(`POST /users: ${result.non2xx} non-2xx`);
-  return { requestsPerSecond: result.requestsPerSecond, p99: result.p99 };
+  const result = await loadSignUps(url, seconds, 16);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`POST /users: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
 }
 
 /** Each figure's median over the rounds. */

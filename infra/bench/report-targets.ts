@@ -57,7 +57,7 @@ export function targetsSection(run: TargetFigures): string[] {
   const productsRatio = atLargest(products).requestsPerSecond / floorAtLargest(products).requestsPerSecond;
   const oneWord = searchAlone.filter((row) => row.sameQuery).map((row) => ({ q: row.q, ratio: row.ours.p50 / row.floor.p50 }));
   const slowestLoaded = searchLoaded.reduce((a, b) => (b.ours.p99 > a.ours.p99 ? b : a));
-  const signUps = http.ours.requestsPerSecond / http.grouped.requestsPerSecond;
+  const signUps = 'skipped' in http ? undefined : http.ours.requestsPerSecond / http.grouped.requestsPerSecond;
   const [idleLag, loadedLag] = [read.lag[0]!, read.lag[1]!];
   const kafkaRatio = kafka && kafka.ours.p50 / kafka.raw.p50;
   const abuse = memory.settledMiB / memory.idleMiB;
@@ -128,9 +128,9 @@ export function targetsSection(run: TargetFigures): string[] {
     },
     {
       measure: 'POST /users ÷ group-committed floor',
-      target: '≥ 0.8',
-      measured: ratio(signUps, 1),
-      met: signUps >= 0.8,
+      target: '≥ 0.8 (issue 66: ≥ 0.6)',
+      measured: signUps === undefined ? `not measured: ${'skipped' in http ? http.skipped : ''}` : ratio(signUps, 1),
+      met: signUps !== undefined && signUps >= 0.8,
       cause: HEADING.signUps,
     },
     {

@@ -115,12 +115,15 @@ try {
     console.log('Kafka: skipped, kcat is not installed (apt-get install -y kcat)');
   }
   const http = await section('POST /users', () => benchHttp(join(dir, 'http'), seconds, 'FULL'));
-  console.log(
-    `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
-  );
-  console.log(
-    `${http.traced.name}: ${fmt(http.traced.requestsPerSecond)} req/s; ratio to untraced ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}`,
-  );
+  if ('skipped' in http) console.log(`POST /users: skipped, ${http.skipped}`);
+  else {
+    console.log(
+      `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
+    );
+    console.log(
+      `${http.traced.name}: ${fmt(http.traced.requestsPerSecond)} req/s; ratio to untraced ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}`,
+    );
+  }
   const personal = await section('personal data', () => benchPersonalData(join(dir, 'personal'), scale));
   for (const row of personal) {
     console.log(

@@ -2,10 +2,9 @@
 // cores, in turn and in rounds (1, 2, 1, 2, …, so that each count meets the same minutes of the
 // machine), each read route loaded with 16 connections; and the raw floor (servers/raw-reads.ts,
 // one thread) in the same rounds, so that ours per thread can be set against it. The load comes
-// from wrk (C, one thread): autocannon, in this Node process, took a good part of a core that
-// the server's second thread needed (GET /api/products on two threads ÷ on one: 1.4 with
-// autocannon, 1.65 with wrk, the same minutes on a 20,000-event store).
-import { spawnSync } from 'node:child_process';
+// from wrk (wrk.ts says why). Every start of a server is warmed up before it is measured: until
+// 2026-11-29 ours was measured in its first seconds at every start and the floor, started once,
+// warm in all rounds but the first (GET /api/products, 1 thread ÷ floor: 0.62 recorded so).
 import { availableParallelism } from 'node:os';
 import { freePort, startService } from '../test/process.ts';
 import { until } from '@eventide/testing/wait.ts';
@@ -13,6 +12,7 @@ import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
 import type { Measured } from './measured.ts';
 import type { Sample } from './growth-sample.ts';
+import { wrk } from './wrk.ts';
 
 export interface ThreadScaling {
   /** The thread counts, 1 first. */
@@ -28,29 +28,20 @@ export interface ThreadScaling {
   }>;
 }
 
-/** The loads: wrk's one thread, 16 connections, for `seconds`. */
-const WRK = (seconds: number) => ['-t1', '-c16', `-d${seconds}s`, '--latency'];
-
-export const wrkMissing = (): string | undefined =>
-  spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error ? 'wrk is not installed (Debian package wrk)' : undefined;
-
-/** Milliseconds from wrk's `12.13ms`, `850.00us` or `1.02s`. */
-function millisOf(text: string): number {
-  const match = /^([\d.]+)(us|ms|s)$/.exec(text);
-  if (!match) throw new Error(`wrk printed a latency of ${text}`);
-  return Number(match[1]) * { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's'];
+/** One figure: wrk's one thread, 16 connections, for `seconds`; every answer must be a 2xx. */
+async function load(url: string, seconds: number): Promise<Measured> {
+  const { requestsPerSecond, p99, non2xx } = await wrk(url, seconds, 16);
+  if (non2xx > 0) throw new Error(`wrk ${url}: ${non2xx} answers were not 2xx`);
+  return { requestsPerSecond, p99 };
 }
 
-function wrk(url: string, seconds: number): Measured {
-  const run = spawnSync('wrk', [...WRK(seconds), url], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`wrk ${url}: ${run.error?.message ?? run.stderr}`);
-  const out = run.stdout;
-  const failed = /Non-2xx or 3xx responses: (\d+)/.exec(out) ?? /Socket errors: (.*)/.exec(out);
-  if (failed) throw new Error(`wrk ${url}: ${failed[0]}`);
-  const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
-  const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
-  if (!rate || !p99) throw new Error(`wrk ${url} printed no rate or p99:\n${out}`);
-  return { requestsPerSecond: Number(rate), p99: millisOf(p99) };
+/**
+ * Each route loaded once, its figures thrown away: a server is measured as it runs, its code compiled
+ * by V8's optimising tiers and its connections' page caches filled, not in its first seconds. Each
+ * start of ours and the floor's one start get the same.
+ */
+async function warm(url: string, routes: Array<{ path: string }>, seconds: number): Promise<void> {
+  for (const { path } of routes) await load(url + path, seconds);
 }
 
 const median = (runs: Measured[]): Measured => ({
@@ -82,6 +73,7 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
   const floors = routes.map(() => [] as Measured[]);
   const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });
   try {
+    await warm(`http://127.0.0.1:${floor.port}`, routes, seconds);
     for (let round = 0; round < rounds; round++) {
       for (const [c, count] of counts.entries()) {
         const metricsPort = await freePort();
@@ -104,12 +96,13 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
             },
             `the ${count - 1} request threads to listen and the web app to be built`,
           );
-          for (const [r, { path }] of routes.entries()) ours[r]![c]!.push(wrk(service.url + path, seconds));
+          await warm(service.url, routes, seconds);
+          for (const [r, { path }] of routes.entries()) ours[r]![c]!.push(await load(service.url + path, seconds));
         } finally {
           await service.stop();
         }
       }
-      for (const [r, { path }] of routes.entries()) floors[r]!.push(wrk(`http://127.0.0.1:${floor.port}${path}`, seconds));
+      for (const [r, { path }] of routes.entries()) floors[r]!.push(await load(`http://127.0.0.1:${floor.port}${path}`, seconds));
     }
   } finally {
     floor.stop();

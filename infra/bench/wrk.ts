@@ -1,0 +1,59 @@
+// wrk, the load generator written in C that the bench loads servers with where a core matters: on
+// a two-core machine the generator shares the cores with the server it loads, and autocannon (in
+// the bench's own Node process) took a good part of a core that a server running more than one
+// thread needed (GET /api/products on two threads ÷ on one: 1.4 with autocannon, 1.65 with wrk,
+// the same minutes; POST /users: see http.ts).
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+export const wrkMissing = (): string | undefined =>
+  spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error ? 'wrk is not installed (Debian package wrk)' : undefined;
+
+export interface WrkResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+/** Milliseconds from wrk's `12.13ms`, `850.00us` or `1.02s`. */
+function millisOf(text: string): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text);
+  if (!match) throw new Error(`wrk printed a latency of ${text}`);
+  return Number(match[1]) * { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's'];
+}
+
+/**
+ * `url` loaded by wrk's one thread on `connections` connections for `seconds`. With `script`, a
+ * file beside this one, each request is the script's (its arguments after `--`). Throws on socket
+ * errors: a figure taken while connections failed means nothing. Asynchronous, so that servers in
+ * this process (the traced load's collector) answer meanwhile.
+ */
+export async function wrk(
+  url: string,
+  seconds: number,
+  connections: number,
+  script?: { file: string; args: string[] },
+): Promise<WrkResult> {
+  const scripted = script ? ['-s', fileURLToPath(new URL(script.file, import.meta.url))] : [];
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...scripted, url, ...(script ? ['--', ...script.args] : [])];
+  const out = await promisify(execFile)('wrk', args, { encoding: 'utf8' }).then(
+    (run) => run.stdout,
+    (error: Error & { stderr?: string }) => {
+      throw new Error(`wrk ${url}: ${error.stderr || error.message}`);
+    },
+  );
+  const errors = /Socket errors: (.*)/.exec(out);
+  if (errors) throw new Error(`wrk ${url}: ${errors[0]}`);
+  const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1];
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
+  if (!rate || !p50 || !p99) throw new Error(`wrk ${url} printed no rate or latencies:\n${out}`);
+  return {
+    requestsPerSecond: Number(rate),
+    p50: millisOf(p50),
+    p99: millisOf(p99),
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
