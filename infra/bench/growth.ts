@@ -12,7 +12,6 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { freePort, grantAdmin, startService, type RunningService } from '../test/process.ts';
 import { until } from '@eventide/testing/wait.ts';
 import { spawnServer } from './servers/spawn.ts';
@@ -20,8 +19,8 @@ import { p } from './percentile.ts';
 import { SEARCH_MAX, SEARCH_MAX_WORDS } from '@eventide/kernel/search/limits.ts';
 import { sample, type Sample } from './growth-sample.ts';
 import { benchThreads, type ThreadScaling } from './threads.ts';
-import { loadSignUps } from './growth-sign-ups.ts';
-import { wrkMissing } from './wrk.ts';
+import { loadPaths } from './wrk.ts';
+import { signUps as loadSignUps } from './http.ts';
 
 /** One query's latency with nothing else in flight: what it costs, without the queueing of a loaded run. */
 export interface SearchLatency {
@@ -72,7 +71,7 @@ export interface GrowthResults {
   /** At the largest size: every kind of query under 16 connections, ours, and what it answered (how many products, whether complete). */
   searchLoaded: Array<{ q: string; note: string; ours: Measured; answered: { items: number; complete: boolean } }>;
   /** At the largest size: the reads on 1, 2, … threads (threads.ts), or why they were not measured. */
-  threads: ThreadScaling | { skipped: string };
+  threads: ThreadScaling;
 }
 
 const SEED_CLI = fileURLToPath(new URL('../src/seed/seed-cli.ts', import.meta.url));
@@ -124,19 +123,6 @@ async function alternately(urls: { ours: string; floor: string }, seconds: numbe
   }
   const latency = (of: number[]) => ({ p50: p(of, 0.5), p99: p(of, 0.99) });
   return { ours: latency(times.ours), floor: latency(times.floor) };
-}
-
-async function load(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}) {
-  let n = 0;
-  const result = await autocannon({
-    url,
-    connections: 16,
-    duration: seconds,
-    headers,
-    requests: [{ setupRequest: (request) => ({ ...request, path: paths[n++ % paths.length]! }) }],
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}${paths[0]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
 }
 
 /** Each word of five letters or more with its last two letters swapped: a typo that search forgives. */
@@ -225,8 +211,8 @@ async function adminCookie(url: string, dataDir: string): Promise<string> {
 
 async function signUps(url: string, seconds: number) {
   const result = await loadSignUps(url, seconds, 16);
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`POST /users: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
+  if (result.non2xx > 0) throw new Error(`POST /users: ${result.non2xx} answers were not 201`);
+  return { requestsPerSecond: result.requestsPerSecond, p99: result.p99 };
 }
 
 /** Each figure's median over the rounds. */
@@ -295,7 +281,7 @@ async function compareSizes(
       ...routesOf(storeSample).map(({ route, note, paths, admin }) => ({
         route,
         note,
-        run: (url: string) => load(url, paths, seconds, admin ? { cookie: admins[i]! } : {}),
+        run: (url: string) => loadPaths(url, paths, seconds, admin ? { cookie: admins[i]! } : {}),
         floored: true,
       })),
       { ...SIGN_UPS, run: (url: string) => signUps(url, seconds), floored: false },
@@ -325,7 +311,7 @@ async function compareSizes(
         searchLoaded.push({
           q,
           note,
-          ours: await load(oursUrl, [path], seconds),
+          ours: await loadPaths(oursUrl, [path], seconds),
           answered: { items: answer.items.length, complete: answer.complete },
         });
       }
@@ -333,13 +319,9 @@ async function compareSizes(
     // Alone on the largest store: its service stops, and each thread count is started on it in turn.
     // Twice a route's load: the ratio between counts is the figure, and a second is short for a p99.
     await services[largest]!.stop();
-    const missing = wrkMissing();
-    const threads =
-      missing !== undefined
-        ? { skipped: missing }
-        : await phase('growth: reads on 1, 2, … threads', () =>
-            benchThreads(stores[largest]!.dataDir, samples[largest]!, 2 * seconds, rounds),
-          );
+    const threads = await phase('growth: reads on 1, 2, … threads', () =>
+      benchThreads(stores[largest]!.dataDir, samples[largest]!, 2 * seconds, rounds),
+    );
     return {
       threads,
       compared: {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startService } from '../test/process.ts';
 import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
-import { wrk, wrkMissing, type WrkResult } from './wrk.ts';
+import { wrk, type WrkResult } from './wrk.ts';
 
 export interface HttpResult {
   name: string;
@@ -31,9 +31,9 @@ let loads = 0;
 export const ROUNDS = 3;
 const CONNECTIONS = 32;
 
-/** POST /users with a new email each time, for `seconds` on CONNECTIONS connections. */
-function signUps(url: string, seconds: number): Promise<WrkResult> {
-  return wrk(url, seconds, CONNECTIONS, { file: 'sign-ups.lua', args: [`${process.pid}-${loads++}`] });
+/** POST /users with a new email each time, for `seconds` on `connections` connections. */
+export function signUps(url: string, seconds: number, connections = CONNECTIONS): Promise<WrkResult> {
+  return wrk(url, seconds, connections, { script: { file: 'sign-ups.lua', args: [`${process.pid}-${loads++}`] } });
 }
 
 /** Loaded once to warm up, then measured once. */
@@ -75,9 +75,7 @@ export interface HttpResults {
   traced: HttpResult;
 }
 
-export async function benchHttp(dataDir: string, seconds: number, synchronous: string): Promise<HttpResults | { skipped: string }> {
-  const missing = wrkMissing();
-  if (missing !== undefined) return { skipped: missing };
+export async function benchHttp(dataDir: string, seconds: number, synchronous: string): Promise<HttpResults> {
   const rawDir = (name: string) => {
     const dir = join(dataDir, name);
     mkdirSync(dir, { recursive: true });

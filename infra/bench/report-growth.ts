@@ -29,7 +29,7 @@ export function growthSection(growth: GrowthResults, seconds: number): string[] 
     `One store seeded with \`npm run seed\` to ${steps.map((g) => fmt(g.events)).join(', ')} events in turn (each size appended to the one before,`,
     'read models built alongside, a copy kept at each size). Then the stores of every size are served at once, each',
     'once it has published its seeded events to its bus (a service started on a fresh seed catches up first), and every',
-    `route is loaded by autocannon for ${seconds} s with 16 connections on each store in turn, smallest to largest, ours and then`,
+    `route is loaded by wrk (one thread) for ${seconds} s with 16 connections on each store in turn, smallest to largest, ours and then`,
     `the floor, ${compared.rounds} times over; each figure is the median of its rounds. The floor is a Koa`,
     'handler running the same SELECTs as our read store on the same `read.db` (`infra/bench/servers/raw-reads.ts`): no validation,',
     'no consistency check, no rate limit, no cursor signing, no representation, no ranking. A product’s history (as an',

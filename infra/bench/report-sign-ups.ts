@@ -4,8 +4,7 @@ import { fmt, ratio } from './format.ts';
 import { HEADING } from './headings.ts';
 import { ROUNDS, type HttpResults } from './http.ts';
 
-export function signUpsSection(http: HttpResults | { skipped: string }, seconds: number): string[] {
-  if ('skipped' in http) return [`## ${HEADING.signUps}`, '', `Not measured in this run: ${http.skipped}.`, ''];
+export function signUpsSection(http: HttpResults, seconds: number): string[] {
   return [
     `## ${HEADING.signUps}`,
     '',

@@ -10,9 +10,8 @@ export function scalingOf(route: ThreadScaling['routes'][number], counts: number
   return route.perCount[counts.indexOf(count)]!.requestsPerSecond / route.perCount[0]!.requestsPerSecond;
 }
 
-export function threadsSection(threads: ThreadScaling | { skipped: string }, cores: number): string[] {
+export function threadsSection(threads: ThreadScaling, cores: number): string[] {
   const heading = [`## ${HEADING.threads}`, ''];
-  if ('skipped' in threads) return [...heading, `Not measured in this run: ${threads.skipped}.`, ''];
   const { counts, routes } = threads;
   const most = counts[counts.length - 1]!;
   const products = routes[0]!;

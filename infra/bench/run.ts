@@ -24,12 +24,19 @@ import { peerRate } from './report-peers.ts';
 import { benchPostgres } from './postgres.ts';
 import { grown } from './report-growth.ts';
 import { benchPlan, USAGE } from './plan.ts';
+import { wrkMissing } from './wrk.ts';
 
 let plan: ReturnType<typeof benchPlan>;
 try {
   plan = benchPlan(process.argv.slice(2), process.env);
 } catch (error) {
   console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+// Every section that loads a server loads it with wrk (wrk.ts says why).
+const noWrk = wrkMissing();
+if (noWrk !== undefined) {
+  console.error(`npm run bench loads its servers with wrk, and ${noWrk}: apt-get install -y wrk`);
   process.exit(2);
 }
 /** The machine's load when the run began: the figures mean less on a busy machine. */
@@ -115,15 +122,12 @@ try {
     console.log('Kafka: skipped, kcat is not installed (apt-get install -y kcat)');
   }
   const http = await section('POST /users', () => benchHttp(join(dir, 'http'), seconds, 'FULL'));
-  if ('skipped' in http) console.log(`POST /users: skipped, ${http.skipped}`);
-  else {
-    console.log(
-      `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
-    );
-    console.log(
-      `${http.traced.name}: ${fmt(http.traced.requestsPerSecond)} req/s; ratio to untraced ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}`,
-    );
-  }
+  console.log(
+    `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
+  );
+  console.log(
+    `${http.traced.name}: ${fmt(http.traced.requestsPerSecond)} req/s; ratio to untraced ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}`,
+  );
   const personal = await section('personal data', () => benchPersonalData(join(dir, 'personal'), scale));
   for (const row of personal) {
     console.log(

@@ -1,14 +1,22 @@
-// wrk, the load generator written in C that the bench loads servers with where a core matters: on
-// a two-core machine the generator shares the cores with the server it loads, and autocannon (in
-// the bench's own Node process) took a good part of a core that a server running more than one
-// thread needed (GET /api/products on two threads ÷ on one: 1.4 with autocannon, 1.65 with wrk,
-// the same minutes; POST /users: see http.ts).
+// wrk, the load generator written in C that the bench loads its servers with: on a two-core machine
+// the generator shares the cores with the server it loads, and autocannon (in the bench's own Node
+// process) took a good part of a core that a server running more than one thread needed (GET
+// /api/products on two threads ÷ on one: 1.4 with autocannon, 1.65 with wrk, the same minutes;
+// POST /users: see http.ts). The sign-in section alone still loads with autocannon (auth.ts).
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
+/** Why the bench cannot load servers here, if it cannot: every section that loads one uses wrk. */
 export const wrkMissing = (): string | undefined =>
   spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error ? 'wrk is not installed (Debian package wrk)' : undefined;
+
+/** GET `paths` of `url` in turn, 16 connections, for `seconds`; every answer must be a 2xx. */
+export async function loadPaths(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}) {
+  const result = await wrk(url, seconds, 16, { script: { file: 'paths.lua', args: paths }, headers });
+  if (result.non2xx > 0) throw new Error(`${url}${paths[0]}: ${result.non2xx} answers were not 2xx`);
+  return { requestsPerSecond: result.requestsPerSecond, p99: result.p99 };
+}
 
 export interface WrkResult {
   requestsPerSecond: number;
@@ -24,9 +32,14 @@ function millisOf(text: string): number {
   return Number(match[1]) * { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's'];
 }
 
+export interface WrkOptions {
+  /** A Lua file beside this one that makes each request (sign-ups.lua, paths.lua), and its arguments. */
+  script?: { file: string; args: string[] };
+  headers?: Record<string, string>;
+}
+
 /**
- * `url` loaded by wrk's one thread on `connections` connections for `seconds`. With `script`, a
- * file beside this one, each request is the script's (its arguments after `--`). Throws on socket
+ * `url` loaded by wrk's one thread on `connections` connections for `seconds`. Throws on socket
  * errors: a figure taken while connections failed means nothing. Asynchronous, so that servers in
  * this process (the traced load's collector) answer meanwhile.
  */
@@ -34,10 +47,20 @@ export async function wrk(
   url: string,
   seconds: number,
   connections: number,
-  script?: { file: string; args: string[] },
+  { script, headers = {} }: WrkOptions = {},
 ): Promise<WrkResult> {
   const scripted = script ? ['-s', fileURLToPath(new URL(script.file, import.meta.url))] : [];
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...scripted, url, ...(script ? ['--', ...script.args] : [])];
+  const headed = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const args = [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    ...headed,
+    ...scripted,
+    url,
+    ...(script ? ['--', ...script.args] : []),
+  ];
   const out = await promisify(execFile)('wrk', args, { encoding: 'utf8' }).then(
     (run) => run.stdout,
     (error: Error & { stderr?: string }) => {
