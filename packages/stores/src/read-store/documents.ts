@@ -13,17 +13,34 @@ export interface DocumentRow {
   body: string;
 }
 
+/**
+ * A stored row as its collection's document, the body parsed when `fields` is first read. A class,
+ * not an object literal with a getter: V8 made each such literal in about 400 ns against 20 for an
+ * instance (2026-11-29), 8 µs of every page of 20. `fields` is the prototype's, so a spread of the
+ * document would leave it out: spread its fields, as every reader does.
+ */
+class StoredDocument<C extends Collection> implements ReadDocument<C> {
+  readonly id: string;
+  readonly version: number;
+  readonly seq: number;
+  readonly deleted: boolean;
+  readonly #body: string;
+  #fields: ReadFields[C] | undefined;
+
+  constructor(row: DocumentRow) {
+    this.id = row.id;
+    this.version = Number(row.version);
+    this.seq = Number(row.seq);
+    this.deleted = row.deleted === 1 || row.deleted === true;
+    this.#body = row.body;
+  }
+
+  get fields(): ReadFields[C] {
+    this.#fields ??= JSON.parse(this.#body) as ReadFields[C];
+    return this.#fields;
+  }
+}
+
 export function toDocument<C extends Collection = Collection>(row: DocumentRow): ReadDocument<C> {
-  const body = row.body;
-  let fields: ReadFields[C] | undefined;
-  return {
-    id: row.id,
-    version: Number(row.version),
-    seq: Number(row.seq),
-    deleted: row.deleted === 1 || row.deleted === true,
-    get fields() {
-      fields ??= JSON.parse(body) as ReadFields[C];
-      return fields;
-    },
-  };
+  return new StoredDocument<C>(row);
 }
