@@ -12,7 +12,7 @@ import { spawnServer } from './servers/spawn.ts';
 import { p } from './percentile.ts';
 import type { Measured } from './measured.ts';
 import type { Sample } from './growth-sample.ts';
-import { wrk } from './wrk.ts';
+import { loadPaths } from './wrk.ts';
 
 export interface ThreadScaling {
   /** The thread counts, 1 first. */
@@ -28,20 +28,13 @@ export interface ThreadScaling {
   }>;
 }
 
-/** One figure: wrk's one thread, 16 connections, for `seconds`; every answer must be a 2xx. */
-async function load(url: string, seconds: number): Promise<Measured> {
-  const { requestsPerSecond, p99, non2xx } = await wrk(url, seconds, 16);
-  if (non2xx > 0) throw new Error(`wrk ${url}: ${non2xx} answers were not 2xx`);
-  return { requestsPerSecond, p99 };
-}
-
 /**
  * Each route loaded once, its figures thrown away: a server is measured as it runs, its code compiled
  * by V8's optimising tiers and its connections' page caches filled, not in its first seconds. Each
  * start of ours and the floor's one start get the same.
  */
 async function warm(url: string, routes: Array<{ path: string }>, seconds: number): Promise<void> {
-  for (const { path } of routes) await load(url + path, seconds);
+  for (const { path } of routes) await loadPaths(url, [path], seconds);
 }
 
 const median = (runs: Measured[]): Measured => ({
@@ -97,12 +90,12 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
             `the ${count - 1} request threads to listen and the web app to be built`,
           );
           await warm(service.url, routes, seconds);
-          for (const [r, { path }] of routes.entries()) ours[r]![c]!.push(await load(service.url + path, seconds));
+          for (const [r, { path }] of routes.entries()) ours[r]![c]!.push(await loadPaths(service.url, [path], seconds));
         } finally {
           await service.stop();
         }
       }
-      for (const [r, { path }] of routes.entries()) floors[r]!.push(await load(`http://127.0.0.1:${floor.port}${path}`, seconds));
+      for (const [r, { path }] of routes.entries()) floors[r]!.push(await loadPaths(`http://127.0.0.1:${floor.port}`, [path], seconds));
     }
   } finally {
     floor.stop();
