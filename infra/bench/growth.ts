@@ -70,7 +70,7 @@ export interface GrowthResults {
   searchAlone: SearchLatency[];
   /** At the largest size: every kind of query under 16 connections, ours, and what it answered (how many products, whether complete). */
   searchLoaded: Array<{ q: string; note: string; ours: Measured; answered: { items: number; complete: boolean } }>;
-  /** At the largest size: the reads on 1, 2, … threads (threads.ts), or why they were not measured. */
+  /** At the largest size: the reads on 1, 2, … threads (threads.ts). */
   threads: ThreadScaling;
 }
 
