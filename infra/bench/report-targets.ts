@@ -78,6 +78,8 @@ export function targetsSection(run: TargetFigures): string[] {
   const historyP99 = atLargest(history).p99;
   const reads = compared.routes.filter((route) => route.floorPerSize);
   const slowestRead = Math.max(...reads.map((route) => atLargest(route).p99));
+  /** Issue 66 asks more of reads than issue 14 did: every read's p99 at 25 ms. */
+  const overReadTail = reads.filter((route) => atLargest(route).p99 > 25);
   const slowestAlone = searchAlone.reduce((a, b) => (b.ours.p99 > a.ours.p99 ? b : a));
   const patch = streams.short.requestsPerSecond / streams.long.requestsPerSecond;
 
@@ -193,9 +195,12 @@ export function targetsSection(run: TargetFigures): string[] {
     },
     {
       measure: `p99 of every read at ${fmt(largest)} events, 16 connections`,
-      target: '≤ 50 ms',
-      measured: `at most ${millis(slowestRead)}`,
-      met: slowestRead <= 50,
+      target: '≤ 50 ms (issue 66: ≤ 25 ms)',
+      measured:
+        overReadTail.length === 0
+          ? `at most ${millis(slowestRead)}`
+          : `at most ${millis(slowestRead)}; over 25 ms: ${overReadTail.map((route) => `${route.route} ${millis(atLargest(route).p99)}`).join(', ')}`,
+      met: slowestRead <= 25,
       cause: HEADING.growth,
     },
     {
