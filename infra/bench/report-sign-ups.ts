@@ -102,5 +102,18 @@ export function signUpsSection(http: HttpResults, seconds: number): string[] {
     "the key's and the events' commits of a sign-up share one turn and group (a trial, not safe to keep). What limits",
     'is the CPU the request thread spends on each sign-up, not its commits.',
     '',
+    "Later that day it came out that a trial in a git worktree whose node_modules is a link to the main checkout's",
+    "runs the main checkout's packages (the workspace's links resolve there): those two trials may have, and a first run",
+    'of the next did. Taken again from a worktree with links of its own, `HTTP_THREADS=1`, three rounds in turn with the process',
+    'as it is: both files at synchronous=NORMAL made 3,222-3,232 sign-ups/s against 2,809-3,039 (+6-15%); no key',
+    "commit at all (the key never written: a trial, not safe) 3,351-3,536 against 3,080-3,300 (+5-11%); each file's",
+    'group commits on a thread of their own (appends and key inserts posted to two writer threads) 2,784-2,832',
+    "against 2,883-3,245. That last took the writing thread's CPU from about 280 µs a sign-up to 230, and the thread",
+    'then stood idle a third of the time, its sign-ups waiting on writer threads that share the same two cores. Counted',
+    "from the scheduler under load (/proc's schedstat): the writing thread on a core 83% of the time and waiting for",
+    "one 5%, the followers' thread 34%, wrk 5%, the machine 30% idle; with two request threads, the second (piping)",
+    "6%. So a sign-up is held by the writing thread's own CPU, about 270 µs with its commits against the floor's",
+    '135 for its whole process: 0.6 of the floor asks for about a third less, and no single part of it is a third.',
+    '',
   ];
 }
