@@ -80,4 +80,48 @@ describe('embedded SQLite event store, beyond the contract', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads a page once for the subscriptions that ask for it in the same turn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-es-shared-'));
+    const store = openSqliteEventStore({ path: join(dir, 'events.db') });
+    const controller = new AbortController();
+    try {
+      for (const stream of ['a', 'b'])
+        await store.append(stream, [{ id: newId(), type: 't', data: { stream }, metadata }], { expectedRevision: 'no_stream' });
+      const [one, other] = [0, 1].map(() => store.subscribeToAll({ signal: controller.signal })[Symbol.asyncIterator]());
+      const firsts = await Promise.all([one!.next(), other!.next()]);
+      expect(firsts[0].value).toMatchObject({ streamId: 'a', data: { stream: 'a' } });
+      // The same event, not an equal one read and parsed again.
+      expect(firsts[1].value).toBe(firsts[0].value);
+    } finally {
+      controller.abort();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads past the page of this turn when another connection appended after it was read', async () => {
+    // The first subscription reads the empty log and waits; another process commits; the second,
+    // in the same turn, finds the log longer than that page: it reads the file, and neither stops
+    // at the old page nor spins on it (spinning, it would hold the thread, and this test would hang).
+    const dir = mkdtempSync(join(tmpdir(), 'eventide-es-stale-'));
+    const path = join(dir, 'events.db');
+    const store = openSqliteEventStore({ path, pollIntervalMs: 3_600_000 });
+    const controller = new AbortController();
+    const other = new DatabaseSync(path);
+    try {
+      const first = store.subscribeToAll({ signal: controller.signal })[Symbol.asyncIterator]();
+      void first.next(); // reads the empty log in this turn, then waits
+      other
+        .prepare('INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, 0, ?, ?, ?, ?)')
+        .run(newId(), 'a', 't', '{}', JSON.stringify(metadata), new Date().toISOString());
+      const second = store.subscribeToAll({ signal: controller.signal })[Symbol.asyncIterator]();
+      expect((await second.next()).value).toMatchObject({ streamId: 'a', position: 1 });
+    } finally {
+      controller.abort();
+      other.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -219,6 +219,23 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     return (sql.readAll.all(after, limit) as unknown as EventRow[]).map(toRecorded);
   }
 
+  /**
+   * The followers on one thread (the projector, the publisher, the forgetter and the webhooks on
+   * `npm start`'s followers' thread) are woken by the same commit and read on from the same place:
+   * the first one's page is the others' for the rest of that turn of the event loop, instead of
+   * each reading and parsing the same rows again. A page is a stretch of the log, which never
+   * changes: a later read may only find more after it, which the subscription reads next.
+   * Its events are shared, as every follower takes an event as a value and changes none.
+   */
+  let pageOfThisTurn: { after: number; events: RecordedEvent[] } | undefined;
+  /** `fresh`: read it again, the turn's copy having been found older than the log. */
+  function followersPage(after: number, fresh: boolean): RecordedEvent[] {
+    if (!fresh && pageOfThisTurn?.after === after) return pageOfThisTurn.events;
+    if (pageOfThisTurn === undefined) setImmediate(() => (pageOfThisTurn = undefined));
+    pageOfThisTurn = { after, events: readAllSync(after, READ_PAGE) };
+    return pageOfThisTurn.events;
+  }
+
   /** Resolves on an append in this process, after a poll interval (appends by other processes), or on abort. */
   function nextWake(signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
@@ -299,8 +316,10 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
 
     async *subscribeToAll({ after = 0, from, signal }: SubscribeOptions = {}) {
       let position = from === undefined ? after : from - 1;
+      let fresh = false;
       while (!closed && !signal?.aborted) {
-        const page = readAllSync(position, READ_PAGE);
+        const page = followersPage(position, fresh);
+        fresh = false;
         for (const event of page) {
           if (signal?.aborted) return;
           yield event;
@@ -309,6 +328,8 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
         if (page.length < READ_PAGE) {
           const last = (sql.lastPosition.get() as { position: number }).position;
           if (last <= position) await nextWake(signal);
+          // Appended since that page was read (by another follower, earlier in this turn): read on from the file.
+          else fresh = true;
         } else {
           // Catching up, every read answers at once: without a turn of the event loop per page, a
           // follower with a million events to go (a publisher on a freshly seeded store) held the
