@@ -117,6 +117,11 @@ export function signUpsSection(http: HttpResults, seconds: number): string[] {
     "Nor does answering sign-ups on both threads, each with connections of its own to the same files and SQLite's",
     'lock between their commits (a trial: the command service composed on the request thread, its deadlines left',
     'out): 1,890-2,074 sign-ups/s against 2,609-2,646 for the process as it is, two threads each, two rounds in turn.',
+    'The command service alone (`npm run start:command`: no followers but the deadlines, one thread) made 3,649-3,752',
+    "against the floor's 6,057-6,280 in turn (÷ 0.58-0.62): with nothing else on the two cores, the writing thread",
+    'spent 235-247 µs of CPU a sign-up against 258 in the whole process. Since then the followers on one thread read a',
+    "page of the log once a turn, not once each (event-store/sqlite.ts): their thread's CPU a sign-up went from 109-132",
+    "µs to 88-95 in six rounds in turn (one and two request threads), sign-ups/s the same within the rounds' spread.",
     '',
   ];
 }
