@@ -328,7 +328,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
         if (page.length < READ_PAGE) {
           const last = (sql.lastPosition.get() as { position: number }).position;
           if (last <= position) await nextWake(signal);
-          // Appended since that page was read (by another follower, earlier in this turn): read on from the file.
+          // Appended since that page was read (this turn's, read first by another follower): read the file again.
           else fresh = true;
         } else {
           // Catching up, every read answers at once: without a turn of the event loop per page, a
