@@ -23,7 +23,8 @@ export function threadsSection(threads: ThreadScaling, cores: number): string[] 
     'each round, medians), and the raw floor (one thread, the same SELECTs) in the same rounds. The load is',
     `${threads.load}; on this ${cores}-core machine the load generator shares the cores with the server. Request threads`,
     'answer the reads of the read models on connections of their own; everything else goes to the writing thread',
-    '(docs/operations.md#request-threads).',
+    '(docs/operations.md#request-threads). Each start is warmed up first, each route loaded as long as a figure times',
+    'the number of threads: every thread compiles its own code from the share of the connections it gets.',
     '',
     `| route | note | ${counts.map((c) => `${c} thread${c === 1 ? '' : 's'} (/s)`).join(' | ')} | ${counts.map((c) => `p99 ${c} (ms)`).join(' | ')} | ${counts
       .slice(1)

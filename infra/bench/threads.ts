@@ -89,7 +89,13 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
             },
             `the ${count - 1} request threads to listen and the web app to be built`,
           );
-          await warm(service.url, routes, seconds);
+          // Each thread's V8 compiles its code from the requests that thread serves, and the kernel
+          // shares the connections out: with `count` threads each gets 1/count of a warm-up, and the
+          // request threads were measured less warm than a server with one. Loaded `count` times as
+          // long, each thread gets one thread's warm-up. (GET /api/products, 2 ÷ 1 on 100,000 events,
+          // four rounds each, 2026-11-29: after 3 s of warm-up 1.54-1.64, median 1.61; after 20 s
+          // 1.55-1.82, median 1.65.)
+          await warm(service.url, routes, seconds * count);
           for (const [r, { path }] of routes.entries()) ours[r]![c]!.push(await loadPaths(service.url, [path], seconds));
         } finally {
           await service.stop();
