@@ -55,7 +55,7 @@ export function growthSection(growth: GrowthResults, seconds: number): string[] 
     `### ${HEADING.queries}`,
     '',
     `On the store of ${fmt(largest.events)} events, each query alone, one request at a time, ours and the floor in turn (so that`,
-    'both meet the same moments of this machine), then under 16 connections (ours). Besides the words above: the longest query accepted by words (8), the',
+    `both meet the same moments of this machine), then under 16 connections (ours, for ${growth.searchLoadedSeconds} s each). Besides the words above: the longest query accepted by words (8), the`,
     'commonest words of product names, which no product holds all at once, and the same with a typo in each; the',
     'longest by characters (200: eight long words that no product holds, each looked up and corrected in the vocabulary).',
     'The floor runs the words as typed (it has no vocabulary to correct them from), so on the misspelt query it finds',
