@@ -1,7 +1,8 @@
 // POST /users requests per second through the whole stack (validation, email claim, the new
 // person's key, two durable appends) against floors loaded the same way: a Koa handler making the
-// same three durable inserts (the key, then both events), group-committed as our stores do and
-// committed one by one; a bare Koa JSON handler that writes nothing (a reference, not a floor); and
+// same three durable inserts (the key, then both events), group-committed as our stores do, the
+// same again also projecting each new user into a read model as `npm start` does, and committed one
+// by one; a bare Koa JSON handler that writes nothing (a reference, not a floor); and
 // ours again with tracing on, for what it costs. The load is wrk's (wrk.ts): with autocannon, in
 // this process, ours measured 0.30 of the group-committed floor and with wrk 0.46, the same
 // minutes (2026-11-29), the floor alike with either: the floor runs on one thread, and ours needs
@@ -67,6 +68,8 @@ export interface HttpResults {
   ours: HttpResult;
   /** The same durable inserts per request (a key, two events), group-committed: the fair floor. */
   grouped: HttpResult;
+  /** The same, and each new user's read-model row written after the commit on a thread of its own, as `npm start` projects. */
+  projecting: HttpResult;
   /** The same durable inserts per request, one transaction each. */
   single: HttpResult;
   /** No writes at all: what Koa and the HTTP stack cost alone. */
@@ -89,26 +92,32 @@ export async function benchHttp(dataDir: string, seconds: number, synchronous: s
     seconds,
   );
   const floor = await spawnServer('./raw-inserts.ts', { DATA_DIR: rawDir('grouped'), GROUP_COMMIT: '1' });
+  const projectingFloor = await spawnServer('./raw-inserts.ts', { DATA_DIR: rawDir('projecting'), GROUP_COMMIT: '1', PROJECT: '1' });
   // Sign-ups from one address are limited (docs/auth.md): startService raises the limit, as for
   // tests, so that this measures the write path, not the limiter.
   const service = await startService({ DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous });
   const floorUrl = `http://127.0.0.1:${floor.port}`;
-  const runs = { ours: [] as WrkResult[], floor: [] as WrkResult[] };
+  const projectingUrl = `http://127.0.0.1:${projectingFloor.port}`;
+  const runs = { ours: [] as WrkResult[], floor: [] as WrkResult[], projecting: [] as WrkResult[] };
   try {
     await signUps(floorUrl, seconds);
+    await signUps(projectingUrl, seconds);
     await signUps(service.url, seconds);
     for (let round = 0; round < ROUNDS; round++) {
       runs.floor.push(await signUps(floorUrl, seconds));
+      runs.projecting.push(await signUps(projectingUrl, seconds));
       runs.ours.push(await signUps(service.url, seconds));
     }
   } finally {
     floor.stop();
+    projectingFloor.stop();
     await service.stop();
   }
   const ours = medianOf(`POST /users (SQLite synchronous=${synchronous})`, runs.ours);
   const grouped = medianOf('Koa + the same 3 raw durable INSERTs in 2 files, group-committed', runs.floor);
+  const projecting = medianOf("the same, and each new user's read-model row written on a thread of its own", runs.projecting);
   const traced = await loadTraced(join(dataDir, 'traced'), synchronous, seconds);
-  return { ours, grouped, single, bare, traced };
+  return { ours, grouped, projecting, single, bare, traced };
 }
 
 /**

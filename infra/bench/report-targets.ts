@@ -58,6 +58,7 @@ export function targetsSection(run: TargetFigures): string[] {
   const oneWord = searchAlone.filter((row) => row.sameQuery).map((row) => ({ q: row.q, ratio: row.ours.p50 / row.floor.p50 }));
   const slowestLoaded = searchLoaded.reduce((a, b) => (b.ours.p99 > a.ours.p99 ? b : a));
   const signUps = http.ours.requestsPerSecond / http.grouped.requestsPerSecond;
+  const signUpsProjected = http.ours.requestsPerSecond / http.projecting.requestsPerSecond;
   const [idleLag, loadedLag] = [read.lag[0]!, read.lag[1]!];
   const kafkaRatio = kafka && kafka.ours.p50 / kafka.raw.p50;
   const abuse = memory.settledMiB / memory.idleMiB;
@@ -120,7 +121,7 @@ export function targetsSection(run: TargetFigures): string[] {
     {
       measure: 'POST /users ÷ group-committed floor',
       target: '≥ 0.8 (issue 66: ≥ 0.6)',
-      measured: ratio(signUps, 1),
+      measured: `${ratio(signUps, 1)} (÷ that floor also projecting each new user: ${ratio(signUpsProjected, 1)})`,
       met: signUps >= 0.8,
       cause: HEADING.signUps,
     },

@@ -123,7 +123,7 @@ try {
   }
   const http = await section('POST /users', () => benchHttp(join(dir, 'http'), seconds, 'FULL'));
   console.log(
-    `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
+    `${http.ours.name}: ${fmt(http.ours.requestsPerSecond)} req/s; ${http.grouped.name}: ${fmt(http.grouped.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ${http.projecting.name}: ${fmt(http.projecting.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.projecting.requestsPerSecond)}; ${http.single.name}: ${fmt(http.single.requestsPerSecond)} req/s; ratio ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}`,
   );
   console.log(
     `${http.traced.name}: ${fmt(http.traced.requestsPerSecond)} req/s; ratio to untraced ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}`,

@@ -4,11 +4,14 @@
 // the events that use it, then the email claim and `user:created` to events.db together; so does
 // this, into the key store's and the event store's tables with their indexes and settings.
 // GROUP_COMMIT=1 shares one transaction per file among the writes that arrive in the same turn
-// of the event loop, as our stores do; 0 commits each insert alone.
+// of the event loop, as our stores do; 0 commits each insert alone. PROJECT=1 also writes each new
+// user's read-model row after the commit, on a thread of its own (raw-projector.ts), as `npm start`
+// projects every sign-up beside the requests.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
 import { EVENT_STORE_SCHEMA } from '@eventide/stores/event-store/sqlite-schema.ts';
@@ -18,7 +21,7 @@ import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
 const grouped = process.env.GROUP_COMMIT === '1';
 
 /** Writes `rows` with `insert`, durably: in a transaction of their own, or shared with the rest of the turn's. */
-function committer(db: DatabaseSync, insert: (row: unknown[]) => void): (rows: unknown[][]) => Promise<void> {
+function committer(db: DatabaseSync, insert: (row: unknown[]) => void, committed = () => {}): (rows: unknown[][]) => Promise<void> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   let queue: Array<{ rows: unknown[][]; done: () => void }> = [];
@@ -28,11 +31,13 @@ function committer(db: DatabaseSync, insert: (row: unknown[]) => void): (rows: u
     begin.run();
     for (const { rows } of batch) for (const row of rows) insert(row);
     commit.run();
+    committed();
     for (const { done } of batch) done();
   };
   return (rows) => {
     if (!grouped) {
       for (const row of rows) insert(row);
+      committed();
       return Promise.resolve();
     }
     return new Promise((done) => {
@@ -52,7 +57,15 @@ events.exec(EVENT_STORE_SCHEMA);
 const insertEvent = events.prepare(
   'INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );
-const writeEvents = committer(events, (row) => insertEvent.run(...(row as [string, string, number, string, string, string, string])));
+const projector =
+  process.env.PROJECT === '1'
+    ? new Worker(new URL('./raw-projector.ts', import.meta.url), { workerData: { dataDir: process.env.DATA_DIR } })
+    : undefined;
+const writeEvents = committer(
+  events,
+  (row) => insertEvent.run(...(row as [string, string, number, string, string, string, string])),
+  () => projector?.postMessage('committed'),
+);
 
 const metadata = JSON.stringify({ correlationId: 'bench', causationId: 'bench', actor: { type: 'anonymous' } });
 const app = new Koa();
