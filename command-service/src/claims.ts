@@ -3,7 +3,8 @@
 // so the key is not in a stream name, and a guess of it cannot be checked against the names
 // without the key store's secret. Stores written before that named them by a plain SHA-256: those
 // names are still read (a claim there still binds), never written. Every claim is appended at the
-// revision it was read at, so of two racing claims the store accepts one and the other reads again.
+// revision it was read at, or on a first try as its stream's first without reading it (plan), so
+// of two racing claims the store accepts one and the other reads again.
 //
 // Claims are never released. Whether the last claim still binds is derived from its holder:
 // - once the holder's stream has an event after the claim, the command that made the claim
@@ -47,8 +48,19 @@ export interface Claims {
    * (EventStore.appendInOrder: one commit where the store allows); undefined when this command's
    * claim is written already. Throws the rules' conflict when the key binds another; when the
    * append fails on the claim stream's revision, another claim came first: plan again.
+   *
+   * `firstTry`: the key is taken to be new, as most are (an address signing up), and the claim is
+   * proposed as its stream's first without reading the stream: where the stream holds claims, the
+   * append is refused on its revision, and the next plan reads them and decides. A retry of this
+   * very command is no exception: its claim, found in the stream, is the store's answer.
    */
-  plan(key: string, holderId: string, commandId: string, metadata: EventMetadata): Promise<StreamAppend | undefined>;
+  plan(
+    key: string,
+    holderId: string,
+    commandId: string,
+    metadata: EventMetadata,
+    options?: { firstTry?: boolean },
+  ): Promise<StreamAppend | undefined>;
   /** Who holds the key now, not counting claims still in flight. */
   holderOf(key: string): Promise<string | undefined>;
 }
@@ -82,6 +94,10 @@ export function uniqueClaims<Holder>(
 ): Claims {
   const type = `${rules.kind}:claimed`;
 
+  async function lastLegacyClaim(key: string): Promise<RecordedEvent | undefined> {
+    return (await store.readStream(legacyClaimStreamOf(rules.kind, key))).at(-1);
+  }
+
   /**
    * The claim that decides who holds the key: the last in its stream, or, before any was made
    * there, the last under the name a store written before keyed hashes gave it. Every claim in
@@ -92,7 +108,7 @@ export function uniqueClaims<Holder>(
   ): Promise<{ streamId: string; last: RecordedEvent | undefined; binding: RecordedEvent | undefined }> {
     const streamId = claimStreamOf(rules.kind, key, names);
     const last = (await store.readStream(streamId)).at(-1);
-    const binding = last ?? (await store.readStream(legacyClaimStreamOf(rules.kind, key))).at(-1);
+    const binding = last ?? (await lastLegacyClaim(key));
     return { streamId, last, binding };
   }
 
@@ -105,19 +121,30 @@ export function uniqueClaims<Holder>(
     return rules.holds(holder.state, key) ? 'held' : 'free';
   }
 
-  async function plan(rawKey: string, holderId: string, commandId: string, metadata: EventMetadata): Promise<StreamAppend | undefined> {
+  async function plan(
+    rawKey: string,
+    holderId: string,
+    commandId: string,
+    metadata: EventMetadata,
+    { firstTry = false }: { firstTry?: boolean } = {},
+  ): Promise<StreamAppend | undefined> {
     const key = rules.normalize(rawKey);
-    const { streamId, last, binding } = await lastClaim(key);
+    const streamId = claimStreamOf(rules.kind, key, names);
     const claimId = derivedId('claim', commandId, streamId);
+    const claimAt = (expectedRevision: StreamAppend['expectedRevision']): StreamAppend => ({
+      streamId,
+      events: [{ id: claimId, type, data: { userId: holderId }, metadata }],
+      expectedRevision,
+    });
+    // A claim under the older name would bind with nothing in the keyed stream to refuse the
+    // append, so that name is still read first; one found there is weighed as ever, below.
+    if (firstTry && (await lastLegacyClaim(key)) === undefined) return claimAt('no_stream');
+    const { last, binding } = await lastClaim(key);
     if (last?.id === claimId) return undefined; // a retry of this very command
     if (binding && holderIdOf(binding) !== holderId && (await standing(key, binding)) !== 'free') throw rules.conflict();
     // Appended even when the holder has the claim already: a racing claim by someone
     // else must meet this one in the claim stream.
-    return {
-      streamId,
-      events: [{ id: claimId, type, data: { userId: holderId }, metadata }],
-      expectedRevision: last ? last.revision : 'no_stream',
-    };
+    return claimAt(last ? last.revision : 'no_stream');
   }
 
   return {
@@ -125,7 +152,7 @@ export function uniqueClaims<Holder>(
 
     async claim(rawKey, holderId, commandId, metadata) {
       for (let attempt = 1; ; attempt++) {
-        const append = await plan(rawKey, holderId, commandId, metadata);
+        const append = await plan(rawKey, holderId, commandId, metadata, { firstTry: attempt === 1 });
         if (!append) return;
         try {
           await store.append(append.streamId, append.events, { expectedRevision: append.expectedRevision });

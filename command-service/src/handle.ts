@@ -54,10 +54,10 @@ export interface Hooks<State, Event> {
   beforeAppend?(events: Event[], before: State, commandId: string): Promise<void>;
   /**
    * Appends to other streams (a claim) to write before the command's own, in the same commit where
-   * the store allows it (EventStore.appendInOrder). Asked again when one of those streams changed
-   * between its read and the append; may refuse by throwing.
+   * the store allows it (EventStore.appendInOrder). Asked again, `attempt` counting from 1, when
+   * one of those streams changed between its read and the append; may refuse by throwing.
    */
-  appendFirst?(events: Event[], before: State, commandId: string): Promise<StreamAppend[]>;
+  appendFirst?(events: Event[], before: State, commandId: string, attempt: number): Promise<StreamAppend[]>;
 }
 
 export const KEY_REUSED = 'this Idempotency-Key was already used for a different request; use a new key for a new request';
@@ -160,7 +160,7 @@ export async function handle<State, Command, Event extends Decided>(
   };
   let appended: AppendResult | undefined;
   for (let attempt = 1; !appended; attempt++) {
-    const first = (await hooks.appendFirst?.(decided, loaded.state, commandId)) ?? [];
+    const first = (await hooks.appendFirst?.(decided, loaded.state, commandId, attempt)) ?? [];
     try {
       appended = (await store.appendInOrder([...first, own])).at(-1)!;
     } catch (error) {

@@ -34,10 +34,16 @@ function emailHook(
     async beforeAppend(events, before) {
       if (events[0]?.type === 'user:updated' && newAddress(events, before) !== undefined) await beforeNewAddress?.(events[0].data.userId);
     },
-    async appendFirst(events, before, commandId) {
+    async appendFirst(events, before, commandId, attempt) {
       const wanted = newAddress(events, before);
       if (wanted === undefined) return [];
-      const claim = await claims.plan(wanted, events[0]!.data.userId, commandId, { ...metadata, causationId: commandId });
+      const claim = await claims.plan(
+        wanted,
+        events[0]!.data.userId,
+        commandId,
+        { ...metadata, causationId: commandId },
+        { firstTry: attempt === 1 },
+      );
       return claim ? [claim] : [];
     },
   };

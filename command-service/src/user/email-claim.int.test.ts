@@ -111,6 +111,26 @@ describe('email claims', () => {
     expect(await store.readStream(claimStreamId('retry@example.com', keys))).toHaveLength(1);
   });
 
+  it('claims a new address without reading its stream, and still refuses a taken one', async () => {
+    const read: string[] = [];
+    const counted: EventStore = {
+      ...store,
+      readStream(streamId, options) {
+        read.push(streamId);
+        return store.readStream(streamId, options);
+      },
+    };
+    const counting = emailClaims(counted, keys, () => new Date(clock));
+    const holder = newId();
+    await counting.claim('first@example.com', holder, newId(), metadata);
+    expect(read).not.toContain(claimStreamId('first@example.com', keys));
+    expect(await store.readStream(claimStreamId('first@example.com', keys))).toHaveLength(1);
+    // Taken: the guess is refused by the store, and the second try reads the claim and weighs it.
+    await userEvent(holder, 'user:created', { name: 'F', email: 'first@example.com' });
+    expect(await outcome(counting.claim('First@example.com', newId(), newId(), metadata))).toBe('conflict');
+    expect(read).toContain(claimStreamId('first@example.com', keys));
+  });
+
   it('names its stream so that a guessed address cannot be checked without the key store', async () => {
     await createUser('Guess.Me@example.com');
     const streams = new Set((await store.readAll()).map((e) => e.streamId));
