@@ -24,7 +24,7 @@ export function startForgetter(options: {
     name: 'forgetter',
     parked,
     probe: () => keys.lookup(['readiness-probe']),
-    wants: (event) => event.type === 'user:deleted',
+    types: ['user:deleted'],
     eventStore,
     checkpoints,
     log,

@@ -1,11 +1,12 @@
 // A follower of the log with a checkpoint of its own (the publisher, the forgetter): it reads what
 // came after its checkpoint in batches, hands each batch on, and only then moves the checkpoint, so
-// one stopped anywhere handles at most the batch it was in again. An event it cannot handle is
-// parked and its stream's later events held behind it (parking.ts); what operators ask of them is
-// done between batches, and at start every parked event is tried again. After a failure of its
-// store it starts again from the checkpoint (resilient.ts).
+// one stopped anywhere handles at most the batch it was in again. A follower of some types only
+// (the deadlines, the forgetter) is handed just those, and moves past the rest unread. An event it
+// cannot handle is parked and its stream's later events held behind it (parking.ts); what
+// operators ask of them is done between batches, and at start every parked event is tried again.
+// After a failure of its store it starts again from the checkpoint (resilient.ts).
 import { Mutex } from 'async-mutex';
-import type { EventStore } from '@eventide/stores/event-store/port.ts';
+import { isReached, type EventStore, type OfTypes } from '@eventide/stores/event-store/port.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { batches } from '@eventide/stores/event-store/batches.ts';
@@ -17,6 +18,8 @@ import { runResilient } from './resilient.ts';
 import { ParkingLot, type Handling } from './parking.ts';
 
 const BATCH = 500;
+/** How often the checkpoint of a follower of some types moves past events it was not handed (follow). */
+const SAVE_PASSED_OVER_EVERY_MS = 1_000;
 /** How often a follower with nothing to do looks for what operators asked of its parked events. */
 export const REQUESTS_EVERY_MS = 1_000;
 
@@ -68,8 +71,13 @@ export function startFollower(options: {
   handle(batch: RecordedEvent[]): Promise<void>;
   /** Asks the store it writes to something simple: rejects when that store is failing (parking.ts). */
   probe(): Promise<unknown>;
-  /** The events it acts on, when not all: the others it neither handles nor parks. */
-  wants?(event: RecordedEvent): boolean;
+  /**
+   * The types of event it acts on, when not all: the store passes over the others as it reads
+   * (EventStore.subscribeToTypes), and the checkpoint moves past them; they are neither handled
+   * nor parked. The deadlines act on orders, a few events in a hundred: reading and parsing every
+   * event on the writing thread took it 45 s to catch up on the seeded store of 1,000,000 events.
+   */
+  types?: readonly string[];
 }): Follower {
   const { name, checkpoint, eventStore, checkpoints, log, keepSealed = false } = options;
   const controller = new AbortController();
@@ -79,7 +87,7 @@ export function startFollower(options: {
     handle: options.handle,
     probe: options.probe,
     read: (position) => eventAt(eventStore, position, { keepSealed }),
-    ...(options.wants ? { wants: options.wants } : {}),
+    ...(options.types ? { wants: (event: RecordedEvent) => options.types!.includes(event.type) } : {}),
   };
   let position = 0;
   let following: Following | undefined;
@@ -92,11 +100,24 @@ export function startFollower(options: {
     following = { lot: opened, handling };
     const session = new AbortController();
     const signal = AbortSignal.any([controller.signal, session.signal]);
-    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal, keepSealed }), BATCH, () => session.abort())) {
-      await mutex.runExclusive(() => opened.handleBatch(batch, handling, signal));
-      const last = batch[batch.length - 1]!.position;
-      await checkpoints.saveCheckpoint(checkpoint, last);
-      position = last;
+    const subscription: AsyncIterable<OfTypes> = options.types
+      ? eventStore.subscribeToTypes(options.types, { after: position, signal, keepSealed })
+      : eventStore.subscribeToAll({ after: position, signal, keepSealed });
+    let savedAt = 0;
+    for await (const batch of batches(subscription, BATCH, () => session.abort())) {
+      const events = batch.filter((item): item is RecordedEvent => !isReached(item));
+      if (events.length > 0) await mutex.runExclusive(() => opened.handleBatch(events, handling, signal));
+      // Everything up to the batch's last item is handled or passed over: events and positions reached come in order.
+      const last = batch[batch.length - 1]!;
+      const reached = isReached(last) ? last.reached : last.position;
+      // What was handled is saved at once; a stretch only passed over, at most once a time: one
+      // lost to a stop is only read past again, and a follower of few types on the writing thread
+      // (the deadlines) saved after every group commit of sign-ups, 8-10 µs of each.
+      if (events.length > 0 || performance.now() - savedAt >= SAVE_PASSED_OVER_EVERY_MS) {
+        await checkpoints.saveCheckpoint(checkpoint, reached);
+        savedAt = performance.now();
+      }
+      position = reached;
       progress.notify();
     }
   }

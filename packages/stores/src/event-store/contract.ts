@@ -36,7 +36,7 @@ async function take(iterable: AsyncIterable<RecordedEvent>, count: number, accep
 }
 
 /** Fails the test instead of hanging when a subscription never delivers. */
-function within<T>(promise: Promise<T>, ms = 10_000): Promise<T> {
+export function within<T>(promise: Promise<T>, ms = 10_000): Promise<T> {
   return Promise.race([
     promise,
     new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms).unref()),

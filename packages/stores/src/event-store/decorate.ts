@@ -14,6 +14,7 @@ export function withAppends(store: EventStore, appends: Pick<EventStore, 'append
     head: () => store.head(),
     ...(store.longestStreams ? { longestStreams: (limit: number) => store.longestStreams!(limit) } : {}),
     subscribeToAll: (options) => store.subscribeToAll(options),
+    subscribeToTypes: (types, options) => store.subscribeToTypes(types, options),
     close: () => store.close(),
   };
 }

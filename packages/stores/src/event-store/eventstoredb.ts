@@ -22,6 +22,7 @@ import {
 import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type Snapshot, type SnapshotBound } from './port.ts';
 import type { JsonValue, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import type { EventMetadata } from '@eventide/kernel/events/catalogue.ts';
+import { ofTypes } from './types-subscription.ts';
 
 interface VendorRecorded {
   id: string;
@@ -207,6 +208,9 @@ export function openEventStoreDb(connectionString: string): EventStore {
         await subscription.unsubscribe();
       }
     },
+
+    // Filtered here, not on the server: the same filter has to leave the system events out too.
+    subscribeToTypes: (types, options) => ofTypes(store.subscribeToAll(options), types),
 
     async close() {
       await client.dispose();

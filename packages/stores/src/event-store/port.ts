@@ -112,8 +112,25 @@ export interface EventStore {
   longestStreams?(limit: number): Promise<Array<{ streamId: string; events: number }>>;
   /** Catches up from `after`, then stays live; ordered, gapless and resumable from any position it yielded. */
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  /**
+   * subscribeToAll's events of these types only, for a follower that acts on few (the deadlines,
+   * on orders): between them, `{ reached }` says the log is read up to that position, so that the
+   * follower moves its checkpoint past the others without each being read, parsed and handed to
+   * it. Resumable from any event or position it yielded. Where the engine cannot filter as it
+   * reads, the others are read and left out here (types-subscription.ts).
+   */
+  subscribeToTypes(types: readonly string[], options?: SubscribeOptions): AsyncIterable<OfTypes>;
   close(): Promise<void>;
 }
+
+/** What a subscription to some types yields between their events: the log is read up to here, inclusive. */
+export interface Reached {
+  reached: number;
+}
+
+export type OfTypes = RecordedEvent | Reached;
+
+export const isReached = (item: OfTypes): item is Reached => 'reached' in item;
 
 export class WrongExpectedRevisionError extends Error {
   readonly streamId: string;

@@ -5,6 +5,7 @@ import { postgresUnavailable, startPostgres, type TestPostgres } from '@eventide
 import { event, eventStoreContract, stream, type EventStoreHarness } from './contract.ts';
 import { globalIdsContract } from './global-ids.contract.ts';
 import { longestStreamsContract } from './longest-streams.contract.ts';
+import { typesSubscriptionContract } from './types-subscription.contract.ts';
 import { openPostgresEventStore } from './postgres.ts';
 import type { EventStore } from './port.ts';
 
@@ -35,6 +36,7 @@ if (unavailable) {
   describe('EventStore contract: PostgreSQL', () => it.skip(`skipped: ${unavailable}`, () => {}));
 } else {
   eventStoreContract('PostgreSQL', harness);
+  typesSubscriptionContract('PostgreSQL', harness);
   longestStreamsContract('PostgreSQL', harness);
   globalIdsContract('PostgreSQL', harness);
 

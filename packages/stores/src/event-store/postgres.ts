@@ -143,6 +143,22 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     return rows.map(toRecorded);
   }
 
+  /**
+   * Up to a page of the events of these types after `after`, and the head they were read up to,
+   * in one statement: the others are passed over by the server, not sent.
+   */
+  async function readTypes(after: number, types: readonly string[]): Promise<{ head: number; events: RecordedEvent[] }> {
+    const { rows } = await query<EventRow & { head: string }>(
+      `WITH head AS (SELECT coalesce(max(position), 0) AS head FROM events)
+       SELECT head.head, e.* FROM head LEFT JOIN LATERAL (
+         SELECT ${COLUMNS} FROM events WHERE position > $1 AND position <= head.head AND type = ANY($2) ORDER BY position LIMIT $3
+       ) e ON true`,
+      [after, types, READ_PAGE],
+    );
+    const head = Number(rows[0]?.head ?? after);
+    return { head, events: rows.filter((row) => row.position !== null).map(toRecorded) };
+  }
+
   return {
     async append(streamId, events, { expectedRevision }) {
       const [result] = await enqueue([{ streamId, events, expectedRevision }]);
@@ -244,6 +260,32 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
           position = event.position;
         }
         if (page.length < READ_PAGE) await notifications.next(seen, signal);
+      }
+    },
+
+    async *subscribeToTypes(types, { after = 0, from, signal }: SubscribeOptions = {}) {
+      let position = from === undefined ? after : from - 1;
+      while (!closed && !signal?.aborted) {
+        const seen = notifications.count;
+        let found: { head: number; events: RecordedEvent[] };
+        try {
+          found = await readTypes(position, types);
+        } catch (error) {
+          if (closed || signal?.aborted) return;
+          throw error;
+        }
+        for (const event of found.events) {
+          if (signal?.aborted) return;
+          yield event;
+        }
+        if (signal?.aborted) return;
+        // Positions are handed out in commit order (postgres-schema.ts): nothing will appear below the head read.
+        const reached = found.events.length === READ_PAGE ? found.events[READ_PAGE - 1]!.position : found.head;
+        if (reached > position) {
+          position = reached;
+          yield { reached };
+        }
+        if (found.events.length < READ_PAGE) await notifications.next(seen, signal);
       }
     },
 

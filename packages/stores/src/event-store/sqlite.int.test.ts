@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { eventStoreContract, type EventStoreHarness } from './contract.ts';
 import { globalIdsContract } from './global-ids.contract.ts';
 import { longestStreamsContract } from './longest-streams.contract.ts';
+import { typesSubscriptionContract } from './types-subscription.contract.ts';
 import { openSqliteEventStore } from './sqlite.ts';
 import type { EventStore } from './port.ts';
 import { newId } from '@eventide/kernel/ids.ts';
@@ -32,6 +33,7 @@ async function harness(): Promise<EventStoreHarness> {
 }
 
 eventStoreContract('embedded SQLite', harness);
+typesSubscriptionContract('embedded SQLite', harness);
 longestStreamsContract('embedded SQLite', harness);
 globalIdsContract('embedded SQLite', harness);
 

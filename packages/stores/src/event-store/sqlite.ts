@@ -27,6 +27,7 @@ import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
 import { openSqliteFile } from '../sqlite-file.ts';
 import { sqliteAppendWriter } from './sqlite-append.ts';
 import { crossThreadWake } from './sqlite-wake.ts';
+import { toRecorded, type EventRow } from './sqlite-rows.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface SqliteEventStoreOptions {
@@ -37,17 +38,6 @@ export interface SqliteEventStoreOptions {
   /** How often a live subscription looks for appends made by other processes. */
   pollIntervalMs?: number;
   clock?: () => Date;
-}
-
-interface EventRow {
-  position: number;
-  event_id: string;
-  stream_id: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  time: string;
 }
 
 interface SnapshotRow {
@@ -73,6 +63,14 @@ interface PendingAppend {
 }
 
 const READ_PAGE = 500;
+/**
+ * The most positions a subscription to some types looks through in one read, and so in one turn of
+ * the event loop while it catches up: the thread is held for that read, the writing thread on
+ * `npm start` (the deadlines' follower). Passing over a row of another type cost 0.37-0.39 µs on
+ * the store of 1,000,000 events (2026-11-30), against 1.7 µs to read one out without parsing it:
+ * 2,000 positions take under a millisecond.
+ */
+const TYPES_SPAN = 2_000;
 
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const db = openSqliteFile(options.path, options.synchronous ?? 'FULL');
@@ -102,6 +100,11 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       'INSERT OR REPLACE INTO snapshots (stream_id, revision, version, position, time, state) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    // A range of positions (the table's own key), the types a JSON array: rows of other types are
+    // passed over inside SQLite, never read out into JavaScript.
+    readTypes: db.prepare(
+      'SELECT * FROM events WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?',
+    ),
     snapshottedStreams: db.prepare(
       'SELECT stream_id, MAX(revision) AS revision FROM snapshots GROUP BY stream_id ORDER BY revision DESC LIMIT ?',
     ),
@@ -339,6 +342,30 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       }
     },
 
+    async *subscribeToTypes(types, { after = 0, from, signal }: SubscribeOptions = {}) {
+      let position = from === undefined ? after : from - 1;
+      const wanted = JSON.stringify(types);
+      while (!closed && !signal?.aborted) {
+        const head = (sql.lastPosition.get() as { position: number }).position;
+        if (head <= position) {
+          await nextWake(signal);
+          continue;
+        }
+        const upTo = Math.min(head, position + TYPES_SPAN);
+        const rows = sql.readTypes.all(position, upTo, wanted, READ_PAGE) as unknown as EventRow[];
+        for (const row of rows) {
+          if (signal?.aborted) return;
+          yield toRecorded(row);
+        }
+        // A full page may leave more of the span to read: the next read starts after its last row.
+        position = rows.length === READ_PAGE ? Number(rows[READ_PAGE - 1]!.position) : upTo;
+        if (signal?.aborted) return;
+        yield { reached: position };
+        // Catching up: a turn of the event loop per read, as subscribeToAll takes one per page.
+        if (position < head) await nextTurn();
+      }
+    },
+
     async close() {
       if (closed) return;
       flush();
@@ -348,26 +375,4 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       db.close();
     },
   };
-}
-
-/**
- * A row as an event. A row whose data or metadata is not JSON (a file damaged, or written by hand)
- * is one event that cannot be read, not a read that fails: it comes marked `unreadable`, for a
- * follower to park it and a fold to refuse it (versioned.ts), and the rest of the log is read.
- */
-function toRecorded(row: EventRow): RecordedEvent {
-  const place = {
-    id: row.event_id,
-    type: row.type,
-    streamId: row.stream_id,
-    revision: Number(row.revision),
-    position: Number(row.position),
-    time: row.time,
-  };
-  try {
-    return { ...place, data: JSON.parse(row.data), metadata: JSON.parse(row.metadata) };
-  } catch (error) {
-    const metadata = { correlationId: '', causationId: '', actor: { type: 'system' as const, name: 'unknown' } };
-    return { ...place, data: null, metadata, unreadable: `its stored data is not JSON (${(error as Error).message})` };
-  }
 }

@@ -18,7 +18,7 @@ import {
   type Payload,
   type Upcasters,
 } from '@eventide/kernel/events/versions.ts';
-import type { EventStore, StreamAppend } from './port.ts';
+import { isReached, type EventStore, type StreamAppend } from './port.ts';
 
 /** `upcasters`: what the release knows of each event's versions; this one's unless a test plays another. */
 export function versionedEventStore(store: EventStore, upcasters: Upcasters = UPCASTERS): EventStore {
@@ -63,6 +63,10 @@ export function versionedEventStore(store: EventStore, upcasters: Upcasters = UP
     readAll: async (options) => (await store.readAll(options)).map(currentOrMarked),
     async *subscribeToAll(options) {
       for await (const event of store.subscribeToAll(options)) yield currentOrMarked(event);
+    },
+    async *subscribeToTypes(types, options) {
+      // Upcasting changes an event's data, never its type: the store's filter is the right one.
+      for await (const item of store.subscribeToTypes(types, options)) yield isReached(item) ? item : currentOrMarked(item);
     },
     // A snapshot is of state, not of events: its version names the code that folded it (the
     // write side ties it to the events' versions too: command-service/src/load.ts).

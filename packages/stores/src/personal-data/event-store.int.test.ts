@@ -4,7 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventStoreContract } from '../event-store/contract.ts';
+import { eventStoreContract, type EventStoreHarness } from '../event-store/contract.ts';
+import { typesSubscriptionContract } from '../event-store/types-subscription.contract.ts';
 import type { EventStore } from '../event-store/port.ts';
 import { openSqliteEventStore } from '../event-store/sqlite.ts';
 import { newId } from '@eventide/kernel/ids.ts';
@@ -13,7 +14,7 @@ import { openSqliteKeyStore } from '../key-store/sqlite.ts';
 import { sealingEventStore } from './event-store.ts';
 import { isSealed } from '@eventide/kernel/events/personal-fields.ts';
 
-eventStoreContract('embedded SQLite, sealing personal data', async () => {
+async function sealing(): Promise<EventStoreHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'eventide-sealing-'));
   const keys = openSqliteKeyStore(join(dir, 'keys.db'));
   const open = () => sealingEventStore(openSqliteEventStore({ path: join(dir, 'events.db') }), keys);
@@ -34,7 +35,9 @@ eventStoreContract('embedded SQLite, sealing personal data', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+}
+eventStoreContract('embedded SQLite, sealing personal data', sealing);
+typesSubscriptionContract('embedded SQLite, sealing personal data', sealing);
 
 describe('sealing event store', () => {
   const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };

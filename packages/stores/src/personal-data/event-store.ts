@@ -5,7 +5,7 @@
 // Whatever adapter it wraps; the adapter itself only ever sees ciphertext.
 import { createSecretKey } from 'node:crypto';
 import type { KeyStore } from '../key-store/port.ts';
-import type { EventStore, Snapshot, StreamAppend } from '../event-store/port.ts';
+import { isReached, type EventStore, type OfTypes, type Snapshot, type StreamAppend, type SubscribeOptions } from '../event-store/port.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { openFields, sealFields } from './fields.ts';
 import { sealedSubjects, hasPersonalFields, subjectOf } from '@eventide/kernel/events/personal-fields.ts';
@@ -56,17 +56,11 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
     async readAll(options) {
       return open(await store.readAll(options));
     },
-    async *subscribeToAll(options) {
-      if (options?.keepSealed) {
-        yield* store.subscribeToAll(options);
-        return;
-      }
-      // Opened a group at a time (what the store has ready), with one lookup of their keys, not
-      // one per event: a follower catching up on sign-ups made a statement on keys.db for each.
-      const subscription = new AbortController();
-      const signal = options?.signal ? AbortSignal.any([options.signal, subscription.signal]) : subscription.signal;
-      const ready = batches(store.subscribeToAll({ ...options, signal }), OPEN_AT_ONCE, () => subscription.abort());
-      for await (const group of ready) yield* await open(group);
+    subscribeToAll(options) {
+      return options?.keepSealed ? store.subscribeToAll(options) : opened((o) => store.subscribeToAll(o), options);
+    },
+    subscribeToTypes(types, options) {
+      return options?.keepSealed ? store.subscribeToTypes(types, options) : opened((o) => store.subscribeToTypes(types, o), options);
     },
 
     async saveSnapshot(streamId, snapshot) {
@@ -89,6 +83,24 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
     ...(store.longestStreams ? { longestStreams: (limit: number) => store.longestStreams!(limit) } : {}),
     close: () => store.close(),
   };
+
+  /**
+   * A subscription's events opened a group at a time (what the store has ready), with one lookup of
+   * their keys, not one per event: a follower catching up on sign-ups made a statement on keys.db
+   * for each. How far a subscription to some types has read passes as it comes.
+   */
+  async function* opened<T extends OfTypes>(
+    subscribe: (options: SubscribeOptions) => AsyncIterable<T>,
+    options: SubscribeOptions | undefined,
+  ): AsyncGenerator<T> {
+    const subscription = new AbortController();
+    const signal = options?.signal ? AbortSignal.any([options.signal, subscription.signal]) : subscription.signal;
+    for await (const group of batches(subscribe({ ...options, signal }), OPEN_AT_ONCE, () => subscription.abort())) {
+      const events = await open(group.filter((item): item is T & RecordedEvent => !isReached(item)));
+      let next = 0;
+      for (const item of group) yield isReached(item) ? item : (events[next++] as T);
+    }
+  }
 
   /** The snapshot with its state opened; none (a cache miss: the events are folded) when it cannot be. */
   async function openSnapshot(snapshot: Snapshot, sealed: Sealed): Promise<Snapshot | undefined> {
