@@ -11,6 +11,7 @@ import { newId } from '@eventide/kernel/ids.ts';
 import { handle } from './handle.ts';
 import { productAggregate } from './product/decide.ts';
 import { PRODUCT } from '@eventide/kernel/entities/product.ts';
+import { notingReads } from './testing/reads.ts';
 
 const metadata = { correlationId: 'c', actor: { type: 'anonymous' as const } };
 let dir: string;
@@ -131,18 +132,7 @@ describe('handle() creating an entity whose id it was just given (unwritten)', (
   const details = PRODUCT.complete({ name: 'New', price: { amount: 1, currency: 'EUR' } });
 
   it('reads nothing of the stream, and writes the entity as new', async () => {
-    const reads: string[] = [];
-    const counting: EventStore = {
-      ...store,
-      readStream(streamId, options) {
-        reads.push(streamId);
-        return store.readStream(streamId, options);
-      },
-      readSnapshot(streamId, options) {
-        reads.push(streamId);
-        return store.readSnapshot(streamId, options);
-      },
-    };
+    const { store: counting, reads } = notingReads(store);
     const productId = newId();
     const result = await handle(
       counting,

@@ -146,5 +146,14 @@ export function signUpsSection(http: HttpResults, seconds: number): string[] {
     '(46-47 without RETURNING) against 47-48 with the savepoint and two inserts. Inside a transaction a savepoint costs',
     'little; what a statement writes, not how many there are, is the cost.',
     '',
+    'On 2026-11-30, `HTTP_THREADS=1`, counted on the writing thread under load: a sign-up now proposes its',
+    "address's claim as the claim stream's first without reading that stream (command-service/src/claims.ts: the store",
+    'refuses it where the stream holds claims, and the next try reads), 7.43 statements a sign-up to 6.45. The read',
+    'left is of the name stores written before keyed names gave the claim, which still binds. Reading neither (a',
+    'trial, not safe) made 2,791-3,040 sign-ups/s against 2,687-2,792 in four rounds in turn. The deadlines follower,',
+    'on the writing thread, now reads only the order events (EventStore.subscribeToTypes) and saves its place past',
+    'the others once a second, not after every group commit: its reading went from 12-22 µs of CPU a sign-up to 6.5',
+    "(CPU profiles). Neither moved sign-ups/s beyond this machine's spread, which that day was ±15% between rounds.",
+    '',
   ];
 }

@@ -11,6 +11,7 @@ import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { openSqliteKeyStore } from '@eventide/stores/key-store/sqlite.ts';
 import { legacyClaimStreamOf } from '../claims.ts';
 import { CLAIM_GRACE_MS, EMAIL_CLAIMED, claimStreamId, emailClaims, type EmailClaims } from './email-claim.ts';
+import { notingReads } from '../testing/reads.ts';
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
 let dir: string;
@@ -112,15 +113,8 @@ describe('email claims', () => {
   });
 
   it('claims a new address without reading its stream, and still refuses a taken one', async () => {
-    const read: string[] = [];
-    const counted: EventStore = {
-      ...store,
-      readStream(streamId, options) {
-        read.push(streamId);
-        return store.readStream(streamId, options);
-      },
-    };
-    const counting = emailClaims(counted, keys, () => new Date(clock));
+    const { store: noted, reads: read } = notingReads(store);
+    const counting = emailClaims(noted, keys, () => new Date(clock));
     const holder = newId();
     await counting.claim('first@example.com', holder, newId(), metadata);
     expect(read).not.toContain(claimStreamId('first@example.com', keys));

@@ -43,16 +43,21 @@ export function within<T>(promise: Promise<T>, ms = 10_000): Promise<T> {
   ]);
 }
 
+/** A test's store, opened for it and disposed of whatever happens: `withStore(body)` for each contract. */
+export function storesOf(open: () => Promise<EventStoreHarness>) {
+  return async function withStore<T>(body: (h: EventStoreHarness) => Promise<T>): Promise<T> {
+    const harness = await open();
+    try {
+      return await body(harness);
+    } finally {
+      await harness.dispose();
+    }
+  };
+}
+
 export function eventStoreContract(name: string, open: () => Promise<EventStoreHarness>): void {
   describe(`EventStore contract: ${name}`, () => {
-    async function withStore<T>(body: (h: EventStoreHarness) => Promise<T>): Promise<T> {
-      const harness = await open();
-      try {
-        return await body(harness);
-      } finally {
-        await harness.dispose();
-      }
-    }
+    const withStore = storesOf(open);
 
     it('appends to a new stream and reads it back in order, with metadata', () =>
       withStore(async ({ store }) => {

@@ -4,19 +4,12 @@
 // commits together: each stands or falls alone.
 import { describe, expect, it } from 'vitest';
 import { newId } from '@eventide/kernel/ids.ts';
-import { event, stream, type EventStoreHarness } from './contract.ts';
+import { event, storesOf, stream, type EventStoreHarness } from './contract.ts';
 import { EventIdReusedError } from './port.ts';
 
 export function globalIdsContract(name: string, open: () => Promise<EventStoreHarness>): void {
   describe(`EventStore contract, ids unique in the log: ${name}`, () => {
-    async function withStore(body: (h: EventStoreHarness) => Promise<void>): Promise<void> {
-      const harness = await open();
-      try {
-        await body(harness);
-      } finally {
-        await harness.dispose();
-      }
-    }
+    const withStore = storesOf(open);
 
     it('refuses an event id that is already used in another stream', () =>
       withStore(async ({ store }) => {

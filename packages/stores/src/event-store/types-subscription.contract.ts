@@ -4,19 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '@eventide/kernel/ids.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { event, stream, within, type EventStoreHarness } from './contract.ts';
+import { event, storesOf, stream, within, type EventStoreHarness } from './contract.ts';
 import { isReached, type OfTypes } from './port.ts';
 
 export function typesSubscriptionContract(name: string, open: () => Promise<EventStoreHarness>): void {
   describe(`EventStore contract, subscriptions to some types: ${name}`, () => {
-    async function withStore(body: (h: EventStoreHarness) => Promise<void>): Promise<void> {
-      const harness = await open();
-      try {
-        await body(harness);
-      } finally {
-        await harness.dispose();
-      }
-    }
+    const withStore = storesOf(open);
 
     it('subscribes to some types: their events in order, and how far past the others it has read', () =>
       withStore(async ({ store }) => {
