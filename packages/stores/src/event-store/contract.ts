@@ -2,17 +2,9 @@
 // suite also runs against a shared server that holds other data.
 import { describe, expect, it } from 'vitest';
 import { derivedId, newId } from '@eventide/kernel/ids.ts';
-import { WrongExpectedRevisionError, type EventStore } from './port.ts';
+import { WrongExpectedRevisionError } from './port.ts';
+import { storesOf, within, type EventStoreHarness } from './contract-harness.ts';
 import type { NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-
-export interface EventStoreHarness {
-  store: EventStore;
-  /** Whether appendInOrder writes all of its appends or none (else it may leave the ones before a failure). */
-  allOrNone: boolean;
-  /** Closes the store and opens it again on the same data; absent for adapters that cannot. */
-  reopen?: () => Promise<EventStore>;
-  dispose: () => Promise<void>;
-}
 
 const metadata = { correlationId: 'corr-1', causationId: 'cause-1', actor: { type: 'anonymous' as const } };
 
@@ -33,26 +25,6 @@ async function take(iterable: AsyncIterable<RecordedEvent>, count: number, accep
     if (taken.length === count) break;
   }
   return taken;
-}
-
-/** Fails the test instead of hanging when a subscription never delivers. */
-export function within<T>(promise: Promise<T>, ms = 10_000): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms).unref()),
-  ]);
-}
-
-/** A test's store, opened for it and disposed of whatever happens: `withStore(body)` for each contract. */
-export function storesOf(open: () => Promise<EventStoreHarness>) {
-  return async function withStore<T>(body: (h: EventStoreHarness) => Promise<T>): Promise<T> {
-    const harness = await open();
-    try {
-      return await body(harness);
-    } finally {
-      await harness.dispose();
-    }
-  };
 }
 
 export function eventStoreContract(name: string, open: () => Promise<EventStoreHarness>): void {

@@ -4,7 +4,8 @@
 // commits together: each stands or falls alone.
 import { describe, expect, it } from 'vitest';
 import { newId } from '@eventide/kernel/ids.ts';
-import { event, storesOf, stream, type EventStoreHarness } from './contract.ts';
+import { event, stream } from './contract.ts';
+import { storesOf, type EventStoreHarness } from './contract-harness.ts';
 import { EventIdReusedError } from './port.ts';
 
 export function globalIdsContract(name: string, open: () => Promise<EventStoreHarness>): void {

@@ -1,6 +1,7 @@
 // The contract of EventStore.longestStreams, for the adapters that can tell (the embedded store).
 import { describe, expect, it } from 'vitest';
-import { event, stream, type EventStoreHarness } from './contract.ts';
+import { event, stream } from './contract.ts';
+import type { EventStoreHarness } from './contract-harness.ts';
 
 export function longestStreamsContract(name: string, open: () => Promise<EventStoreHarness>): void {
   describe(`EventStore contract, the longest streams: ${name}`, () => {

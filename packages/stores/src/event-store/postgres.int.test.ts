@@ -2,7 +2,8 @@
 // database of its own for each test.
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type TestPostgres } from '@eventide/testing/postgres-server.ts';
-import { event, eventStoreContract, stream, type EventStoreHarness } from './contract.ts';
+import { event, eventStoreContract, stream } from './contract.ts';
+import type { EventStoreHarness } from './contract-harness.ts';
 import { globalIdsContract } from './global-ids.contract.ts';
 import { longestStreamsContract } from './longest-streams.contract.ts';
 import { typesSubscriptionContract } from './types-subscription.contract.ts';

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '@eventide/kernel/ids.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
-import { event, storesOf, stream, within, type EventStoreHarness } from './contract.ts';
+import { event, stream } from './contract.ts';
+import { storesOf, within, type EventStoreHarness } from './contract-harness.ts';
 import { isReached, type OfTypes } from './port.ts';
 
 export function typesSubscriptionContract(name: string, open: () => Promise<EventStoreHarness>): void {
