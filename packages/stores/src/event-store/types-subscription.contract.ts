@@ -22,7 +22,14 @@ export function typesSubscriptionContract(name: string, open: () => Promise<Even
         const controller = new AbortController();
         const items: OfTypes[] = [];
         const seen: Array<{ until: (item: OfTypes) => boolean; resolve: () => void }> = [];
-        const until = (accept: (item: OfTypes) => boolean) => within(new Promise<void>((resolve) => seen.push({ until: accept, resolve })));
+        // What came already counts: an item may arrive before its waiter is set.
+        const until = (accept: (item: OfTypes) => boolean) =>
+          within(
+            new Promise<void>((resolve) => {
+              if (items.some(accept)) resolve();
+              else seen.push({ until: accept, resolve });
+            }),
+          );
         const reading = (async () => {
           for await (const item of store.subscribeToTypes([wanted, alsoWanted], { after: start, signal: controller.signal })) {
             items.push(item);
