@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { v5 as uuidv5 } from 'uuid';
 import { derivedId, isUuid, newId } from './ids.ts';
 
 describe('newId', () => {
@@ -28,6 +29,13 @@ describe('derivedId', () => {
     expect(derivedId('a', 'b')).toBe(derivedId('a', 'b'));
     expect(derivedId('a', 'b')).not.toBe(derivedId('ab'));
     expect(derivedId('a', 'b')[14]).toBe('5');
+  });
+
+  it("is uuid's own v5 of the parts under our namespace, whatever they hold", () => {
+    const namespace = '7d6c1f1e-4b53-4a4e-9a3c-2f0c8a9b6e11';
+    for (const parts of [[], [''], ['a', 'b'], ['zoë', '𝔘𝔫𝔦'], ['x'.repeat(500), '\u0000']]) {
+      expect(derivedId(...parts)).toBe(uuidv5(JSON.stringify(parts), namespace));
+    }
   });
 
   it('gives the ids it always gave: a retry after an upgrade must find the events of the first try', () => {
