@@ -2,7 +2,52 @@
 // writes (http.ts), with what has been measured of where the difference goes.
 import { fmt, ratio } from './format.ts';
 import { HEADING } from './headings.ts';
-import { ROUNDS, type HttpResults } from './http.ts';
+import { CONNECTIONS, ROUNDS, type HttpResult, type HttpResults } from './http.ts';
+import type { ThreadKind } from './thread-times.ts';
+
+type Cpu = HttpResult['cpu'];
+const micros = (cpu: Cpu, kind?: ThreadKind) => (cpu === undefined ? '–' : String(kind ? (cpu.byKind[kind] ?? 0) : cpu.total));
+
+/**
+ * Where a sign-up's CPU goes in this run, by process and thread, and what the difference between
+ * ours and the write side alone says the request path costs.
+ */
+function cpuTable(http: HttpResults): string[] {
+  const rows: Array<[string, Cpu]> = [
+    ['POST /users, `npm start`', http.ours.cpu],
+    ['the same sign-ups through the write side alone, no HTTP (servers/write-side.ts)', http.writeSide.cpu],
+    ['the group-committed floor', http.grouped.cpu],
+    ['the group-committed floor, also projecting', http.projecting.cpu],
+    ['bare Koa JSON handler', http.bare.cpu],
+  ];
+  const main = (cpu: Cpu) => cpu?.byKind.main;
+  const [ours, writeSide, floor, bare] = [main(http.ours.cpu), main(http.writeSide.cpu), main(http.grouped.cpu), main(http.bare.cpu)];
+  const derived =
+    ours !== undefined && writeSide !== undefined && floor !== undefined && bare !== undefined
+      ? [
+          '',
+          `Taken apart: the thread that answers spends ${ours} µs on a sign-up, of which the write side's work alone is`,
+          `about ${writeSide} (its own process, ${fmt(http.writeSide.perSecond)} sign-ups/s: all ${CONNECTIONS} in step, so its groups are larger`,
+          `than a server's), which leaves about ${ours - writeSide} µs for the request path (HTTP, Koa, and what every route runs:`,
+          `the correlation id and access log, metrics, the session, the rate limit, reading and validating the body). The`,
+          `floor spends ${floor} µs, of which its bare Koa handling is about ${bare}, leaving ${floor - bare} for its durable writes.`,
+        ]
+      : [];
+  return [
+    '',
+    "CPU a request in this run, by thread (µs; from each process's threads in /proc over its measured loads; the write",
+    "side alone: the rounds' medians). The thread that answers is the one writing thread for ours and each floor's only",
+    "one; ours' other threads are its followers' (the projector, the publisher, the forgetter) and its request threads;",
+    "V8's helpers collect garbage and compile.",
+    '',
+    "| process | the thread that answers | its other threads | V8's helpers | all |",
+    '|---|---:|---:|---:|---:|',
+    ...rows.map(
+      ([name, cpu]) => `| ${name} | ${micros(cpu, 'main')} | ${micros(cpu, 'workers')} | ${micros(cpu, 'v8')} | ${micros(cpu)} |`,
+    ),
+    ...derived,
+  ];
+}
 
 export function signUpsSection(http: HttpResults, seconds: number): string[] {
   return [
@@ -33,6 +78,7 @@ export function signUpsSection(http: HttpResults, seconds: number): string[] {
     `**POST /users ÷ the group-committed floor: ${ratio(http.ours.requestsPerSecond, http.grouped.requestsPerSecond)}; ÷ that floor also projecting: ${ratio(http.ours.requestsPerSecond, http.projecting.requestsPerSecond)}; ÷ the floor committing each insert: ${ratio(http.ours.requestsPerSecond, http.single.requestsPerSecond)}**`,
     '',
     `With tracing on (every request's spans exported over OTLP/HTTP to a loopback collector that only answers 200): ${fmt(http.traced.requestsPerSecond)} requests/s, p50 ${http.traced.p50} ms, p99 ${http.traced.p99} ms; **traced ÷ untraced: ${ratio(http.traced.requestsPerSecond, http.ours.requestsPerSecond)}**.`,
+    ...cpuTable(http),
     '',
     'Where the difference goes (CPU profiles at FULL with 32 connections, 2026-11-24, the event loop over 90% busy): the',
     'process spends 600-900 µs of CPU on a sign-up, the floor about 250. Counted, a sign-up runs about 17 SQLite',
@@ -154,6 +200,19 @@ export function signUpsSection(http: HttpResults, seconds: number): string[] {
     'on the writing thread, now reads only the order events (EventStore.subscribeToTypes) and saves its place past',
     'the others once a second, not after every group commit: its reading went from 12-22 µs of CPU a sign-up to 6.5',
     "(CPU profiles). Neither moved sign-ups/s beyond this machine's spread, which that day was ±15% between rounds.",
+    '',
+    'Later on 2026-11-30 the table above was added, and with it the write side alone: the sign-ups of POST /users',
+    "without HTTP cost its thread about as much as the floor's whole request, so the difference is the request path.",
+    "Taken apart further with the command service alone (`npm run start:command`, one thread, its thread's CPU from",
+    '/proc, three rounds in turn): sign-ups 240-264 µs; the same requests with the handler answering at once after',
+    "validation and the rate limit (a trial) 125-165 µs; that again without the stack's own middleware (correlation id",
+    'and access log, tracing, metrics, problem details, session, Origin check) 95-113; bare Koa reading and answering',
+    'the same body 33-36. What is left is spread over Koa and its router, the route (access, the rate limit, reading',
+    "and validating the body) and the answer's headers, none above 8 µs. Two such costs were cut that day: the ids a",
+    "sign-up derives (uuid's v5, now one one-shot SHA-1: 10.4 µs a sign-up to 6.2) and the test of the body's media",
+    "type (type-is, now read from the header once). In `npm start`, the first seconds of a load are dearer: V8's",
+    "helpers spent 97 µs a sign-up in the first 5 s window (compiling), 15-24 from the fifth on, and the followers'",
+    'thread caught up over the first 20 s; every load the section times comes after one as long to warm up.',
     '',
   ];
 }

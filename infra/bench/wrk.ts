@@ -22,6 +22,8 @@ export async function loadPaths(url: string, paths: string[], seconds: number, h
 }
 
 export interface WrkResult {
+  /** How many requests were answered in all. */
+  requests: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -72,11 +74,13 @@ export async function wrk(
   );
   const errors = /Socket errors: (.*)/.exec(out);
   if (errors) throw new Error(`wrk ${url}: ${errors[0]}`);
+  const requests = /(\d+) requests in /.exec(out)?.[1];
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
   const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1];
   const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
-  if (!rate || !p50 || !p99) throw new Error(`wrk ${url} printed no rate or latencies:\n${out}`);
+  if (!requests || !rate || !p50 || !p99) throw new Error(`wrk ${url} printed no rate or latencies:\n${out}`);
   return {
+    requests: Number(requests),
     requestsPerSecond: Number(rate),
     p50: millisOf(p50),
     p99: millisOf(p99),

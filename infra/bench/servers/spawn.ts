@@ -3,7 +3,10 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export async function spawnServer(script: string, env: Record<string, string> = {}): Promise<{ port: number; stop: () => void }> {
+export async function spawnServer(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ port: number; pid: number | undefined; stop: () => void }> {
   const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
@@ -12,5 +15,5 @@ export async function spawnServer(script: string, env: Record<string, string> = 
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
   });
-  return { port, stop: () => child.kill() };
+  return { port, pid: child.pid, stop: () => child.kill() };
 }
