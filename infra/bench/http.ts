@@ -6,9 +6,8 @@
 // ours again with tracing on, for what it costs. The load is wrk's (wrk.ts): with autocannon, in
 // this process, ours measured 0.30 of the group-committed floor and with wrk 0.46, the same
 // minutes (2026-11-29), the floor alike with either: the floor runs on one thread, and ours needs
-// the second core for its followers' thread, where autocannon ran. Each server is loaded before it
-// is measured, so that it is measured warm (threads.ts says why); the three compared in rounds for
-// WARM_LOADS loads' time.
+// the second core for its followers' thread, where autocannon ran. Each server is loaded once
+// before it is measured, so that it is measured warm (threads.ts says why).
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -38,15 +37,6 @@ let loads = 0;
 /** Rounds of ours and the group-committed floor in turn, each figure their median: one load of each moved their ratio from 0.39 to 0.62 between runs. */
 export const ROUNDS = 3;
 export const CONNECTIONS = 32;
-/**
- * How many loads' time the servers compared in rounds are loaded before the rounds. `npm start`
- * reaches its steady state later than a floor: under sign-ups, in 5 s windows of one continuous
- * load (2026-11-30), V8's helper threads spent 97 µs of CPU a sign-up in the first (compiling),
- * then 33, 24, 27 and 15-24 from the fifth on, and sign-ups/s rose from 2,740 to 3,000-3,145; the
- * floors spent 2-4 µs there from the start. After one load's warm-up the recorded run of that
- * morning measured ours with those helpers at 73 µs a sign-up.
- */
-export const WARM_LOADS = 4;
 
 /** POST /users with a new email each time, for `seconds` on `connections` connections. */
 export function signUps(url: string, seconds: number, connections = CONNECTIONS): Promise<WrkResult> {
@@ -148,9 +138,9 @@ export async function benchHttp(dataDir: string, seconds: number, synchronous: s
       (run) => run.requests,
     );
   try {
-    await signUps(floorUrl, seconds * WARM_LOADS);
-    await signUps(projectingUrl, seconds * WARM_LOADS);
-    await signUps(service.url, seconds * WARM_LOADS);
+    await signUps(floorUrl, seconds);
+    await signUps(projectingUrl, seconds);
+    await signUps(service.url, seconds);
     for (let round = 0; round < ROUNDS; round++) {
       runs.floor.push(await measured(floorUrl, floor.pid, times.floor));
       runs.projecting.push(await measured(projectingUrl, projectingFloor.pid, times.projecting));

@@ -2,7 +2,7 @@
 // writes (http.ts), with what has been measured of where the difference goes.
 import { fmt, ratio } from './format.ts';
 import { HEADING } from './headings.ts';
-import { CONNECTIONS, ROUNDS, WARM_LOADS, type HttpResult, type HttpResults } from './http.ts';
+import { CONNECTIONS, ROUNDS, type HttpResult, type HttpResults } from './http.ts';
 import type { ThreadKind } from './thread-times.ts';
 
 type Cpu = HttpResult['cpu'];
@@ -53,10 +53,9 @@ export function signUpsSection(http: HttpResults, seconds: number): string[] {
   return [
     `## ${HEADING.signUps}`,
     '',
-    `wrk, 32 connections, ${seconds} s a figure, every server loaded to warm up before it is measured (ours and the two`,
-    `group-committed floors ${WARM_LOADS} times as long, the others as long), each in a process of its own; ours and the two`,
-    `group-committed floors in turn for ${ROUNDS} rounds, each figure their median (the others: one load each).`,
-    "Until 2026-11-29 the load was autocannon, in the bench's process: it took the second core, which the floor",
+    `wrk, 32 connections, ${seconds} s a figure, every server loaded as long once to warm up before it is measured, each in a`,
+    `process of its own; ours and the two group-committed floors in turn for ${ROUNDS} rounds, each figure their median (the others: one`,
+    "load each). Until 2026-11-29 the load was autocannon, in the bench's process: it took the second core, which the floor",
     "does not use and ours needs for its followers' thread (0.30 of the floor with autocannon, 0.46 with wrk, the same",
     'minutes; the floor alike with either). POST /users validates the body,',
     "makes the new person's key and commits it to keys.db, then claims the email and records `user:created` (two",
