@@ -43,15 +43,20 @@ export function signUps(url: string, seconds: number, connections = CONNECTIONS)
   return wrk(url, seconds, connections, { script: { file: 'sign-ups.lua', args: [`${process.pid}-${loads++}`] } });
 }
 
-/** Loaded once to warm up, then measured once, with the CPU of the process `pid` meanwhile. */
-async function warmThenLoad(name: string, url: string, seconds: number, pid?: number): Promise<HttpResult> {
-  await signUps(url, seconds);
-  const times = new ThreadTimes();
-  const { requestsPerSecond, p50, p99, non2xx } = await times.measure(
+/** One load of sign-ups, with the CPU of the process `pid` meanwhile counted in `times`. */
+function measuredSignUps(url: string, seconds: number, pid: number | undefined, times: ThreadTimes): Promise<WrkResult> {
+  return times.measure(
     pid,
     () => signUps(url, seconds),
     (run) => run.requests,
   );
+}
+
+/** Loaded once to warm up, then measured once, with the CPU of the process `pid` meanwhile. */
+async function warmThenLoad(name: string, url: string, seconds: number, pid?: number): Promise<HttpResult> {
+  await signUps(url, seconds);
+  const times = new ThreadTimes();
+  const { requestsPerSecond, p50, p99, non2xx } = await measuredSignUps(url, seconds, pid, times);
   return { name, requestsPerSecond, p50, p99, non2xx, cpu: times.perRequest() };
 }
 
@@ -131,20 +136,14 @@ export async function benchHttp(dataDir: string, seconds: number, synchronous: s
   const projectingUrl = `http://127.0.0.1:${projectingFloor.port}`;
   const runs = { ours: [] as WrkResult[], floor: [] as WrkResult[], projecting: [] as WrkResult[], writeSide: [] as WriteSideResult[] };
   const times = { ours: new ThreadTimes(), floor: new ThreadTimes(), projecting: new ThreadTimes() };
-  const measured = (url: string, pid: number | undefined, counted: ThreadTimes) =>
-    counted.measure(
-      pid,
-      () => signUps(url, seconds),
-      (run) => run.requests,
-    );
   try {
     await signUps(floorUrl, seconds);
     await signUps(projectingUrl, seconds);
     await signUps(service.url, seconds);
     for (let round = 0; round < ROUNDS; round++) {
-      runs.floor.push(await measured(floorUrl, floor.pid, times.floor));
-      runs.projecting.push(await measured(projectingUrl, projectingFloor.pid, times.projecting));
-      runs.ours.push(await measured(service.url, service.child.pid, times.ours));
+      runs.floor.push(await measuredSignUps(floorUrl, seconds, floor.pid, times.floor));
+      runs.projecting.push(await measuredSignUps(projectingUrl, seconds, projectingFloor.pid, times.projecting));
+      runs.ours.push(await measuredSignUps(service.url, seconds, service.child.pid, times.ours));
       runs.writeSide.push(await writeSideAlone(rawDir('write-side'), seconds, synchronous));
     }
   } finally {
