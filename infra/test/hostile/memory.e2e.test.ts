@@ -19,14 +19,12 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { until } from '@eventide/testing/wait.ts';
 import { ABUSE_ROUND, abuserOf, type Abuser } from './abuse.ts';
-import { startTarget, type HostileTarget } from './service.ts';
+import { MEMORY_BACK_WITHIN_MS, startTarget, type HostileTarget } from './service.ts';
 
 const ROUNDS = Number(process.env.HOSTILE_MEMORY_ROUNDS ?? 6);
 const SIZE = { ...ABUSE_ROUND, requests: Number(process.env.HOSTILE_MEMORY_REQUESTS ?? ABUSE_ROUND.requests) };
 /** How far above idle the process may be after a round: caches filled, garbage not yet collected. */
 const ABOVE_IDLE_MIB = 140;
-/** How long a round's garbage may take to go: the heap reducer waits for a quiet moment, and for 30 s after its last reduction. */
-const SETTLE_BOUND_MS = 60_000;
 
 let target: HostileTarget;
 let abuser: Abuser;
@@ -50,7 +48,7 @@ describe('memory after abuse', { timeout: 900_000 }, () => {
       await until(
         () => target.rssMiB() - idle < ABOVE_IDLE_MIB,
         () => `resident memory within ${ABOVE_IDLE_MIB} MiB of idle after round ${round}: ${target.rssMiB().toFixed(0)} MiB; ${series()}`,
-        SETTLE_BOUND_MS,
+        MEMORY_BACK_WITHIN_MS,
       );
       kept.push(target.rssMiB());
     }

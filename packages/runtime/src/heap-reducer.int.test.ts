@@ -7,7 +7,7 @@ import { until } from '@eventide/testing/wait.ts';
 import { HEAP_REDUCER, shouldReduce, startHeapReducer } from './heap-reducer.ts';
 
 const MiB = 2 ** 20;
-const quick = { ...HEAP_REDUCER, checkEveryMs: 50, spacingMs: 0 };
+const quick = { ...HEAP_REDUCER, checkEveryMs: 50, quietForMs: 200, spacingMs: 0 };
 
 /** A logger whose debug lines are kept, to read the reductions it reports. */
 function recordingLogger() {
@@ -28,12 +28,17 @@ function growHeap(): number {
 }
 
 describe('the heap reducer', () => {
-  it('reduces only a grown heap, on a quiet thread, at most once in its spacing', () => {
-    const base = { committed: 80 * MiB, lowPoint: 50 * MiB, utilization: 0.05, sinceLastMs: 60_000 };
+  it('reduces only a grown heap, on a thread quiet for long enough, at most once in its spacing', () => {
+    const base = { committed: 80 * MiB, lowPoint: 50 * MiB, quietMs: HEAP_REDUCER.quietForMs, watchedMs: 600_000, sinceLastMs: 60_000 };
     expect(shouldReduce(base)).toBe(true);
     expect(shouldReduce({ ...base, committed: 60 * MiB })).toBe(false);
-    expect(shouldReduce({ ...base, utilization: 0.6 })).toBe(false);
+    expect(shouldReduce({ ...base, quietMs: 0 })).toBe(false);
     expect(shouldReduce({ ...base, sinceLastMs: 10_000 })).toBe(false);
+    // A lull within a burst: the optimised code a reduction would throw away is still wanted.
+    expect(shouldReduce({ ...base, quietMs: HEAP_REDUCER.quietForMs - 1 })).toBe(false);
+    // The start's growth, on a thread quiet since it started: nothing warm to lose.
+    expect(shouldReduce({ ...base, quietMs: 1_000, watchedMs: 1_000, sinceLastMs: Number.POSITIVE_INFINITY })).toBe(true);
+    expect(shouldReduce({ ...base, quietMs: 1_000, watchedMs: 6_000, sinceLastMs: Number.POSITIVE_INFINITY })).toBe(false);
   });
 
   it('gives back the heap a burst grew, once the thread is quiet', async () => {
