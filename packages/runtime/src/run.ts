@@ -106,7 +106,7 @@ export async function runServices(name: string, factories: Record<string, Servic
       log,
       threads,
       door,
-      limiters: auth.limiters,
+      limits: auth.threadLimits,
       projected: composition.platform.projected,
     });
   }

@@ -1,12 +1,22 @@
 // Chooses where sessions and rate-limit counters live from configuration: PostgreSQL or MongoDB
 // when its URL is set (the first when both are; shared by every process), otherwise SQLite under
-// the data directory for sessions and memory for counters. Counters go to Redis when REDIS_URL is set, whatever holds sessions.
+// the data directory for sessions and memory for counters (shared-counters.ts: shared by the
+// process's threads). Counters go to Redis when REDIS_URL is set, whatever holds sessions.
 import { join } from 'node:path';
 import type { Config } from '@eventide/kernel/config.ts';
 import { loadOrCreateSecret } from '@eventide/kernel/secret.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import type { RedisClient } from '@eventide/stores/redis.ts';
-import { keyBlinder, memoryLimiters, mongoLimiters, postgresLimiters, redisLimiters, type LimiterFactory } from './rate-limit.ts';
+import {
+  keyBlinder,
+  memoryLimiters,
+  mongoLimiters,
+  oneCounterPerName,
+  postgresLimiters,
+  redisLimiters,
+  type LimiterFactory,
+} from './rate-limit.ts';
+import { createCounterTable, tableLimiters, type CounterTable } from './shared-counters.ts';
 import type { SessionOptions } from './session.ts';
 import type { RevocationFeed } from '@eventide/stores/revocations/port.ts';
 import { openSqliteRevocations } from '@eventide/stores/revocations/sqlite.ts';
@@ -29,6 +39,12 @@ export interface OpenedAuth extends HttpAuth {
   description: string;
   /** Reads from the session store (GET /health/ready): rejects when it does not answer. */
   probe(): Promise<void>;
+  /**
+   * The counters for the process's request threads, before anything counts their refusals (each
+   * thread counts those it is answered): `served` answers their asks over a port; `table`, when the
+   * counters are in memory, is shared with them, so that they count without asking.
+   */
+  threadLimits: { served: LimiterFactory; table?: CounterTable };
   /** Asks Redis, when the counters are there (GET /health/ready). */
   limitsProbe?(): Promise<void>;
   close(): Promise<void>;
@@ -46,6 +62,7 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
   const secret = loadOrCreateSecret(config.SESSION_SECRET, join(config.dataDir, 'session-secret'));
   let raw: SessionStore;
   let limiters: LimiterFactory;
+  let table: CounterTable | undefined;
   let revocations: RevocationFeed;
   let sessionsWhere: string;
   let limitsWhere: string;
@@ -78,7 +95,9 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
   } else {
     const path = join(config.dataDir, 'sessions.db');
     raw = openSqliteSessionStore(path);
-    limiters = memoryLimiters();
+    table = createCounterTable();
+    // The memory limiters count, one per name, the keys for which the table has no room.
+    limiters = tableLimiters(table, oneCounterPerName(memoryLimiters()));
     revocations = openSqliteRevocations(path, { onError });
     sessionsWhere = `SQLite at ${path}`;
     limitsWhere = 'memory';
@@ -92,6 +111,7 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
     const log = options.log ?? (await import('@eventide/kernel/log.ts')).createLogger({ level: config.LOG_LEVEL });
     redis = await openRedis(config.REDIS_URL, { log, purpose: 'rate limits', failFast: true });
     limiters = redisLimiters(redis, keyBlinder(secret));
+    table = undefined;
     limitsWhere = 'Redis';
   }
   const description = `sessions and revocations in ${sessionsWhere}, rate limits in ${limitsWhere}`;
@@ -106,6 +126,7 @@ export async function openAuth(config: Config, options: AuthOptions = {}): Promi
       ...(options.clock ? { clock: options.clock } : {}),
     },
     limiters,
+    threadLimits: { served: oneCounterPerName(limiters), ...(table ? { table } : {}) },
     allowedOrigins: [...(config.PUBLIC_ORIGIN ? [config.PUBLIC_ORIGIN] : []), ...config.ALLOWED_ORIGINS],
     trustProxyHops: config.TRUST_PROXY_HOPS,
     revocations,

@@ -85,7 +85,8 @@ function sharedLimiters(
     budget: { points: number; duration: number; blockDuration: number; insuranceLimiter: RateLimiterAbstract },
   ) => RateLimiterAbstract,
 ): LimiterFactory {
-  const memory = memoryLimiters();
+  // One per name, so that every limiter of a name (a request thread's asks among them) spends one budget in an outage.
+  const memory = oneCounterPerName(memoryLimiters());
   return (spec) =>
     blinded(
       make(spec, { points: spec.points, duration: spec.duration, blockDuration: spec.blockDuration ?? 0, insuranceLimiter: memory(spec) }),

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { memoryLimiters, oneCounterPerName, type LimiterFactory, type LimitSpec } from '@eventide/platform/auth/rate-limit.ts';
+import { createCounterTable, tableLimiters } from '@eventide/platform/auth/shared-counters.ts';
 import { serveLimiters, threadLimiters } from './limiters.ts';
 
 const spec: LimitSpec = { name: 'search', points: 5, duration: 3600 };
@@ -37,6 +38,23 @@ describe('rate limits counted once across the threads of a process', () => {
     expect(outcomes.filter((o) => o === 'refused')).toHaveLength(25);
     // Another client's budget is its own.
     expect(await outcome(limiters[1]!, 'ip:203.0.113.8')).toBe('taken');
+  });
+
+  it('gives a budget once with counters in shared memory, for keys the table holds and for those it has no room for', async () => {
+    // One bucket: the first eight keys are counted in the table, the others by the writing thread's overflow.
+    const table = createCounterTable(1);
+    const writing = tableLimiters(table, oneCounterPerName(memoryLimiters()));
+    const requestThread = () => tableLimiters(table, overAPort(writing));
+    const limiters = [writing(spec), requestThread()(spec), requestThread()(spec)];
+    const keys = Array.from({ length: 12 }, (_, i) => `ip:203.0.113.${i}`);
+    // Each key is asked 30 times, by the three threads in turn.
+    const asks = Array.from({ length: 12 * 30 }, (_, i) => ({ thread: i % 3, key: keys[Math.floor(i / 3) % 12]! }));
+    const outcomes = await Promise.all(asks.map(({ thread, key }) => outcome(limiters[thread]!, key).then((o) => ({ key, o }))));
+    for (const key of keys)
+      expect(
+        outcomes.filter((o) => o.key === key && o.o === 'taken'),
+        key,
+      ).toHaveLength(5);
   });
 
   it('answers as a local limiter does: the state when taken, the same refusal when spent', async () => {

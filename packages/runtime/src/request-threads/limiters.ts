@@ -1,7 +1,10 @@
 // Rate limits counted once for the whole process, whichever thread a request arrives on: a
-// request thread asks the writing thread's counters (the same limiters the writing thread's own
+// request thread asks the writing thread's counters (the same counters the writing thread's own
 // routes spend) over a MessagePort, so that a client spreading its requests over the threads gets
-// the budget once, not once per thread. A round trip is a few microseconds of each thread's time.
+// the budget once, not once per thread. Counters in memory are shared by the threads
+// (platform/auth/shared-counters.ts), and only a key their table has no room for is asked here;
+// counters in Redis or a database are asked here each time. The answer waits for the writing
+// thread's loop, which is why the table exists.
 import type { MessagePort } from 'node:worker_threads';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LimiterFactory, LimitSpec } from '@eventide/platform/auth/rate-limit.ts';

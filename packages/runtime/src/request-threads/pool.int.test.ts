@@ -27,7 +27,7 @@ function pool(entry: URL) {
     log: captured.log,
     threads: 2,
     door: newDoor(),
-    limiters: memoryLimiters(),
+    limits: { served: memoryLimiters() },
     projected: progressSignal(),
   });
   return { captured, started };

@@ -1,13 +1,13 @@
 // The request threads of `npm start` (HTTP_THREADS - 1 of them), from the writing thread's side:
 // each is started with the process's configuration and a private door to hand requests over
-// (hand-over.ts), is given the writing thread's rate-limit counters (limiters.ts) and every
+// (hand-over.ts), is given the process's rate-limit counters (limiters.ts) and every
 // announcement that the read models moved, and is started again with backoff if it ends on its
 // own. Meanwhile the other threads listening on the port take its connections.
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { backoffDelay } from '@eventide/kernel/backoff.ts';
 import type { Config } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
-import type { LimiterFactory } from '@eventide/platform/auth/rate-limit.ts';
+import type { OpenedAuth } from '@eventide/platform/auth/open.ts';
 import type { MetricsJson } from '@eventide/platform/metrics/serve-metrics.ts';
 import type { ProgressSignal } from '../compose.ts';
 import type { Door } from './hand-over.ts';
@@ -34,7 +34,7 @@ export interface PoolOptions {
   log: Logger;
   threads: number;
   door: Door;
-  limiters: LimiterFactory;
+  limits: OpenedAuth['threadLimits'];
   projected: ProgressSignal;
 }
 
@@ -42,15 +42,16 @@ export interface PoolOptions {
 const STABLE_MS = 60_000;
 
 export async function startRequestThreads(options: PoolOptions): Promise<RequestThreadPool> {
-  const { entry, name, config, log, threads, door, limiters, projected } = options;
+  const { entry, name, config, log, threads, door, limits, projected } = options;
   const running = new Map<number, Worker>();
   let stopping = false;
   let restarts = 0;
   let nextAsk = 0;
 
   function start(index: number): Promise<Worker> {
-    const limits = new MessageChannel();
-    serveLimiters(limits.port1, limiters);
+    // Where the thread asks for the counters the table does not hold.
+    const asks = new MessageChannel();
+    serveLimiters(asks.port1, limits.served);
     const worker = new Worker(entry, {
       workerData: {
         name,
@@ -59,17 +60,18 @@ export async function startRequestThreads(options: PoolOptions): Promise<Request
         index,
         threads,
         door,
-        limits: limits.port2,
+        limits: asks.port2,
+        ...(limits.table ? { counters: limits.table } : {}),
         projectorAnnounced: projected.notifications() > 0,
       } satisfies RequestThreadData,
-      transferList: [limits.port2],
+      transferList: [asks.port2],
     });
     const unsubscribe = projected.subscribe(() => worker.postMessage({ type: 'projected' } satisfies ToRequestThread));
     worker.on('error', (error) => log.error({ err: error, thread: index }, 'a request thread failed'));
     const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
     void exited.then(() => {
       unsubscribe();
-      limits.port1.close();
+      asks.port1.close();
       running.delete(index);
     });
     return new Promise<Worker>((resolve, reject) => {

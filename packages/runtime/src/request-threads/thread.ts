@@ -1,13 +1,14 @@
 // What runs on a request thread (pool.ts starts it; infra/src/request-thread.ts names its
 // services): the reads of the read models and the docs, on connections of its own to
 // the same stores, listening on the process's port beside the writing thread. It hands every other
-// request to the writing thread (routing.ts, hand-over.ts), spends the writing thread's rate-limit
+// request to the writing thread (routing.ts, hand-over.ts), spends the process's rate-limit
 // counters (limiters.ts), and hears from it each time the read models moved, so that a read
 // waiting for a write is answered at once, as on the writing thread.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Config } from '@eventide/kernel/config.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
 import { API_ROUTES } from '@eventide/contract/routes.ts';
+import { tableLimiters, type CounterTable } from '@eventide/platform/auth/shared-counters.ts';
 import { serve } from '@eventide/platform/http/serve.ts';
 import type { MetricsJson } from '@eventide/platform/metrics/serve-metrics.ts';
 import { compose, progressSignal, type ServiceFactory } from '../compose.ts';
@@ -30,14 +31,16 @@ export interface RequestThreadData {
   threads: number;
   door: Door;
   limits: MessagePort;
+  /** The process's counters in shared memory, when they are in memory (else each is asked over `limits`). */
+  counters?: CounterTable;
   /** Whether the projector had announced itself before this thread started (compose.ts ProgressSignal). */
   projectorAnnounced: boolean;
 }
 export type ToRequestThread = { type: 'projected' } | { type: 'stop' } | { type: 'metrics'; id: number };
 export type FromRequestThread = { type: 'listening' } | { type: 'metrics'; id: number; metrics: MetricsJson };
 
-/** What a request thread adds to the process's metrics: its requests (its limits' refusals are counted where they are decided). */
-const THREAD_METRICS = ['http_request_duration_seconds'];
+/** What a request thread adds to the process's metrics: its requests, and the refusals of its limits (the writing thread counts only its own). */
+const THREAD_METRICS = ['http_request_duration_seconds', 'rate_limit_refusals_total'];
 
 /** Runs the thread: it answers the reads of `services` (routing.ts) and hands over the rest. */
 export async function runRequestThread(services: Record<string, ServiceFactory>): Promise<void> {
@@ -46,7 +49,9 @@ export async function runRequestThread(services: Record<string, ServiceFactory>)
   const log = createLogger({ level: data.level, name: data.name }).child({ thread: data.index });
   const projected = progressSignal();
   if (data.projectorAnnounced) projected.notify();
-  const composition = await compose({ config: data.config, log, limiters: threadLimiters(data.limits), projected }, services);
+  const overThePort = threadLimiters(data.limits);
+  const limiters = data.counters ? tableLimiters(data.counters, overThePort) : overThePort;
+  const composition = await compose({ config: data.config, log, limiters, projected }, services);
   const app = httpAppOf(composition, log);
   // Derived from what this thread runs, so that a service is answered here exactly when it is composed.
   const answersHere = requestThreadAnswers(API_ROUTES, new Set(composition.apis.map((api) => api.service)));
