@@ -85,6 +85,11 @@ export interface EventStore {
    * ones written: callers must be right either way.
    */
   appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]>;
+  /**
+   * Says that an append is on its way, once what it awaits (a key being made) has come: a store
+   * that commits appends in groups keeps its next group for it. A hint; it may be ignored.
+   */
+  reserveCommit?(): void;
   /** The stream's events in revision order, or a range of them; an empty array when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /**

@@ -80,6 +80,20 @@ describe('sealing event store', () => {
     return userId;
   }
 
+  it('commits the sign-ups whose keys it makes in the turn the keys are committed, not a turn later', async () => {
+    // Asked for in one macrotask: their keys are made in one batch (an immediate), and their events
+    // must be committed by the group commit kept for them right behind it. An immediate set after
+    // both finds them committed; without the kept commit they would wait for the next turn.
+    const committed: boolean[] = [];
+    const seenBehind = await new Promise<boolean[]>((resolve) => {
+      setTimeout(() => {
+        for (let i = 0; i < 5; i++) void createUser(`Person ${i}`, `person-${i}@example.com`).then(() => committed.push(true));
+        setImmediate(() => resolve([...committed]));
+      }, 0);
+    });
+    expect(seenBehind).toHaveLength(5);
+  });
+
   it('keeps personal fields sealed at rest and gives them back on every read', async () => {
     const userId = await createUser('Ada Lovelace', 'ada@example.com');
     const stored = await raw.readStream(`user-${userId}`);

@@ -23,7 +23,10 @@ export function sealingEventStore(store: EventStore, keys: KeyStore): EventStore
     const subject = subjectOf(append.streamId);
     if (subject === undefined || !append.events.some((e) => hasPersonalFields(e.type))) return append;
     // A stream that must not exist yet is the first of its subject's, or nearly (an account and a user are one subject).
-    const key = createSecretKey(await keys.keyFor(subject, { likelyNew: append.expectedRevision === 'no_stream' }));
+    const asked = keys.keyFor(subject, { likelyNew: append.expectedRevision === 'no_stream' });
+    // Asked after the key: the store's group commit then comes right behind the keys' batch.
+    store.reserveCommit?.();
+    const key = createSecretKey(await asked);
     return { ...append, events: append.events.map((e) => ({ ...e, data: sealFields(e.type, e.data, subject, key) })) };
   }
 
