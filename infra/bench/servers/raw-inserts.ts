@@ -4,7 +4,9 @@
 // the events that use it, then the email claim and `user:created` to events.db together; so does
 // this, into the key store's and the event store's tables with their indexes and settings.
 // GROUP_COMMIT=1 shares one transaction per file among the writes that arrive in the same turn
-// of the event loop, as our stores do; 0 commits each insert alone. PROJECT=1 also writes each new
+// of the event loop, as our stores do, and commits the events of a turn's sign-ups right behind
+// their keys, in the same turn, as ours do (event-store/sqlite.ts reserveFlush); 0 commits each
+// insert alone. PROJECT=1 also writes each new
 // user's read-model row after the commit, on a thread of its own (raw-projector.ts), as `npm start`
 // projects every sign-up beside the requests.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -20,30 +22,54 @@ import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
 
 const grouped = process.env.GROUP_COMMIT === '1';
 
-/** Writes `rows` with `insert`, durably: in a transaction of their own, or shared with the rest of the turn's. */
-function committer(db: DatabaseSync, insert: (row: unknown[]) => void, committed = () => {}): (rows: unknown[][]) => Promise<void> {
+interface Committer {
+  /** Writes `rows` durably: in a transaction of their own, or shared with the rest of the turn's. */
+  write(rows: unknown[][]): Promise<void>;
+  /** Keeps a group commit, scheduled now, for writes that will come once what is scheduled before it is done. */
+  reserve(): void;
+}
+
+function committer(db: DatabaseSync, insert: (row: unknown[]) => void, committed = () => {}): Committer {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   let queue: Array<{ rows: unknown[][]; done: () => void }> = [];
+  let scheduled = false;
+  let reserved = false;
   const flush = () => {
+    scheduled = false;
     const batch = queue;
     queue = [];
+    if (batch.length === 0) return;
     begin.run();
     for (const { rows } of batch) for (const row of rows) insert(row);
     commit.run();
     committed();
     for (const { done } of batch) done();
   };
-  return (rows) => {
-    if (!grouped) {
-      for (const row of rows) insert(row);
-      committed();
-      return Promise.resolve();
-    }
-    return new Promise((done) => {
-      if (queue.length === 0) setImmediate(flush);
-      queue.push({ rows, done });
-    });
+  return {
+    write(rows) {
+      if (!grouped) {
+        for (const row of rows) insert(row);
+        committed();
+        return Promise.resolve();
+      }
+      return new Promise((done) => {
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+        queue.push({ rows, done });
+      });
+    },
+    reserve() {
+      if (!grouped || reserved) return;
+      reserved = true;
+      scheduled = true;
+      setImmediate(() => {
+        reserved = false;
+        flush();
+      });
+    },
   };
 }
 
@@ -73,8 +99,10 @@ app.use(async (ctx) => {
   const body = JSON.parse(await getRawBody(ctx.req, { encoding: 'utf-8', limit: 65536 })) as Record<string, unknown>;
   const userId = randomUUID();
   const time = new Date().toISOString();
-  await writeKeys([[`user-${userId}`, randomBytes(32)]]);
-  await writeEvents([
+  const keyWritten = writeKeys.write([[`user-${userId}`, randomBytes(32)]]);
+  writeEvents.reserve();
+  await keyWritten;
+  await writeEvents.write([
     [randomUUID(), `email-${String(body.email)}`, 0, 'email:claimed', JSON.stringify({ userId }), metadata, time],
     [randomUUID(), `user-${userId}`, 0, 'user:created', JSON.stringify({ ...body, userId }), metadata, time],
   ]);
