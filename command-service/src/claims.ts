@@ -2,7 +2,8 @@
 // provider's subject) has a claim stream named by a keyed hash of it (the key store's blind index),
 // so the key is not in a stream name, and a guess of it cannot be checked against the names
 // without the key store's secret. Stores written before that named them by a plain SHA-256: those
-// names are still read (a claim there still binds), never written. Every claim is appended at the
+// names are still read where the store may hold them (a claim there still binds; a store that
+// cannot is known from a note in the key store, plain-hash-claims.ts), never written. Every claim is appended at the
 // revision it was read at, or on a first try as its stream's first without reading it (plan), so
 // of two racing claims the store accepts one and the other reads again.
 //
@@ -23,6 +24,7 @@ import type { Refusal } from '@eventide/kernel/models/refusal.ts';
 import type { KeyStore } from '@eventide/stores/key-store/port.ts';
 import { derivedId } from '@eventide/kernel/ids.ts';
 import { loadState, type Foldable, type LoadedState } from '@eventide/stores/event-store/load-state.ts';
+import { plainHashClaimsMayExist, type ClaimNotes } from './plain-hash-claims.ts';
 
 /** Long enough for a request in flight to finish its second append. */
 export const CLAIM_GRACE_MS = 60_000;
@@ -65,8 +67,8 @@ export interface Claims {
   holderOf(key: string): Promise<string | undefined>;
 }
 
-/** What names claim streams: the key store's keyed hash. */
-export type ClaimNames = Pick<KeyStore, 'blindIndex'>;
+/** What names claim streams: the key store's keyed hash, and its note on the names before it. */
+export type ClaimNames = Pick<KeyStore, 'blindIndex'> & ClaimNotes;
 
 export function claimStreamOf(kind: string, normalizedKey: string, names: ClaimNames): string {
   return `${kind}-${names.blindIndex(`claim:${kind}`, normalizedKey)}`;
@@ -95,6 +97,7 @@ export function uniqueClaims<Holder>(
   const type = `${rules.kind}:claimed`;
 
   async function lastLegacyClaim(key: string): Promise<RecordedEvent | undefined> {
+    if (!(await plainHashClaimsMayExist(store, names, now))) return undefined;
     return (await store.readStream(legacyClaimStreamOf(rules.kind, key))).at(-1);
   }
 
@@ -137,7 +140,7 @@ export function uniqueClaims<Holder>(
       expectedRevision,
     });
     // A claim under the older name would bind with nothing in the keyed stream to refuse the
-    // append, so that name is still read first; one found there is weighed as ever, below.
+    // append, so that name is still read first where one may be; one found is weighed as ever, below.
     if (firstTry && (await lastLegacyClaim(key)) === undefined) return claimAt('no_stream');
     const { last, binding } = await lastClaim(key);
     if (last?.id === claimId) return undefined; // a retry of this very command

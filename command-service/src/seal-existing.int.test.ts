@@ -14,6 +14,8 @@ import { openSqliteKeyStore } from '@eventide/stores/key-store/sqlite.ts';
 import { sealingEventStore } from '@eventide/stores/personal-data/event-store.ts';
 import { legacyClaimStreamOf } from './claims.ts';
 import { sealExisting } from './seal-existing.ts';
+import { NO_PLAIN_HASH_CLAIMS_NOTE } from './plain-hash-claims.ts';
+import { notingReads } from './testing/reads.ts';
 import { EMAIL_CLAIMED, claimStreamId, emailClaims } from './user/email-claim.ts';
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
@@ -139,6 +141,16 @@ describe('seal-existing', () => {
         expect(await store.readStream(legacyClaimStreamOf('email', email)), email).toEqual([]);
       }
       expect(await store.readStream(claimStreamId(gone.email, keys))).toEqual([]);
+
+      // Nothing binding is left under those names, and the key store says so of this store: claims
+      // made since read none of them.
+      const [first] = await store.readAll({ limit: 1 });
+      expect(JSON.parse((await keys.note(NO_PLAIN_HASH_CLAIMS_NOTE))!)).toEqual({ firstEventId: first!.id });
+      const { store: noted, reads } = notingReads(store);
+      expect(await emailClaims(noted, keys).holderOf(alive.email)).toBe(alive.id);
+      await emailClaims(noted, keys).claim('new.after.sealing@example.test', newId(), newId(), metadata);
+      expect(reads.filter((streamId) => streamId === legacyClaimStreamOf('email', 'new.after.sealing@example.test'))).toEqual([]);
+      expect(reads).not.toContain(legacyClaimStreamOf('email', alive.email));
     } finally {
       await store.close();
     }

@@ -22,6 +22,7 @@ import { activeKeyObjects } from '@eventide/stores/personal-data/sealed.ts';
 import { isSealed } from '@eventide/kernel/events/personal-fields.ts';
 import { claimStreamOf, legacyClaimStreamOf } from './claims.ts';
 import { identityKey } from './account/identity-claim.ts';
+import { NO_PLAIN_HASH_CLAIMS_NOTE, type NoPlainHashClaims } from './plain-hash-claims.ts';
 
 export interface SealReport {
   /** Events whose clear fields were sealed under their person's key. */
@@ -130,6 +131,14 @@ export async function sealExisting(store: SqliteMaintenance, keys: KeyStore): Pr
     const target = store.streamExists(current) ? `${kind}-retired-${keys.blindIndex(`claim-retired:${kind}`, key)}` : current;
     store.transaction(() => store.renameStream(legacy, target));
     report.renamedClaims++;
+  }
+
+  // Every claim that still binds has a keyed name now (a claim left under its plain hash is a
+  // forgotten holder's, whose address cannot be read to rename it, and binds nothing): claims
+  // need not read those names in this store any more (plain-hash-claims.ts).
+  const firstEventId = store.firstEventId();
+  if (firstEventId !== undefined) {
+    await keys.setNote(NO_PLAIN_HASH_CLAIMS_NOTE, JSON.stringify({ firstEventId } satisfies NoPlainHashClaims));
   }
 
   report.droppedSnapshots = store.dropSnapshots(PERSONAL_STREAMS, (state: JsonValue) => isSealed(state));

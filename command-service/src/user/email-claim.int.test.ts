@@ -12,6 +12,7 @@ import { openSqliteKeyStore } from '@eventide/stores/key-store/sqlite.ts';
 import { legacyClaimStreamOf } from '../claims.ts';
 import { CLAIM_GRACE_MS, EMAIL_CLAIMED, claimStreamId, emailClaims, type EmailClaims } from './email-claim.ts';
 import { notingReads } from '../testing/reads.ts';
+import { NO_PLAIN_HASH_CLAIMS_NOTE } from '../plain-hash-claims.ts';
 
 const metadata = { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' as const } };
 let dir: string;
@@ -133,6 +134,51 @@ describe('email claims', () => {
     const otherKeys = openSqliteKeyStore(join(dir, 'other-keys.db'));
     expect(claimStreamId('guess.me@example.com', otherKeys)).not.toBe(claimStreamId('guess.me@example.com', keys));
     await otherKeys.close();
+  });
+
+  it('reads no plain-hash name in a store it found empty, and notes that for every process', async () => {
+    const { store: noted, reads } = notingReads(store);
+    const holder = newId();
+    await emailClaims(noted, keys, () => new Date(clock)).claim('fresh@example.com', holder, newId(), metadata);
+    await userEvent(holder, 'user:created', { name: 'F', email: 'fresh@example.com' });
+    expect(JSON.parse((await keys.note(NO_PLAIN_HASH_CLAIMS_NOTE))!)).toEqual({ emptyAt: new Date(clock).toISOString() });
+    // Another process, on a store that is no longer empty: the note answers for it.
+    const another = notingReads(store);
+    const claims = emailClaims(another.store, keys, () => new Date(clock));
+    expect(await outcome(claims.claim('fresh@example.com', newId(), newId(), metadata))).toBe('conflict');
+    expect(await outcome(claims.claim('second@example.com', newId(), newId(), metadata))).toBe('claimed');
+    for (const email of ['fresh@example.com', 'second@example.com']) {
+      expect([...reads, ...another.reads]).not.toContain(legacyClaimStreamOf('email', email));
+    }
+  });
+
+  it('takes no note of another event store for this one: a store older than the note is read as ever', async () => {
+    await emailClaims(store, keys, () => new Date(clock)).claim('fresh@example.com', newId(), newId(), metadata);
+    expect(await keys.note(NO_PLAIN_HASH_CLAIMS_NOTE)).toBeDefined();
+    // Events restored from a backup taken before the note, beside the same key store.
+    const restored = openSqliteEventStore({ path: join(dir, 'restored.db'), clock: () => new Date(clock - 86_400_000) });
+    try {
+      const userId = newId();
+      await restored.append(
+        legacyClaimStreamOf('email', 'old@example.com'),
+        [{ id: newId(), type: EMAIL_CLAIMED, data: { userId }, metadata }],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
+      await restored.append(
+        `user-${userId}`,
+        [{ id: newId(), type: 'user:created', data: { userId, name: 'O', email: 'old@example.com' }, metadata }],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
+      const claims = emailClaims(restored, keys, () => new Date(clock));
+      expect(await claims.holderOf('old@example.com')).toBe(userId);
+      expect(await outcome(claims.claim('old@example.com', newId(), newId(), metadata))).toBe('conflict');
+    } finally {
+      await restored.close();
+    }
   });
 
   it('still binds a claim that a store written before keyed names holds under its plain hash', async () => {

@@ -23,6 +23,8 @@ export interface SqliteMaintenance {
   /** Whether the stream holds an event of this type. */
   streamHas(streamId: string, type: string): boolean;
   streamExists(streamId: string): boolean;
+  /** The id of the first event in the log; undefined when it is empty. */
+  firstEventId(): string | undefined;
   /** Runs the changes in one write transaction. */
   transaction(changes: () => void): void;
   replaceData(position: number, data: JsonValue): void;
@@ -69,6 +71,7 @@ export function openSqliteMaintenance(path: string): SqliteMaintenance {
     },
     streamHas: (streamId, type) => sql('SELECT 1 FROM events WHERE stream_id = ? AND type = ? LIMIT 1').get(streamId, type) !== undefined,
     streamExists: (streamId) => sql('SELECT 1 FROM events WHERE stream_id = ? LIMIT 1').get(streamId) !== undefined,
+    firstEventId: () => (sql('SELECT event_id FROM events ORDER BY position LIMIT 1').get() as { event_id: string } | undefined)?.event_id,
     transaction(changes) {
       db.exec('BEGIN IMMEDIATE');
       try {

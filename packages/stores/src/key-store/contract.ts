@@ -123,5 +123,20 @@ export function keyStoreContract(name: string, harness: () => Promise<KeyStoreHa
         // The purpose and the value are kept apart: no pair can pass for another.
         expect(one.blindIndex('a', 'bc')).not.toBe(one.blindIndex('ab', 'c'));
       }));
+
+    it('keeps notes every process reads, the last set of each name, apart from the secret', () =>
+      withStores(async (open) => {
+        const [one, two] = [await open(), await open()];
+        const name = `contract-${newId()}`;
+        expect(await one.note(name)).toBeUndefined();
+        await one.setNote(name, '{"since":"2026-11-30T00:00:00.000Z"}');
+        expect(await two.note(name)).toBe('{"since":"2026-11-30T00:00:00.000Z"}');
+        await two.setNote(name, 'ünïcode, replaced');
+        expect(await one.note(name)).toBe('ünïcode, replaced');
+        // A note named as the secret is is not the secret: the names it makes stay as they were.
+        const hash = one.blindIndex('email', 'ada@example.com');
+        await one.setNote('blind-index', 'not a secret');
+        expect((await open()).blindIndex('email', 'ada@example.com')).toBe(hash);
+      }));
   });
 }

@@ -15,6 +15,9 @@ interface KeyDocument {
   forgottenAt: Date | null;
 }
 
+/** Notes share the secrets' collection, each under a name of its own. */
+const noteName = (name: string) => `note:${name}`;
+
 interface SecretDocument {
   _id: string;
   value: Binary;
@@ -76,6 +79,15 @@ export async function openMongoKeyStore(client: MongoClient, clock: () => Date =
     },
 
     blindIndex,
+
+    async note(name) {
+      const doc = await secrets.findOne({ _id: noteName(name) });
+      return doc ? Buffer.from(doc.value.buffer).toString('utf8') : undefined;
+    },
+
+    async setNote(name, value) {
+      await secrets.updateOne({ _id: noteName(name) }, { $set: { value: new Binary(Buffer.from(value, 'utf8')) } }, { upsert: true });
+    },
 
     async close() {},
   };

@@ -43,6 +43,13 @@ export interface KeyStore {
    * equal values give equal hashes, and without the secret no guess of the value can be checked.
    */
   blindIndex(purpose: string, value: string): string;
+  /**
+   * A note kept beside the secret under a name: a fact about the data its keyed hashes name (what
+   * claims.ts records of the claim streams' names), moved with the secret (infra/src/move).
+   * `setNote` replaces what was there; `note` answers undefined for a name never set.
+   */
+  note(name: string): Promise<string | undefined>;
+  setNote(name: string, value: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -16,6 +16,8 @@ import { openPool } from '../postgres/pool.ts';
 
 const STORE = 'key store';
 const BLIND_INDEX_SECRET = 'blind-index';
+/** Notes share the secrets' table, each under a name of its own, so a move carries them along. */
+const noteName = (name: string) => `note:${name}`;
 
 /** The key store's migration steps, in order; a new step is added at the end, never an old one changed. */
 const KEY_STORE_STEPS: readonly string[] = [
@@ -95,6 +97,18 @@ export async function openPostgresKeyStore(url: string, clock: () => Date = () =
     },
 
     blindIndex,
+
+    async note(name) {
+      const { rows } = await query<{ value: Buffer }>('SELECT value FROM key_store_secrets WHERE name = $1', [noteName(name)]);
+      return rows[0]?.value.toString('utf8');
+    },
+
+    async setNote(name, value) {
+      await query('INSERT INTO key_store_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [
+        noteName(name),
+        Buffer.from(value, 'utf8'),
+      ]);
+    },
 
     close: () => connections.end(),
   };

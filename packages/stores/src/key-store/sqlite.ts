@@ -38,7 +38,11 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
   const blindIndex = blindIndexUnder(
     Buffer.from((db.prepare('SELECT value FROM secrets WHERE name = ?').get(BLIND_INDEX_SECRET) as { value: Uint8Array }).value),
   );
+  // Notes share the secrets' table, each under a name of its own, so a move carries them along.
+  const noteName = (name: string) => `note:${name}`;
   const sql = {
+    readNote: db.prepare('SELECT value FROM secrets WHERE name = ?'),
+    setNote: db.prepare('INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)'),
     // Answers the key it made, nothing when a row was there: one statement less than reading it back.
     insert: db.prepare('INSERT INTO subject_keys (subject, key) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING key'),
     read: db.prepare('SELECT subject, key, forgotten_at FROM subject_keys WHERE subject = ?'),
@@ -119,6 +123,15 @@ export function openSqliteKeyStore(path: string, clock: () => Date = () => new D
     },
 
     blindIndex,
+
+    async note(name) {
+      const row = sql.readNote.get(noteName(name)) as { value: Uint8Array } | undefined;
+      return row ? Buffer.from(row.value).toString('utf8') : undefined;
+    },
+
+    async setNote(name, value) {
+      sql.setNote.run(noteName(name), Buffer.from(value, 'utf8'));
+    },
 
     async close() {
       if (!db.isOpen) return;
