@@ -3,9 +3,9 @@
 // so the key is not in a stream name, and a guess of it cannot be checked against the names
 // without the key store's secret. Stores written before that named them by a plain SHA-256: those
 // names are still read where the store may hold them (a claim there still binds; a store that
-// cannot is known from a note in the key store, plain-hash-claims.ts), never written. Every claim is appended at the
-// revision it was read at, or on a first try as its stream's first without reading it (plan), so
-// of two racing claims the store accepts one and the other reads again.
+// cannot is known from a note in the key store, plain-hash-claims.ts), never written. Every claim
+// is appended at the revision it was read at, or on a first try as its stream's first without
+// reading it (plan), so of two racing claims the store accepts one and the other reads again.
 //
 // Claims are never released. Whether the last claim still binds is derived from its holder:
 // - once the holder's stream has an event after the claim, the command that made the claim

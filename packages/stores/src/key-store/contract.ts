@@ -133,7 +133,7 @@ export function keyStoreContract(name: string, harness: () => Promise<KeyStoreHa
         expect(await two.note(name)).toBe('{"since":"2026-11-30T00:00:00.000Z"}');
         await two.setNote(name, 'ünïcode, replaced');
         expect(await one.note(name)).toBe('ünïcode, replaced');
-        // A note named as the secret is is not the secret: the names it makes stay as they were.
+        // A note under the secret's own name is not the secret: the names it makes stay as they were.
         const hash = one.blindIndex('email', 'ada@example.com');
         await one.setNote('blind-index', 'not a secret');
         expect((await open()).blindIndex('email', 'ada@example.com')).toBe(hash);
