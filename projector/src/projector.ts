@@ -139,7 +139,10 @@ export function startProjector({
     announce();
     const session = new AbortController();
     const signal = AbortSignal.any([controller.signal, session.signal]);
-    for await (const batch of batches(eventStore.subscribeToAll({ after: position, signal }), BATCH, () => session.abort())) {
+    // Its events in hand, it says a write is coming, so that the read store's work between writes
+    // waits for the write instead of running in front of it (read-store/between-writes.ts).
+    const subscription = eventStore.subscribeToAll({ after: position, signal, onEvents: () => writer.expectWrite?.() });
+    for await (const batch of batches(subscription, BATCH, () => session.abort())) {
       if ((await readStore.activeGeneration()) !== generation) return 'switched';
       const end = batch[batch.length - 1]!.position;
       try {

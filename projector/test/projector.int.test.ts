@@ -1,5 +1,6 @@
 // The running projector: it recovers from a failed write on its own, even when no further event
-// arrives to wake it, and says where it resumes from as it starts.
+// arrives to wake it, says where it resumes from as it starts, and tells the read store that a
+// write is coming as soon as it has events in hand.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,61 @@ it('announces the position it resumes from as it starts following, before any ne
   await until(() => announced.length > 0, 'the announcement of the resumed position');
   expect(announced).toEqual([3]);
   await projector.stop();
+  await readStore.close();
+  await eventStore.close();
+});
+
+it('tells the read store a write is coming before its read of the touched documents and its write', async () => {
+  const eventStore = openSqliteEventStore({ path: join(dir, 'expect-events.db'), synchronous: 'NORMAL' });
+  const readStore = openSqliteReadStore(join(dir, 'expect-read.db'));
+  const calls: string[] = [];
+  const watched: ReadStore = {
+    ...readStore,
+    writer(generation) {
+      const inner = readStore.writer(generation);
+      return {
+        ...inner,
+        expectWrite() {
+          calls.push('expect');
+          inner.expectWrite?.();
+        },
+        getMany(collection, ids) {
+          calls.push('read');
+          return inner.getMany(collection, ids);
+        },
+        write(writes, checkpoint, options) {
+          calls.push('write');
+          return inner.write(writes, checkpoint, options);
+        },
+      };
+    },
+  };
+  const projector = startProjector({
+    eventStore,
+    readStore: watched,
+    parked: openSqliteParkedEvents(':memory:'),
+    log: createLogger({ level: 'silent' }),
+  });
+  const announced: number[] = [];
+  projector.onProgress((position) => announced.push(position));
+  await until(() => announced.length > 0, 'the projector following the log');
+  const userId = newId();
+  const appended = await eventStore.append(
+    `user-${userId}`,
+    [
+      {
+        id: newId(),
+        type: 'user:created',
+        data: { userId, name: 'A', email: 'a@example.com' },
+        metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
+      },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+  await until(() => projector.position() >= appended.position, 'the projection of the new user');
+  await projector.stop();
+  expect(calls[0]).toBe('expect');
+  expect(calls).toContain('write');
   await readStore.close();
   await eventStore.close();
 });

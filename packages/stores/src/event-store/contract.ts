@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { derivedId, newId } from '@eventide/kernel/ids.ts';
 import { WrongExpectedRevisionError } from './port.ts';
 import { storesOf, within, type EventStoreHarness } from './contract-harness.ts';
+import { until } from '@eventide/testing/wait.ts';
 import type { NewEvent, RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 
 const metadata = { correlationId: 'corr-1', causationId: 'cause-1', actor: { type: 'anonymous' as const } };
@@ -306,6 +307,30 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreH
         const events = await within(received);
         controller.abort();
         expect(events.map((e) => e.type)).toEqual(['e0', 'e1', 'e2', 'e3']);
+      }));
+
+    it('says it has events before it hands the first of them on', () =>
+      withStore(async ({ store }) => {
+        const s = stream();
+        const controller = new AbortController();
+        let said = 0;
+        const saidWhenHandedOn: number[] = [];
+        const head = await store.head();
+        const received = (async () => {
+          for await (const e of store.subscribeToAll({ after: head, signal: controller.signal, onEvents: () => said++ })) {
+            if (e.streamId !== s) continue;
+            saidWhenHandedOn.push(said);
+            if (saidWhenHandedOn.length === 2) return;
+          }
+        })();
+        const appended = await store.append(s, [event('e0')], { expectedRevision: 'no_stream' });
+        await until(() => saidWhenHandedOn.length === 1, 'the first live event');
+        await store.append(s, [event('e1')], { expectedRevision: appended.nextRevision });
+        await within(received);
+        controller.abort();
+        // Live, each append is read on its own: said before each is handed on.
+        expect(saidWhenHandedOn[0]).toBeGreaterThanOrEqual(1);
+        expect(saidWhenHandedOn[1]).toBeGreaterThan(saidWhenHandedOn[0]!);
       }));
 
     it('resumes a subscription stopped after event k with event k+1', () =>

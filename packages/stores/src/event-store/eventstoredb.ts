@@ -185,7 +185,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
       return end;
     },
 
-    async *subscribeToAll({ after = 0, from, signal } = {}) {
+    async *subscribeToAll({ after = 0, from, signal, onEvents } = {}) {
       // Reading from a position includes it: `after` leaves it out below, `from` keeps it.
       const start = from ?? after;
       const subscription = client.subscribeToAll({
@@ -201,6 +201,7 @@ export function openEventStoreDb(connectionString: string): EventStore {
           if (!event || !isOurs(event)) continue;
           const recorded = toRecorded(event, resolved.commitPosition);
           if (from === undefined ? recorded.position <= after : recorded.position < from) continue;
+          onEvents?.();
           yield recorded;
         }
       } finally {

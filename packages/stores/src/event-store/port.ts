@@ -74,6 +74,13 @@ export interface SubscribeOptions {
    * Only the sealing wrapper opens anything, so the adapters themselves always deliver them so.
    */
   keepSealed?: boolean;
+  /**
+   * subscribeToAll calls it when it has read events, before it hands the first of them on: a
+   * follower's hint to work that can wait (a read store's merging, between-writes.ts) that a write
+   * is on its way. The adapters that read the log a page at a time call it once a page,
+   * EventStoreDB's (whose client hands events over one by one) once an event.
+   */
+  onEvents?: () => void;
 }
 
 export interface EventStore {

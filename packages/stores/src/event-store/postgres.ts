@@ -241,7 +241,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
       return Number(rows[0]!.position);
     },
 
-    async *subscribeToAll({ after = 0, from, signal }: SubscribeOptions = {}) {
+    async *subscribeToAll({ after = 0, from, signal, onEvents }: SubscribeOptions = {}) {
       let position = from === undefined ? after : from - 1;
       while (!closed && !signal?.aborted) {
         // Taken before the read: a commit notified while it runs is not waited for after it.
@@ -254,6 +254,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
           if (closed || signal?.aborted) return;
           throw error;
         }
+        if (page.length > 0) onEvents?.();
         for (const event of page) {
           if (signal?.aborted) return;
           yield event;

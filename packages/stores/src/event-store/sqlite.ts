@@ -335,12 +335,13 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       return (sql.lastPosition.get() as { position: number }).position;
     },
 
-    async *subscribeToAll({ after = 0, from, signal }: SubscribeOptions = {}) {
+    async *subscribeToAll({ after = 0, from, signal, onEvents }: SubscribeOptions = {}) {
       let position = from === undefined ? after : from - 1;
       let fresh = false;
       while (!closed && !signal?.aborted) {
         const page = followersPage(position, fresh);
         fresh = false;
+        if (page.length > 0) onEvents?.();
         for (const event of page) {
           if (signal?.aborted) return;
           yield event;

@@ -111,10 +111,11 @@ function setMerging(db: DatabaseSync, fts: string, { automerge, crisismerge }: t
 
 /**
  * The most pages of merged segments one merge step writes (2026-11-29): a step took 1-1.5 ms at
- * most in a file of 20,000 products and 0.8 ms in one of 100,000 full-text rows alone; in the lag
- * bench's read models of 100,000 products, the step that ends a merge took 3-4.5 ms whatever this
- * is, deleting the merged segments' pages. FTS5's own merging inside a commit took up to 12-17 ms
- * at 20,000 products, more the larger the segments (every 4^k-th commit merges k levels at once).
+ * most in a file of 20,000 products and 0.8 ms in one of 100,000 full-text rows alone. FTS5 ends
+ * a step only between two words, so in the lag bench's read models of 100,000 products a step that
+ * reaches a word every product holds writes its postings whole: 260-320 rows, 3.2-4.8 ms, at 4, 8,
+ * 16 and 64 pages alike (2026-11-30). FTS5's own merging inside a commit took up to 12-17 ms at
+ * 20,000 products, more the larger the segments (every 4^k-th commit merges k levels at once).
  */
 export const MERGE_STEP_PAGES = 16;
 

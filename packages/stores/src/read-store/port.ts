@@ -100,6 +100,12 @@ export interface ReadModelWriter {
    */
   write(writes: DocumentWrite[], checkpoint: { name: string; position: number }, options?: { erasing?: boolean }): Promise<void>;
   checkpoint(name: string): Promise<number>;
+  /**
+   * A write is on its way (the projector has events in hand): work the store would do between
+   * writes waits for it, rather than running in front of it. Stores that leave no such work
+   * need not have it.
+   */
+  expectWrite?(): void;
 }
 
 export interface ReadStore {

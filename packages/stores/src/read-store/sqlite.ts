@@ -211,11 +211,15 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
         walCheckpoints ??= checkpointsOnAThread(db, path, 'NORMAL');
         walCheckpoints.committed();
         // Only an index's own collection leaves it work: a batch of sign-ups merges nothing.
-        if (writes.some((write) => followed.has(write.collection))) deferred.after(generation);
+        deferred.after(
+          generation,
+          writes.some((write) => followed.has(write.collection)),
+        );
       },
       async checkpoint(name) {
         return checkpointOf(generation, name);
       },
+      expectWrite: () => deferred.expect(),
     };
   }
 
