@@ -157,5 +157,15 @@ export function growthSection(growth: GrowthResults, seconds: number): string[] 
     'Writing the access log line once the answer had left, rather than before, measured within the noise against the',
     'build before it (0-3% faster in one run, 2-7% slower in another) and was left out.',
     '',
+    'What the tails of the reads under 16 connections are made of (2026-11-30, `npm start` on the 1M store, wrk for',
+    '1 s as above): `breeder` at p99 10.5-35 ms from one load to the next, the same build, the same minute, with a',
+    'p50 of 4.4-7 ms. Not the collector: once warm, a request thread promoted 7 KB a scavenge, scavenges paused 0.8',
+    'ms, and most loads of 6 s had no full collection (2-6 where they had, 6-12 ms each). Not one thread: with',
+    '`HTTP_THREADS=1` the p99 was 19-40 ms, at 1,500-1,700 requests a second. A Node process that only counts the',
+    'gaps in its own busy loop saw 5 gaps over 1 ms in 5 s on the idle machine (the longest 3.3 ms), and 130 (up to',
+    "16 ms, 305 ms in all) while wrk loaded the server: the server's threads and the load generator are more threads",
+    "than the two cores, and the kernel's time slices are the tail. The floor serves on one thread, so it and wrk",
+    'fit the two cores.',
+    '',
   ];
 }
