@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openSqliteEventStore } from '@eventide/stores/event-store/sqlite.ts';
+import type { EventStore } from '@eventide/stores/event-store/port.ts';
 import { openSqliteReadStore } from '@eventide/stores/read-store/sqlite.ts';
 import { READ_MODELS_CHECKPOINT, type ReadStore } from '@eventide/stores/read-store/port.ts';
 import { createLogger } from '@eventide/kernel/log.ts';
@@ -16,6 +17,24 @@ import { openSqliteParkedEvents } from '@eventide/stores/parked/sqlite.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-projector-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A new user's first event, appended: its id, and where it was appended. */
+async function appendNewUser(eventStore: EventStore) {
+  const userId = newId();
+  const appended = await eventStore.append(
+    `user-${userId}`,
+    [
+      {
+        id: newId(),
+        type: 'user:created',
+        data: { userId, name: 'A', email: 'a@example.com' },
+        metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
+      },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+  return { userId, appended };
+}
 
 it('resumes after a failed write without waiting for another event', async () => {
   const eventStore = openSqliteEventStore({ path: join(dir, 'events.db'), synchronous: 'NORMAL' });
@@ -34,19 +53,7 @@ it('resumes after a failed write without waiting for another event', async () =>
       };
     },
   };
-  const userId = newId();
-  const appended = await eventStore.append(
-    `user-${userId}`,
-    [
-      {
-        id: newId(),
-        type: 'user:created',
-        data: { userId, name: 'A', email: 'a@example.com' },
-        metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
-      },
-    ],
-    { expectedRevision: 'no_stream' },
-  );
+  const { userId, appended } = await appendNewUser(eventStore);
   const projector = startProjector({
     eventStore,
     readStore: flaky,
@@ -117,19 +124,7 @@ it('tells the read store a write is coming before its read of the touched docume
   const announced: number[] = [];
   projector.onProgress((position) => announced.push(position));
   await until(() => announced.length > 0, 'the projector following the log');
-  const userId = newId();
-  const appended = await eventStore.append(
-    `user-${userId}`,
-    [
-      {
-        id: newId(),
-        type: 'user:created',
-        data: { userId, name: 'A', email: 'a@example.com' },
-        metadata: { correlationId: 'c', causationId: 'c', actor: { type: 'anonymous' } },
-      },
-    ],
-    { expectedRevision: 'no_stream' },
-  );
+  const { appended } = await appendNewUser(eventStore);
   await until(() => projector.position() >= appended.position, 'the projection of the new user');
   await projector.stop();
   expect(calls[0]).toBe('expect');
