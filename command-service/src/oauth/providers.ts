@@ -2,8 +2,8 @@
 // by discovery, or a plain OAuth 2 provider with its own profile API (GitHub and GitHub
 // Enterprise). Each yields who signed in: a stable subject, and an email with whether the
 // provider verified it. Client secrets stay here and in the token request.
-import { AuthorizationCode } from 'simple-oauth2';
-import { createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { AuthorizationCode } from 'simple-oauth2';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
 import { PROBLEM_TYPES } from '@eventide/contract/problem-types.ts';
 import { AppError } from '@eventide/contract/problems.ts';
@@ -65,7 +65,17 @@ const providerError = (type: 'provider-unavailable' | 'provider-refused', detail
 const upstream = (provider: string, what: string) => providerError('provider-unavailable', `${provider}: ${what}`);
 const refused = (provider: string, what: string) => providerError('provider-refused', `${provider}: ${what}`);
 
-function oauthClient(clientId: string, clientSecret: string, authorize: URL, token: URL) {
+/**
+ * simple-oauth2 and jose, loaded with the first sign-in through a provider: with joi and the rest
+ * they pull in, loading them took 170 ms on two cores (2026-11-30) at every start, and most
+ * processes have no provider configured.
+ */
+let libraries: Promise<{ oauth2: typeof import('simple-oauth2'); jose: typeof import('jose') }> | undefined;
+const oauthLibraries = () =>
+  (libraries ??= Promise.all([import('simple-oauth2'), import('jose')]).then(([oauth2, jose]) => ({ oauth2, jose })));
+
+async function oauthClient(clientId: string, clientSecret: string, authorize: URL, token: URL): Promise<AuthorizationCode> {
+  const { AuthorizationCode } = (await oauthLibraries()).oauth2;
   return new AuthorizationCode({
     client: { id: clientId, secret: clientSecret },
     auth: { authorizeHost: authorize.origin, authorizePath: authorize.pathname, tokenHost: token.origin, tokenPath: token.pathname },
@@ -122,7 +132,13 @@ function oidcProvider(name: string, config: z.infer<typeof oidcConfig>): Provide
       if (!response?.ok) throw upstream(name, `discovery at ${url} answered ${response?.status ?? 'nothing'}`);
       const meta = discovery.parse(await response.json());
       if (meta.issuer !== config.issuer) throw upstream(name, `discovery names issuer ${meta.issuer}, not ${config.issuer}`);
-      const client = oauthClient(config.clientId, config.clientSecret, new URL(meta.authorization_endpoint), new URL(meta.token_endpoint));
+      const client = await oauthClient(
+        config.clientId,
+        config.clientSecret,
+        new URL(meta.authorization_endpoint),
+        new URL(meta.token_endpoint),
+      );
+      const { createRemoteJWKSet } = (await oauthLibraries()).jose;
       return { meta, client, jwks: createRemoteJWKSet(new URL(meta.jwks_uri)) };
     })();
     // A failed discovery is tried again on the next sign-in.
@@ -152,6 +168,7 @@ function oidcProvider(name: string, config: z.infer<typeof oidcConfig>): Provide
       const token = await exchange(name, client, code, redirectUri, codeVerifier);
       if (typeof token.id_token !== 'string' || typeof token.access_token !== 'string')
         throw refused(name, 'the token response has no ID token');
+      const { jwtVerify } = (await oauthLibraries()).jose;
       let claims: JWTPayload;
       try {
         ({ payload: claims } = await jwtVerify(token.id_token, jwks, { issuer: meta.issuer, audience: config.clientId }));
@@ -171,17 +188,19 @@ function oidcProvider(name: string, config: z.infer<typeof oidcConfig>): Provide
 function githubProvider(name: string, config: z.infer<typeof githubConfig>): Provider {
   const web = config.webUrl.replace(/\/$/, '');
   const api = config.apiUrl.replace(/\/$/, '');
-  const client = oauthClient(
-    config.clientId,
-    config.clientSecret,
-    new URL(`${web}/login/oauth/authorize`),
-    new URL(`${web}/login/oauth/access_token`),
-  );
+  let made: Promise<AuthorizationCode> | undefined;
+  const client = () =>
+    (made ??= oauthClient(
+      config.clientId,
+      config.clientSecret,
+      new URL(`${web}/login/oauth/authorize`),
+      new URL(`${web}/login/oauth/access_token`),
+    ));
   return {
     name,
     issuer: async () => undefined,
     async authorizeUrl({ redirectUri, state, codeChallenge }) {
-      return client.authorizeURL({
+      return (await client()).authorizeURL({
         redirect_uri: redirectUri,
         scope: 'read:user user:email',
         state,
@@ -190,7 +209,7 @@ function githubProvider(name: string, config: z.infer<typeof githubConfig>): Pro
       } as never);
     },
     async signIn(code, redirectUri, codeVerifier) {
-      const token = await exchange(name, client, code, redirectUri, codeVerifier);
+      const token = await exchange(name, await client(), code, redirectUri, codeVerifier);
       if (typeof token.access_token !== 'string') throw refused(name, 'the token response has no access token');
       const user = z
         .object({ id: z.number(), name: z.string().nullish(), login: z.string() })

@@ -4,7 +4,7 @@
 // size a picture claims is checked before it is decoded (a decompression bomb is a few bytes that
 // claim a huge picture). Metadata is not kept: EXIF can say where a photo was taken.
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import pLimit from 'p-limit';
 import { IMAGE_RENDITIONS, type ImageRendition, type ProductImage } from '@eventide/kernel/entities/product-image.ts';
 import { MAX_PICTURE_PIXELS, type PICTURE_TYPES } from '@eventide/kernel/entities/product-image-bounds.ts';
@@ -23,6 +23,16 @@ const WHAT_IS_TAKEN = 'JPEG, PNG and WebP pictures are taken';
  * free for the rest.
  */
 const inTurn = pLimit(1);
+/**
+ * sharp, loaded with the first picture: loading it and libvips took 100 ms on two cores
+ * (2026-11-30) at every start, for a feature only admins use, and seldom.
+ */
+let loaded: Promise<typeof import('sharp')> | undefined;
+const loadSharp = async () => {
+  loaded ??= import('sharp');
+  return (await loaded).default;
+};
+
 /** Pictures waiting for their turn, at most: each waits with its body in memory (up to 8 MiB), so more are refused, not queued. */
 export const MAX_WAITING = 4;
 
@@ -37,6 +47,7 @@ export function makePicture(bytes: Buffer, declared: string): Promise<Picture> {
     return Promise.reject(problems.busy(`${MAX_WAITING} pictures are waiting to be made already; send this one again in a moment`));
   }
   return inTurn(async () => {
+    const sharp = await loadSharp();
     let metadata: Metadata;
     try {
       metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
