@@ -5,7 +5,7 @@
 // asks for the same history again and again soon has to reload the document instead
 // (ERR_TOO_FAR_BEHIND), which costs one snapshot.
 import { spend } from '@eventide/platform/auth/rate-limit.ts';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from '@eventide/platform/auth/limiter-classes.ts';
 
 export interface CatchUpBudgetOptions {
   capacity: number;

@@ -9,7 +9,7 @@
 // rate-limiter-flexible's queue over a one-second window: the op holding the turn waits there
 // for its point, so that queue never holds more than that one op.
 import { E_CANCELED, Mutex } from 'async-mutex';
-import { RateLimiterMemory, RateLimiterQueue } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterQueue } from '@eventide/platform/auth/limiter-classes.ts';
 import { collabErrors } from '../errors.ts';
 
 export interface OpLineOptions {

@@ -6,7 +6,7 @@
 // Admins make documents without counting them; a document, and its characters, count for its
 // owner, whoever makes it again once deleted or types in it. A deleted document counts no more:
 // its history goes with it (history.ts).
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from '@eventide/platform/auth/limiter-classes.ts';
 import { spend } from '@eventide/platform/auth/rate-limit.ts';
 import { isAdmin, type SessionUser } from '@eventide/platform/auth/session.ts';
 import type { MemberIndex } from '../store/members.ts';

@@ -4,7 +4,7 @@
 // an honest client that merely types fast gets no error, only a little delay. A message over the
 // rate has already been read: it is handled, and reading resumes when the window ends.
 import { spend } from '@eventide/platform/auth/rate-limit.ts';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from '@eventide/platform/auth/limiter-classes.ts';
 
 export interface InflowOptions {
   perSecond: number;

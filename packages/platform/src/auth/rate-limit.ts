@@ -6,14 +6,7 @@
 // sign-ins per account) and client addresses, and whoever reads the store must not read those.
 import { createHmac } from 'node:crypto';
 import type { Context } from 'koa';
-import {
-  RateLimiterMemory,
-  RateLimiterMongo,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, storeLimiters, type RateLimiterAbstract } from './limiter-classes.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { addressKey } from './client-address.ts';
 import { sessionUser } from './session.ts';
@@ -96,6 +89,7 @@ function sharedLimiters(
 
 /** `client`: a connected MongoClient (the session store's). */
 export function mongoLimiters(client: unknown, blind: KeyBlinder): LimiterFactory {
+  const RateLimiterMongo = storeLimiters.mongo();
   return sharedLimiters(
     blind,
     (spec, budget) => new RateLimiterMongo({ storeClient: client, tableName: 'rate_limits', keyPrefix: spec.name, ...budget }),
@@ -104,6 +98,7 @@ export function mongoLimiters(client: unknown, blind: KeyBlinder): LimiterFactor
 
 /** `pool`: a pg pool on the database whose auth tables hold the counters (stores/postgres/auth-schema.ts, already made). */
 export function postgresLimiters(pool: unknown, table: string, blind: KeyBlinder): LimiterFactory {
+  const RateLimiterPostgres = storeLimiters.postgres();
   return sharedLimiters(
     blind,
     (spec, budget) =>
@@ -120,6 +115,7 @@ export function postgresLimiters(pool: unknown, table: string, blind: KeyBlinder
 
 /** `client`: a connected node-redis client opened with failFast (redis.ts), so that an outage falls back at once. */
 export function redisLimiters(client: unknown, blind: KeyBlinder): LimiterFactory {
+  const RateLimiterRedis = storeLimiters.redis();
   return sharedLimiters(
     blind,
     (spec, budget) =>

@@ -12,7 +12,7 @@
 // its keys may live there. Until then a key the bucket does not hold is looked for there too,
 // so no key is ever counted in two places.
 import { hash, randomBytes } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from './limiter-classes.ts';
 import type { LimiterFactory, LimitSpec } from './rate-limit.ts';
 
 /** What a thread needs to use the process's table: handed to each request thread as it starts. */

@@ -6,7 +6,7 @@
 // Every attempt is counted as a failure before its password is checked, in one atomic step of
 // the limiter, and a success takes its count back. Checking first and counting after would let
 // a burst of concurrent guesses all pass the check before any of them is counted.
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from './limiter-classes.ts';
 import { problems } from '@eventide/contract/problems.ts';
 import { addressKey } from './client-address.ts';
 import { limitHeaders, spend, type LimiterFactory, type LimitSpec } from './rate-limit.ts';

@@ -2,7 +2,7 @@
 // the HTTP limits, the sign-in guard and collaborative editing's share lookups alike (its
 // per-connection pacing of messages and ops has limiters of its own, not counted here).
 import type { Counter } from 'prom-client';
-import { RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from '../auth/limiter-classes.ts';
 import type { LimiterFactory } from '../auth/rate-limit.ts';
 
 export function meteredLimiters(limiters: LimiterFactory, refusals: Counter<'limit'>): LimiterFactory {

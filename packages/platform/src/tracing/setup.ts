@@ -2,7 +2,7 @@
 // over OTLP/HTTP in batches, with W3C Trace Context as the propagator. The exporter reads the
 // standard OTEL_EXPORTER_OTLP_* variables itself (headers, timeouts, compression). Unconfigured,
 // nothing here is loaded and the API stays a no-op (spans.ts). The only file that imports the SDK.
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, trace } from '@eventide/stores/tracing/otel-api.ts';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Config } from '@eventide/kernel/config.ts';
 

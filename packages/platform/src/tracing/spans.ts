@@ -1,7 +1,7 @@
 // The HTTP request's span, the first of a write's path: the rest (the append, each event's
 // projection, publication and handling) are the event spans of stores/tracing/event-spans.ts,
 // which continue it through the events' metadata.
-import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode } from '@eventide/stores/tracing/otel-api.ts';
 import type { Middleware } from 'koa';
 import { tracer, tracing } from '@eventide/stores/tracing/event-spans.ts';
 import { routeTemplate } from '../route-template.ts';

@@ -6,7 +6,7 @@
 // counters in Redis or a database are asked here each time. The answer waits for the writing
 // thread's loop, which is why the table exists.
 import type { MessagePort } from 'node:worker_threads';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from '@eventide/platform/auth/limiter-classes.ts';
 import type { LimiterFactory, LimitSpec } from '@eventide/platform/auth/rate-limit.ts';
 
 type Method = 'consume' | 'penalty' | 'reward' | 'get' | 'delete';

@@ -14,7 +14,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
-} from '@opentelemetry/api';
+} from './otel-api.ts';
 import { withAppends } from '../event-store/decorate.ts';
 import type { EventStore } from '../event-store/port.ts';
 import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
