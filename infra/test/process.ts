@@ -3,6 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { delimiter, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killGroup, spawnInGroup } from '@eventide/testing/processes.ts';
 import { TEST_ENV } from '@eventide/testing/test-env.ts';
@@ -22,18 +23,19 @@ export const ENTRY = {
 const START_SCRIPTS: Record<string, string> = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')).scripts;
 
 /**
- * The Node flags package.json's start script gives an entry point (the young-generation cap that
- * keeps memory bounded under abuse, see the README), so that tests and benchmarks run the process
- * exactly as `npm start` does.
+ * The package.json script that starts `entry`, and the directory npm would run it in, so that tests
+ * and benchmarks start the process exactly as `npm start` does: its Node flags (the young-generation
+ * cap that keeps memory bounded under abuse, see the README) and its environment (the compile cache).
  */
-export function startFlags(entry: string): string[] {
-  // By the end of its path, so that the same entry of a copy of the repository (a drill's) is found too.
-  // `exec`: the shell npm runs a script in becomes node, so that npm's signals reach the server (npm-signals.e2e.test.ts).
-  const script = Object.values(START_SCRIPTS).find(
-    (command) => command.startsWith('exec node ') && entry.endsWith(`/${command.slice(command.lastIndexOf(' ') + 1)}`),
-  );
-  if (!script) throw new Error(`no start script in package.json runs ${entry}`);
-  return script.split(' ').slice(2, -1);
+function startScript(entry: string): { command: string; cwd: string } {
+  for (const command of Object.values(START_SCRIPTS)) {
+    // `exec`: the shell npm runs a script in becomes node, so that npm's signals reach the server (npm-signals.e2e.test.ts).
+    if (!command.includes('exec node ')) continue;
+    const file = command.slice(command.lastIndexOf(' ') + 1);
+    // By the end of its path, so that the same entry of a copy of the repository (a drill's) is found too.
+    if (entry.endsWith(`/${file}`)) return { command, cwd: entry.slice(0, -file.length) };
+  }
+  throw new Error(`no start script in package.json runs ${entry}`);
 }
 
 /** Runs a command-line entry point of the repository (an npm script's file) as an operator would: its exit code and what it printed. */
@@ -142,8 +144,18 @@ export async function spawnService(
   // A PORT of the caller's: a process started again where its predecessor listened.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnInGroup(process.execPath, [...startFlags(entry), entry], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...TEST_ENV, ...env },
+  const { command, cwd } = startScript(entry);
+  // The script run by the shell, as npm runs it, with this process's node first on the PATH, as npm puts the repository's.
+  const child = spawnInGroup('sh', ['-c', command], {
+    cwd,
+    env: {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...TEST_ENV,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
