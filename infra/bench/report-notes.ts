@@ -67,6 +67,22 @@ export const STARTUP_NOTES: string[] = [
   '`npm start` and of the source maps in every stack trace; not done. On a store with events the thread starts at',
   'once, and the process holds the 35-45 MiB more.',
   '',
+  'Taken out on 2026-11-30, on a slower machine than the notes above had (the same build started in 1.6-1.8 s',
+  "where it had started in 0.63), with the start's own thread timed in phases:",
+  '',
+  '- sharp and the two OAuth libraries (with joi, semver and libvips), now loaded with the first picture or the',
+  '  first sign-in through a provider; the ES copy of the OpenTelemetry API beside the CommonJS one prom-client',
+  "  requires; all but three of rate-limiter-flexible's limiters: 1,071 modules → 781, 197 → 183 MiB.",
+  "- Node's TypeScript stripper, which each thread loaded to strip its first modules before the entry point",
+  '  turned the compile cache on: the start scripts set `NODE_COMPILE_CACHE` before node starts (the first',
+  '  import began at 105 ms instead of 285), 183 → 165 MiB.',
+  '',
+  'The writing thread then listened about 725 ms after it started, 500 of them loading the 781 modules (finding,',
+  'reading and linking each, and running its top level), and npm itself takes 280 ms before the script runs',
+  "(`npm start` of a script that only runs `true`, on the system's Node 20). One cost of the loading is",
+  "Node's: the first ES import of `node:http` reads every one of its exports, and three of them load undici",
+  '(nodejs/node#59686; @koa/router imports it so), 30-60 ms of each start for a fetch the process seldom makes.',
+  '',
 ];
 
 /** What the projection lag's tail is made of. */

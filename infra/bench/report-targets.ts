@@ -133,9 +133,9 @@ export function targetsSection(run: TargetFigures): string[] {
       cause: HEADING.queries,
     },
     {
-      measure: `start-up to first 200 / idle RSS, empty store, ${startup.threads} threads / one thread`,
+      measure: `\`npm start\` to first 200, timed through npm / idle RSS, empty store, ${startup.threads} threads / one thread`,
       target: '≤ 1 s / ≤ 200 MB / ≤ 150 MB',
-      measured: `${ratio(startup.firstOk.p50 / 1000, 1)} s / ${megabytes(startup.rssMiB.p50)} / ${megabytes(startup.rssOneThreadMiB)} (medians of ${startup.starts} starts)`,
+      measured: `${ratio(startup.firstOk.p50 / 1000, 1)} s (${ratio(startup.firstOkWithoutNpmP50 / 1000, 1)} s without npm) / ${megabytes(startup.rssMiB.p50)} / ${megabytes(startup.rssOneThreadMiB)} (medians of ${startup.starts} starts)`,
       met: startup.firstOk.p50 <= 1000 && startup.rssMiB.p50 * 2 ** 20 <= 200e6 && startup.rssOneThreadMiB * 2 ** 20 <= 150e6,
       cause: HEADING.startup,
     },
