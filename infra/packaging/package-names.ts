@@ -3,10 +3,11 @@
 import { builtinModules } from 'node:module';
 
 // Every way a file names a package: static and dynamic imports, re-exports (with no space after `from` too, as
-// bundles print it), vitest's mocks, require() and require.resolve(). Relative specifiers start
-// with a dot and are left out.
+// bundles print it), vitest's mocks, require() and require.resolve(), and a require made by
+// createRequire and called at once (as bundles print `const require = createRequire(…)`). Relative
+// specifiers start with a dot and are left out.
 const SPECIFIER =
-  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|vi\.(?:mock|doMock|importActual)\(\s*|\brequire\(\s*|\.resolve\(\s*)(['"])([^'".\n][^'"\n]*)\1/g;
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|vi\.(?:mock|doMock|importActual)\(\s*|\brequire\(\s*|\bcreateRequire\([^()]*\)\(\s*|\.resolve\(\s*)(['"])([^'".\n][^'"\n]*)\1/g;
 const BUILTINS = new Set(builtinModules);
 /** What an npm package's name may look like: leaves out a regular expression's text that the pattern above also matches. */
 const NPM_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;

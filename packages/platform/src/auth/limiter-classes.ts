@@ -7,20 +7,20 @@
 import { createRequire } from 'node:module';
 import type * as Flexible from 'rate-limiter-flexible';
 
-const load = createRequire(import.meta.url);
-const limiterFile = (name: string) => `rate-limiter-flexible/lib/${name}.js`;
+// Named `require`, and each path written out, so that what reads the packages a file names finds them.
+const require = createRequire(import.meta.url);
 
-export const RateLimiterMemory: typeof Flexible.RateLimiterMemory = load(limiterFile('RateLimiterMemory'));
+export const RateLimiterMemory: typeof Flexible.RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory.js');
 export type RateLimiterMemory = Flexible.RateLimiterMemory;
-export const RateLimiterRes: typeof Flexible.RateLimiterRes = load(limiterFile('RateLimiterRes'));
+export const RateLimiterRes: typeof Flexible.RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js');
 export type RateLimiterRes = Flexible.RateLimiterRes;
-export const RateLimiterQueue: typeof Flexible.RateLimiterQueue = load(limiterFile('RateLimiterQueue'));
+export const RateLimiterQueue: typeof Flexible.RateLimiterQueue = require('rate-limiter-flexible/lib/RateLimiterQueue.js');
 export type RateLimiterQueue = Flexible.RateLimiterQueue;
 export type { RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** The limiter of each shared store, loaded when a process counts there (rate-limit.ts). */
 export const storeLimiters = {
-  mongo: (): typeof Flexible.RateLimiterMongo => load(limiterFile('RateLimiterMongo')),
-  postgres: (): typeof Flexible.RateLimiterPostgres => load(limiterFile('RateLimiterPostgres')),
-  redis: (): typeof Flexible.RateLimiterRedis => load(limiterFile('RateLimiterRedis')),
+  mongo: (): typeof Flexible.RateLimiterMongo => require('rate-limiter-flexible/lib/RateLimiterMongo.js'),
+  postgres: (): typeof Flexible.RateLimiterPostgres => require('rate-limiter-flexible/lib/RateLimiterPostgres.js'),
+  redis: (): typeof Flexible.RateLimiterRedis => require('rate-limiter-flexible/lib/RateLimiterRedis.js'),
 };
