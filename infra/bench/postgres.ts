@@ -15,6 +15,7 @@ import pg from 'pg';
 import type { NewEvent } from '@eventide/kernel/events/recorded.ts';
 import { newId } from '@eventide/kernel/ids.ts';
 import { openPostgresEventStore } from '@eventide/stores/event-store/postgres.ts';
+import { openPool } from '@eventide/stores/postgres/pool.ts';
 import { openPostgresReadModels } from '@eventide/stores/read-models/open.ts';
 import { postgresUnavailable, startPostgres, type TestPostgres } from '@eventide/testing/postgres-server.ts';
 import { productDoc } from '@eventide/testing/read-documents.ts';
@@ -92,7 +93,8 @@ async function ours(url: string, events: number, concurrency: number): Promise<n
 /** The floor: the same rows INSERTed into the event store's own table, one statement and one commit each. */
 async function floor(url: string, events: number, concurrency: number): Promise<number> {
   await (await openPostgresEventStore({ url })).close();
-  const pool = new pg.Pool({ connectionString: url, max: concurrency });
+  // The stores' own pool: an idle connection the server ends is not an error that ends this process.
+  const pool = openPool(url, concurrency);
   try {
     const insert = () =>
       pool.query('INSERT INTO events (event_id, stream_id, revision, type, data, metadata, time) VALUES ($1, $2, 0, $3, $4, $5, $6)', [
@@ -179,7 +181,7 @@ async function inTurn(n: number, ours: (i: number) => Promise<unknown>, floor: (
 /** The read models filled with `count` products, then reads through them against raw SQL on the same tables. */
 async function reads(url: string, count: number, samples: number): Promise<ReadRow[]> {
   const { store, search } = await openPostgresReadModels(url);
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const pool = openPool(url, 2);
   try {
     const generation = await store.activeGeneration();
     const writer = store.writer(generation);
