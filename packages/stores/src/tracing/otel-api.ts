@@ -5,7 +5,8 @@
 import { createRequire } from 'node:module';
 import type * as OpenTelemetry from '@opentelemetry/api';
 
-// Named `require`, so that what reads the packages a file names (the packer, the architecture test) finds it.
+// Named `require`, so that the architecture test, reading this source, finds the package (the packer reads
+// the bundle, which prints this call as `createRequire(…)(…)`: package-names.ts).
 const require = createRequire(import.meta.url);
 const api: typeof OpenTelemetry = require('@opentelemetry/api');
 
