@@ -1,4 +1,4 @@
-// `npm test`: the stages one after another, lint, types, then vitest's (unit, int, e2e, processes,
+// `npm test`: the stages one after another, lint, types, the start bundle, then vitest's (unit, int, e2e, processes,
 // browser: vitest.config.ts), stopping at the first that fails. Lint's and types' times are handed
 // to vitest's time report (setup/time-report.ts), which prints every stage's in one table.
 // Arguments go to vitest: `npm test -- --project e2e` still lints and type-checks first.
@@ -26,6 +26,9 @@ function stage(name: string, command: string, args: string[], env: NodeJS.Proces
 // The scripts `npm run lint` and `npm run typecheck` run (package.json), as they are written there.
 stage('lint', 'npm', ['run', '--silent', 'lint']);
 stage('types', 'npm', ['run', '--silent', 'typecheck']);
+// The tests start services with the start scripts, which run the start bundle when it is what the
+// files make (infra/src/start): built here when it is not, so that they run as a user's do.
+stage('bundle', process.execPath, [join(ROOT, 'infra/src/start/build-cli.ts'), '--if-stale', '--strict']);
 stage('vitest', process.execPath, [bin('vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], {
   ...process.env,
   EVENTIDE_STAGE_SECONDS: JSON.stringify(seconds),
