@@ -17,15 +17,10 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { MANIFEST, MANIFEST_FORMAT, ROOT, sizeAndTime, START_CACHE, type StartManifest } from './manifest.ts';
 
-/** The entry points of the start scripts (package.json), from the repository's root. */
-export const START_ENTRIES = [
-  'infra/src/main.ts',
-  'infra/src/site.ts',
-  'command-service/src/main.ts',
-  'query-service/src/main.ts',
-  'projector/src/main.ts',
-  'collab-service/src/main.ts',
-];
+/** The entry points the start scripts of package.json give launch.ts, from the repository's root. */
+export const START_ENTRIES: string[] = Object.values(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
+).flatMap((script) => /infra\/src\/start\/launch\.ts (\S+)$/.exec(script)?.[1] ?? []);
 
 /**
  * Left to Node: packages with native code (their binaries are found from their own directory) and
@@ -36,8 +31,8 @@ const EXTERNAL = ['sharp', 'esbuild'];
 /** npm's record of the packages it installed, rewritten by every install. */
 const INSTALLED = 'node_modules/.package-lock.json';
 
-/** Files whose change changes the bundle without being one of its inputs: this builder, and the TypeScript settings esbuild reads. */
-const BUILD_INPUTS = ['infra/src/start/bundle.ts', 'tsconfig.json'];
+/** Files whose change changes the bundle without being one of its inputs: this builder, the TypeScript settings esbuild reads, the scripts. */
+const BUILD_INPUTS = ['infra/src/start/bundle.ts', 'tsconfig.json', 'package.json'];
 
 /** Bundles kept besides the newest: a process started from one still loads its lazy parts from there. */
 const KEPT = 3;

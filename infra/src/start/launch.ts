@@ -24,8 +24,12 @@ function buildInBackground(): void {
       stdio: 'ignore',
     });
     build.on('error', releaseBuildLock);
-    if (build.pid !== undefined) setPriority(build.pid, 19);
     build.unref();
+    try {
+      if (build.pid !== undefined) setPriority(build.pid, 19);
+    } catch {
+      // It has ended already, or the system refuses: it builds at the usual priority.
+    }
   } catch {
     releaseBuildLock();
   }
