@@ -105,6 +105,9 @@ export async function buildStartBundle(cache = START_CACHE): Promise<{ manifest:
       outdir: out,
       external: EXTERNAL,
       metafile: true,
+      // Read only when a stack trace is logged (kernel/stack-sources.ts): Node reading them at start costs what the bundle saves.
+      sourcemap: 'external',
+      sourcesContent: false,
       logLevel: 'error',
       // For the npm packages written in CommonJS that require what is not bundled (Node's modules, EXTERNAL).
       banner: { js: "import { createRequire as __startRequire } from 'node:module'; const require = __startRequire(import.meta.url);" },

@@ -1,6 +1,7 @@
 // Structured JSON logs (pino). Secrets are redacted by path as a second line of defence; the
 // first is never handing them to the logger.
 import { pino, type Logger } from 'pino';
+import { withSourcePositions } from './stack-sources.ts';
 
 export type { Logger };
 
@@ -79,6 +80,13 @@ export function createLogger(options: { level?: string; name?: string; destinati
       ...(options.name ? { name: options.name } : {}),
       redact: { paths: REDACTED, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: {
+        err(error: Error) {
+          const serialized = pino.stdSerializers.err(error);
+          if (typeof serialized?.stack === 'string') serialized.stack = withSourcePositions(serialized.stack);
+          return serialized;
+        },
+      },
       formatters: { level: (label) => ({ level: label }) },
       ...(out && {
         hooks: {
