@@ -14,9 +14,10 @@ if (!entry) {
   process.exit(2);
 }
 
-/** A build at the lowest priority, which outlives this process if it must. */
-function buildInBackground(): void {
-  if (!takeBuildLock()) return;
+/** Starts a build at the lowest priority, which outlives this process if it must; says what became of it. */
+function buildInBackground(): string {
+  const lock = takeBuildLock();
+  if (lock !== 'taken') return lock === 'busy' ? 'another start is building the bundle' : `the bundle cannot be built here (${lock})`;
   try {
     const build = spawn(process.execPath, [fileURLToPath(new URL('./build-cli.ts', import.meta.url)), '--lock-held', '--quiet'], {
       cwd: ROOT,
@@ -30,8 +31,10 @@ function buildInBackground(): void {
     } catch {
       // It has ended already, or the system refuses: it builds at the usual priority.
     }
-  } catch {
+    return 'the bundle is being built for the next start';
+  } catch (error) {
     releaseBuildLock();
+    return `the bundle could not be built (${(error as Error).message})`;
   }
 }
 
@@ -45,8 +48,7 @@ if (bundle && 'url' in bundle) {
   await import(bundle.url.href);
 } else {
   if (bundle) {
-    console.error(`starting from the sources: ${bundle.stale}; the start bundle is being built for the next start`);
-    buildInBackground();
+    console.error(`starting from the sources, not the start bundle: ${bundle.stale}; ${buildInBackground()}`);
   }
   await import(pathToFileURL(`${ROOT}${entry}`).href);
 }

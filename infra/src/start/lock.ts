@@ -9,24 +9,25 @@ const LOCK = join(START_CACHE, 'building');
 /** A build takes seconds: a lock this old was left by one that died, and is taken over. */
 const ABANDONED_MS = 5 * 60_000;
 
-/** True when this process now holds the lock. */
-export function takeBuildLock(): boolean {
+/** `taken` when this process now holds the lock; `busy` when a build holds it; else why the lock cannot be made. */
+export function takeBuildLock(): 'taken' | 'busy' | string {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       mkdirSync(START_CACHE, { recursive: true });
       closeSync(openSync(LOCK, 'wx'));
-      return true;
+      return 'taken';
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      const { code, message } = error as NodeJS.ErrnoException;
+      if (code !== 'EEXIST') return message;
       try {
-        if (Date.now() - statSync(LOCK).mtimeMs < ABANDONED_MS) return false;
+        if (Date.now() - statSync(LOCK).mtimeMs < ABANDONED_MS) return 'busy';
         rmSync(LOCK, { force: true });
-      } catch {
-        return false;
+      } catch (gone) {
+        return (gone as Error).message;
       }
     }
   }
-  return false;
+  return 'busy';
 }
 
 export function releaseBuildLock(): void {
