@@ -47,12 +47,20 @@ const OWN_URL = '__EVENTIDE_BUNDLE_FILE_URL__';
 
 /**
  * Each module keeps its source's location; a thread entry named beside it is the bundled one.
- * The thread entries found that are not entries yet are collected, for another pass.
+ * The thread entries found that are not entries yet are collected, for another pass. Packages
+ * imported dynamically are left to Node.
  */
 function sourceLocations(entries: ReadonlySet<string>, found: Set<string>): Plugin {
   return {
     name: 'source-locations',
     setup(build) {
+      // An npm package the code imports only when it needs it is loaded by Node then, as from the
+      // sources: it costs the start nothing, and Node gives a CommonJS package's exports as named
+      // ones, where esbuild's chunk of it would give only its default (simple-oauth2's classes).
+      // Our workspaces (@eventide/*), which entry points import dynamically, are bundled.
+      build.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.kind === 'dynamic-import' && !args.path.startsWith('@eventide/') ? { path: args.path, external: true } : undefined,
+      );
       build.onLoad({ filter: /\.(c|m)?(j|t)sx?$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         const meta = text.includes('import.meta.url');
