@@ -109,6 +109,7 @@ function sourceLocations(entries: ReadonlySet<string>, found: Set<string>): Plug
 /** Builds the bundle of START_ENTRIES into a new directory of `cache`, then makes it the current one. */
 export async function buildStartBundle(cache = START_CACHE): Promise<{ manifest: StartManifest; files: number; ms: number }> {
   const started = performance.now();
+  const startedAt = Date.now();
   mkdirSync(cache, { recursive: true });
   const dir = `${Date.now().toString(36)}-${process.pid}`;
   const out = join(cache, dir);
@@ -137,7 +138,8 @@ export async function buildStartBundle(cache = START_CACHE): Promise<{ manifest:
       const inputs = [...ours, ...BUILD_INPUTS, INSTALLED].map((path) => {
         const now = sizeAndTime(path);
         if (!now) throw new Error(`${path} went away while the start bundle was built`);
-        return [path, ...now] as [string, number, number];
+        // Changed while it was being read: the bundle may hold either version, so the next start rebuilds it.
+        return [path, now[0], now[1] >= startedAt ? -1 : now[1]] as [string, number, number];
       });
       const manifest: StartManifest = {
         format: MANIFEST_FORMAT,
@@ -161,7 +163,11 @@ export async function buildStartBundle(cache = START_CACHE): Promise<{ manifest:
 function prune(cache: string, current: string): void {
   const older = readdirSync(cache, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== current)
-    .map((entry) => ({ name: entry.name, at: statSync(join(cache, entry.name)).mtimeMs }))
+    // Another build may be removing one meanwhile: one gone is no longer counted.
+    .flatMap((entry) => {
+      const at = statSync(join(cache, entry.name), { throwIfNoEntry: false })?.mtimeMs;
+      return at === undefined ? [] : [{ name: entry.name, at }];
+    })
     .sort((a, b) => b.at - a.at);
   for (const { name } of older.slice(KEPT)) rmSync(join(cache, name), { recursive: true, force: true });
 }
