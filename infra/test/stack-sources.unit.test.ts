@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withSourcePositions } from '@eventide/kernel/stack-sources.ts';
+import { BUNDLE_EXTENSION, BUNDLE_OUTPUT } from '../src/start/bundle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eventide-stack-sources-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,15 +17,13 @@ async function traceFromBundle(source: string, maps: boolean): Promise<{ file: s
   writeFileSync(file, source);
   const out = join(dir, 'node_modules/.cache/eventide-start/b1', maps ? 'with' : 'without');
   await build({
+    ...BUNDLE_OUTPUT,
     entryPoints: [file],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
     outdir: out,
     logLevel: 'error',
-    ...(maps && { sourcemap: 'external', sourcesContent: false }),
+    ...(!maps && { sourcemap: false }),
   });
-  const run = spawnSync(process.execPath, [join(out, 'thrower.js')], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(out, `thrower${BUNDLE_EXTENSION}`)], { encoding: 'utf8' });
   return { file, stack: run.stdout };
 }
 
@@ -39,12 +38,13 @@ const SOURCE = [
 describe('stack traces from the start bundle', () => {
   it('name the source file, line and column of each bundled frame', async () => {
     const { file, stack } = await traceFromBundle(SOURCE, true);
-    expect(stack).toContain('/node_modules/.cache/eventide-start/b1/with/thrower.js:');
+    expect(stack).toContain(`/node_modules/.cache/eventide-start/b1/with/thrower${BUNDLE_EXTENSION}:`);
     const mapped = withSourcePositions(stack);
     expect(mapped).toContain('Error: made in the fixture');
-    expect(mapped).toMatch(new RegExp(`at deep \\(${file.replaceAll('/', '\\/')}:3:10\\)`));
+    // A module's frames are file URLs; the mapped ones stay URLs, of the source.
+    expect(mapped).toMatch(new RegExp(`at deep \\((file://)?${file.replaceAll('/', '\\/')}:3:10\\)`));
     expect(mapped).toContain(`${file}:5:`);
-    expect(mapped).not.toContain('thrower.js');
+    expect(mapped).not.toContain(`thrower${BUNDLE_EXTENSION}`);
   });
 
   it('stay as they are without maps, or outside the bundle', async () => {

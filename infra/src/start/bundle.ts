@@ -28,6 +28,9 @@ export const START_ENTRIES: string[] = Object.values(
  */
 const EXTERNAL = ['sharp', 'esbuild'];
 
+/** The extension of the bundle's files. */
+export const BUNDLE_EXTENSION = '.mjs';
+
 /** How the bundle's code is written (and a test's bundle: infra/test/stack-sources.unit.test.ts). */
 export const BUNDLE_OUTPUT = {
   bundle: true,
@@ -41,6 +44,9 @@ export const BUNDLE_OUTPUT = {
   // A third less text to read and compile: 40 ms of a start (five pairs). Names are kept, for the traces.
   minifyWhitespace: true,
   minifySyntax: true,
+  // Under node_modules no package.json says "type": "module", so Node would first try each `.js`
+  // file as CommonJS and look for its package.json; `.mjs` says ESM at once.
+  outExtension: { '.js': BUNDLE_EXTENSION },
 } as const satisfies BuildOptions;
 
 /** npm's record of the packages it installed, rewritten by every install. */
@@ -90,7 +96,7 @@ function sourceLocations(entries: ReadonlySet<string>, found: Set<string>): Plug
               found.add(target);
               return whole;
             }
-            return `new URL('./${entryName(target)}.js', ${OWN_URL})`;
+            return `new URL('./${entryName(target)}${BUNDLE_EXTENSION}', ${OWN_URL})`;
           });
           contents = contents
             .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
@@ -145,7 +151,7 @@ export async function buildStartBundle(cache = START_CACHE): Promise<{ manifest:
         format: MANIFEST_FORMAT,
         root: ROOT,
         dir,
-        entries: Object.fromEntries([...entries].map((path) => [path, `${entryName(path)}.js`])),
+        entries: Object.fromEntries([...entries].map((path) => [path, `${entryName(path)}${BUNDLE_EXTENSION}`])),
         inputs,
       };
       // Written whole, then renamed: a start never reads half a manifest.

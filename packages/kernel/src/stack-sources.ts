@@ -32,7 +32,7 @@ function mapOf(file: string): SourceMap | null {
 }
 
 /** A frame's location, `file:///…/chunk.js:12:34` or a path, with its line and column. */
-const LOCATION = /((?:file:\/\/)?\/[^\s()]+?\.js):(\d+):(\d+)/g;
+const LOCATION = /((?:file:\/\/)?\/[^\s()]+?\.m?js):(\d+):(\d+)/g;
 
 /**
  * `stack` with each position in a bundled file replaced by its source's (`packages/…/x.ts:10:5`,
