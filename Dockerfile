@@ -61,4 +61,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--max-semi-space-size=8", "infra/src/start/launch.ts", "infra/src/main.ts"]
+CMD ["node", "--max-semi-space-size=8", "--min-semi-space-size=8", "infra/src/start/launch.ts", "infra/src/main.ts"]

@@ -78,7 +78,7 @@ export interface WriteSideResult {
 /** The sign-ups of POST /users made through the write side alone, in a process of its own (servers/write-side.ts). */
 async function writeSideAlone(dataDir: string, seconds: number, synchronous: string): Promise<WriteSideResult> {
   const script = fileURLToPath(new URL('./servers/write-side.ts', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=8', script], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=8', '--min-semi-space-size=8', script], {
     env: { ...process.env, DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: synchronous, SECONDS: String(seconds), CONNECTIONS: String(CONNECTIONS) },
     encoding: 'utf8',
   });
