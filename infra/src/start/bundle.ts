@@ -15,7 +15,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
-import { MANIFEST, MANIFEST_FORMAT, ROOT, sizeAndTime, START_CACHE, type StartManifest } from './manifest.ts';
+import { stampFiles } from '@eventide/kernel/file-stamps.ts';
+import { MANIFEST, MANIFEST_FORMAT, ROOT, START_CACHE, type StartManifest } from './manifest.ts';
 
 /** The entry points the start scripts of package.json give launch.ts, from the repository's root. */
 export const START_ENTRIES: string[] = Object.values(
@@ -141,12 +142,8 @@ export async function buildStartBundle(cache = START_CACHE): Promise<{ manifest:
       // The packages' files change only with an install, which rewrites npm's record of what it
       // installed: that file stands for them (about 2,200), and a start stats 400 files, not 2,600.
       const ours = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('node_modules/'));
-      const inputs = [...ours, ...BUILD_INPUTS, INSTALLED].map((path) => {
-        const now = sizeAndTime(path);
-        if (!now) throw new Error(`${path} went away while the start bundle was built`);
-        // Changed while it was being read: the bundle may hold either version, so the next start rebuilds it.
-        return [path, now[0], now[1] >= startedAt ? -1 : now[1]] as [string, number, number];
-      });
+      // A file changed while it was being read makes the next start build the bundle again.
+      const inputs = stampFiles(ROOT, [...ours, ...BUILD_INPUTS, INSTALLED], startedAt, 'the start bundle');
       const manifest: StartManifest = {
         format: MANIFEST_FORMAT,
         root: ROOT,

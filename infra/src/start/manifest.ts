@@ -1,9 +1,10 @@
 // Which bundle of the start scripts is current (bundle.ts builds it) and whether it is still what
-// the files make: read by every start before anything else loads, so it uses only Node's own modules (a stat per input, one hash of the path).
+// the files make: read by every start before anything else loads, so it uses only Node's own modules (a stat per input, one hash of the path) and kernel/file-stamps.ts, which uses only them.
 import { hash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { changedFile, type FileStamp } from '@eventide/kernel/file-stamps.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /**
@@ -27,17 +28,7 @@ export interface StartManifest {
    * Every file of ours the bundle was made from (from the root), and npm's record of the packages
    * installed, which stands for theirs, each with its size and modification time then.
    */
-  inputs: [path: string, size: number, mtimeMs: number][];
-}
-
-/** Size and modification time of a file under the root, or undefined when it is not there. */
-export function sizeAndTime(path: string): [number, number] | undefined {
-  try {
-    const { size, mtimeMs } = statSync(join(ROOT, path));
-    return [size, mtimeMs];
-  } catch {
-    return undefined;
-  }
+  inputs: FileStamp[];
 }
 
 /**
@@ -54,9 +45,7 @@ export function freshBundleOf(entry: string, cache = START_CACHE): { url: URL } 
   if (manifest.format !== MANIFEST_FORMAT || manifest.root !== ROOT) return { stale: 'the bundle was built for another checkout' };
   const file = manifest.entries[entry];
   if (!file) return { stale: `the bundle has no entry ${entry}` };
-  for (const [path, size, mtimeMs] of manifest.inputs) {
-    const now = sizeAndTime(path);
-    if (!now || now[0] !== size || now[1] !== mtimeMs) return { stale: `${path} changed since the bundle was built` };
-  }
+  const changed = changedFile(ROOT, manifest.inputs);
+  if (changed !== undefined) return { stale: `${changed} changed since the bundle was built` };
   return { url: pathToFileURL(join(cache, manifest.dir, file)) };
 }
