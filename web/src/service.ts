@@ -15,8 +15,9 @@ export function webAppService(): ServiceFactory<Service> {
   return async ({ log }) => {
     // Built once, beside the rest of the start (an esbuild process of its own) rather than before
     // the process answers: the app's own requests wait for it. Begun once the process listens
-    // (attach): starting esbuild took 50 ms of the start's own thread on two cores (2026-11-30). A
-    // broken build still ends the process, not a visitor's request.
+    // (attach): starting esbuild took 50 ms of the start's own thread on two cores (2026-11-30).
+    // A start whose app files are unchanged reads the last build instead (build.ts). A broken build
+    // still ends the process, not a visitor's request.
     let built: Promise<AppFiles> | undefined;
     let files: AppFiles | undefined;
     const build = () => {
@@ -25,7 +26,9 @@ export function webAppService(): ServiceFactory<Service> {
       built.then(
         (app) => {
           files = app;
-          log.info({ scriptBytes: app.script.body.length, scriptGzipBytes: app.script.gzip.length }, 'web app built');
+          const sizes = { scriptBytes: app.script.body.length, scriptGzipBytes: app.script.gzip.length };
+          if (app.made === 'kept') log.info(sizes, 'web app as built before: its files are unchanged');
+          else log.info({ ...sizes, ...(app.notKept && { notKept: app.notKept }) }, 'web app built');
         },
         (err: unknown) => {
           log.fatal({ err }, 'the web app could not be built');
