@@ -95,14 +95,16 @@ function toWal(db: DatabaseSync): void {
 
 /**
  * Each statement prepared once per connection, on first use: a store's `prepare`. `clear()` lets
- * them go, for a store whose tables another generation replaced (the read store).
+ * them go, for a store whose tables another generation replaced (the read store). With `arrays`,
+ * the statements give each row as an array of its columns, in the SELECT's order.
  */
-export function statementCache(db: DatabaseSync): ((sql: string) => StatementSync) & { clear(): void } {
+export function statementCache(db: DatabaseSync, { arrays = false } = {}): ((sql: string) => StatementSync) & { clear(): void } {
   const statements = new Map<string, StatementSync>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
+      if (arrays) statement.setReturnArrays(true);
       statements.set(sql, statement);
     }
     return statement;

@@ -19,7 +19,7 @@ import { type Checkpoints, checkpointsOnAThread } from '../checkpoints/on-a-thre
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
 import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
-import { toDocument } from './documents.ts';
+import { type DocumentColumns, documentOfColumns, toDocument } from './documents.ts';
 import { listSql } from './list-sql.ts';
 
 /** The SQLite read store, and a way for its indexes' readers (product search) to read the generation it serves. */
@@ -70,6 +70,8 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
   };
 
   const prepare: Prepare & { clear(): void } = statementCache(db);
+  // The reads' statements of documents (ROW), whose rows are read as arrays (documents.ts).
+  const prepareColumns = statementCache(db, { arrays: true });
   /** The indexes' deferred work on a generation, a step in a transaction of its own. */
   const deferred = betweenWrites((generation) => {
     const more = transaction(() => indexes.some((index) => index.maintain(prepare, generation)));
@@ -93,6 +95,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
     } catch (error) {
       if (!String((error as Error).message).includes('no such table')) throw error;
       prepare.clear();
+      prepareColumns.clear();
       served = undefined;
       return read(active());
     }
@@ -265,7 +268,10 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       });
       if (previous === undefined) return false;
       served = generation;
-      if (previous !== generation) prepare.clear();
+      if (previous !== generation) {
+        prepare.clear();
+        prepareColumns.clear();
+      }
       return true;
     },
 
@@ -286,17 +292,17 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
 
     async get<C extends Collection>(collection: C, id: string) {
       return onActive((g) => {
-        const row = prepare(`SELECT ${ROW} FROM ${table(collection, g)} WHERE id = ?`).get(id) as Row | undefined;
-        return row ? toDocument<C>(row) : undefined;
+        const row = prepareColumns(`SELECT ${ROW} FROM ${table(collection, g)} WHERE id = ?`).get(id) as DocumentColumns | undefined;
+        return row ? documentOfColumns<C>(row) : undefined;
       });
     },
 
     async userByEmail(email) {
       return onActive((g) => {
-        const row = prepare(`SELECT ${ROW} FROM ${table('users', g)} WHERE ${EMAIL_KEY} = lower(trim(?)) AND deleted = 0`).get(email) as
-          | Row
-          | undefined;
-        return row ? toDocument<'users'>(row) : undefined;
+        const row = prepareColumns(`SELECT ${ROW} FROM ${table('users', g)} WHERE ${EMAIL_KEY} = lower(trim(?)) AND deleted = 0`).get(
+          email,
+        ) as DocumentColumns | undefined;
+        return row ? documentOfColumns<'users'>(row) : undefined;
       });
     },
 
@@ -315,24 +321,24 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
         );
         const where = ['deleted = 0', ...conditions].join(' AND ');
         if (!('offset' in query)) {
-          const rows = prepare(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ?`).all(
+          const rows = prepareColumns(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ?`).all(
             ...params,
             query.limit,
-          ) as unknown as Row[];
-          return { items: rows.map((row) => toDocument<C>(row)) };
+          ) as unknown as DocumentColumns[];
+          return { items: rows.map((row) => documentOfColumns<C>(row)) };
         }
-        const rows = prepare(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
+        const rows = prepareColumns(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
           ...params,
           query.limit,
           query.offset,
-        ) as unknown as Row[];
+        ) as unknown as DocumentColumns[];
         const [fields, value] = countKeyOf(query.filter ?? {});
         const counted = prepare(`SELECT n FROM ${table('counts', g)} WHERE collection = ? AND fields = ? AND value = ?`).get(
           collection,
           fields,
           value,
         ) as { n: number } | undefined;
-        return { items: rows.map((row) => toDocument<C>(row)), total: Number(counted?.n ?? 0) };
+        return { items: rows.map((row) => documentOfColumns<C>(row)), total: Number(counted?.n ?? 0) };
       });
     },
 
@@ -344,6 +350,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       deferred.stop();
       await walCheckpoints?.close();
       prepare.clear();
+      prepareColumns.clear();
       db.close();
     },
   };
