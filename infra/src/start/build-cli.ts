@@ -1,10 +1,14 @@
 // Builds the start scripts' bundle (bundle.ts): `npm run build:start`. `npm ci` and `npm install`
 // run it (the `prepare` script), `npm test` before its stages (--if-stale --strict: the tests'
 // processes start as users' do), and a start that finds it stale in the background (launch.ts).
-// A failure does not fail an install: the start scripts then run from the sources.
+// A failure does not fail an install: the start scripts then run from the sources. It also builds
+// the web app ahead and keeps it (web/src/build.ts), unless the kept one is current, so that even
+// the first start after an install serves the app without building it (and an image's, whose
+// node_modules it may not write).
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stop } from 'esbuild';
+import { buildApp, KEPT_BUILD } from '@eventide/web/src/build.ts';
 import { buildStartBundle, START_ENTRIES } from './bundle.ts';
 import { releaseBuildLock } from './lock.ts';
 import { freshBundleOf, ROOT, START_CACHE } from './manifest.ts';
@@ -35,6 +39,16 @@ try {
   console.warn(
     `start bundle: not built, so the start scripts run from the sources (${error instanceof Error ? error.message : String(error)})`,
   );
+}
+try {
+  const app = await buildApp();
+  if (app.notKept) throw new Error(app.notKept);
+  if (!values.quiet && app.made === 'built') {
+    console.log(`web app: built and kept for the starts (${relative(ROOT, KEPT_BUILD)})`);
+  }
+} catch (error) {
+  failed = true;
+  console.warn(`web app: not built ahead, so each start builds it (${error instanceof Error ? error.message : String(error)})`);
 } finally {
   // esbuild's own process would otherwise keep this one alive.
   await stop();
