@@ -11,11 +11,10 @@
 // before its first answer on two cores (esbuild's process and the compression compete for them;
 // 12 interleaved pairs, 2026-12-01). Where the cache cannot be written (a read-only image), each
 // start builds, as before.
-import { hash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { changedFile, type FileStamp, stampFiles } from '@eventide/kernel/file-stamps.ts';
+import { changedFile, type FileStamp, keptPlace, stampFiles } from '@eventide/kernel/file-stamps.ts';
 import { staticFile, type StaticFile } from '@eventide/platform/http/static-file.ts';
 
 export interface AppFiles {
@@ -34,7 +33,7 @@ const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const ROOT = here('../../');
 
 /** Where this checkout's build is kept: one file per checkout, as a drill's copy shares our node_modules. */
-export const KEPT_BUILD = join(ROOT, 'node_modules/.cache/eventide-web', `${hash('sha1', ROOT).slice(0, 12)}.json`);
+export const KEPT_BUILD = `${keptPlace(ROOT, 'eventide-web')}.json`;
 /** Kept builds of other checkouts (drills' copies) left besides this one's, the newest first. */
 const KEPT_OTHERS = 3;
 const KEPT_FORMAT = 1;

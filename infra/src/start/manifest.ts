@@ -1,10 +1,10 @@
 // Which bundle of the start scripts is current (bundle.ts builds it) and whether it is still what
-// the files make: read by every start before anything else loads, so it uses only Node's own modules (a stat per input, one hash of the path) and kernel/file-stamps.ts, which uses only them.
-import { hash } from 'node:crypto';
+// the files make: read by every start before anything else loads, so it uses only Node's own modules
+// and kernel/file-stamps.ts, which uses only them (a stat per input, one hash of the path).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { changedFile, type FileStamp } from '@eventide/kernel/file-stamps.ts';
+import { changedFile, type FileStamp, keptPlace } from '@eventide/kernel/file-stamps.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /**
@@ -12,7 +12,7 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
  * the current one. By checkout: a copy whose node_modules links to this one's (a drill's) must not
  * take its bundle, nor give it one.
  */
-export const START_CACHE = join(ROOT, 'node_modules/.cache/eventide-start', hash('sha1', ROOT).slice(0, 12));
+export const START_CACHE = keptPlace(ROOT, 'eventide-start');
 export const MANIFEST = 'current.json';
 export const MANIFEST_FORMAT = 1;
 

@@ -1,8 +1,15 @@
 // Whether files are still as they were when something was made from them (the start bundle, the
 // web app's build): each file's size and modification time, taken when the thing was made and
 // compared before it is used again. A stat per file; no file is read.
+import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+
+/**
+ * Where a checkout keeps what it made under `name`, beside its dependencies (node_modules/.cache,
+ * as Node's compile cache): one place per checkout, as a drill's copy links to our node_modules.
+ */
+export const keptPlace = (root: string, name: string): string => join(root, 'node_modules/.cache', name, hash('sha1', root).slice(0, 12));
 
 /** A file (its path from a root), its size, and its modification time in ms; -1 never matches. */
 export type FileStamp = [path: string, size: number, mtimeMs: number];
