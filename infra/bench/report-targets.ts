@@ -15,7 +15,7 @@ import { postgresTargets } from './report-peers.ts';
 import type { MemoryResults } from './memory.ts';
 import type { ReadSideResults } from './read-side.ts';
 import { growthOf } from './report-growth.ts';
-import { scalingOf } from './report-threads.ts';
+import { floorPerCoreOf, scalingOf } from './report-threads.ts';
 import type { StartupResults } from './startup.ts';
 
 /** The figures of a run (report.ts's BenchRun) that the targets are about. */
@@ -85,6 +85,8 @@ export function targetsSection(run: TargetFigures): string[] {
   const patch = streams.short.requestsPerSecond / streams.long.requestsPerSecond;
 
   const threads = growth.threads;
+  const oneThreadPerCore = floorPerCoreOf(threads.routes[0]!);
+  const oneThreadPerSecond = threads.routes[0]!.perCount[0]!.requestsPerSecond / threads.routes[0]!.floor.requestsPerSecond;
   const threadRows: Target[] = [
     {
       measure: 'GET /api/products on 2 threads ÷ on 1, 16 connections',
@@ -94,10 +96,15 @@ export function targetsSection(run: TargetFigures): string[] {
       cause: HEADING.threads,
     },
     {
-      measure: 'GET /api/products on 1 thread ÷ floor (one thread each)',
+      // Issue 66 asks it per core used: ours on one request thread spends more than one core (the
+      // followers', V8's and libuv's threads), the floor about one.
+      measure: 'GET /api/products on 1 thread ÷ floor (one thread each), per core each process spent',
       target: '≥ 0.8',
-      measured: ratio(threads.routes[0]!.perCount[0]!.requestsPerSecond, threads.routes[0]!.floor.requestsPerSecond),
-      met: threads.routes[0]!.perCount[0]!.requestsPerSecond / threads.routes[0]!.floor.requestsPerSecond >= 0.8,
+      measured:
+        oneThreadPerCore === undefined
+          ? `${ratio(oneThreadPerSecond, 1)} a second (/proc could not tell the cores spent)`
+          : `${ratio(oneThreadPerCore, 1)} per core spent (${ratio(oneThreadPerSecond, 1)} a second)`,
+      met: (oneThreadPerCore ?? oneThreadPerSecond) >= 0.8,
       cause: HEADING.threads,
     },
   ];

@@ -3,11 +3,108 @@
 // expect, worked out from this run's own per-thread figures.
 import { fmt, ratio } from './format.ts';
 import { HEADING } from './headings.ts';
-import type { ThreadScaling } from './threads.ts';
+import type { Figure, ThreadScaling } from './threads.ts';
 
 /** Ours on `count` threads ÷ ours on one, for a route. */
 export function scalingOf(route: ThreadScaling['routes'][number], counts: number[], count: number): number {
   return route.perCount[counts.indexOf(count)]!.requestsPerSecond / route.perCount[0]!.requestsPerSecond;
+}
+
+/** Requests a second per core's worth of the server's CPU; undefined where /proc could not tell. */
+const perServerCore = ({ requestsPerSecond, cores }: Figure): number | undefined => cores && requestsPerSecond / cores.server;
+
+/** Ours on `count` threads ÷ ours on one, each per core of CPU its process spent; undefined where /proc could not tell. */
+export function scalingPerCoreOf(route: ThreadScaling['routes'][number], counts: number[], count: number): number | undefined {
+  const [many, one] = [perServerCore(route.perCount[counts.indexOf(count)]!), perServerCore(route.perCount[0]!)];
+  return many && one && many / one;
+}
+
+/** Ours on one thread ÷ the floor, each per core of CPU its process spent; undefined where /proc could not tell. */
+export function floorPerCoreOf(route: ThreadScaling['routes'][number]): number | undefined {
+  const [ours, floor] = [perServerCore(route.perCount[0]!), perServerCore(route.floor)];
+  return ours && floor && ours / floor;
+}
+
+/** Where the cores went, per route and count and for the floor; nothing where /proc could not tell. */
+function coresTable({ counts, routes }: ThreadScaling, cores: number): string[] {
+  const rows = routes.flatMap((route) =>
+    [
+      ...route.perCount.map((figure, i) => ({ who: `${counts[i]} thread${counts[i] === 1 ? '' : 's'}`, figure })),
+      { who: 'floor', figure: route.floor },
+    ].map(({ who, figure }) => ({ route: route.route, who, figure })),
+  );
+  if (!rows.every((row) => row.figure.cores))
+    return ['(/proc could not tell the CPU of the server or of wrk: no table of where the cores went.)', ''];
+  return [
+    `| route | server | /s | server's cores | wrk's cores | left of ${cores} | server µs of CPU a request |`,
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...rows.map(({ route, who, figure }) => {
+      const { server, generator, serverPerRequest } = figure.cores!;
+      return `| ${route} | ${who} | ${fmt(figure.requestsPerSecond)} | ${server.toFixed(2)} | ${generator.toFixed(2)} | ${Math.max(0, cores - server - generator).toFixed(2)} | ${fmt(serverPerRequest)} |`;
+    }),
+    '',
+  ];
+}
+
+/** What the shares say of 2 ÷ 1 on GET /api/products: was the machine's limit reached, and what each core did. */
+function coresReading(threads: ThreadScaling, cores: number): string[] {
+  const products = threads.routes[0]!;
+  const [one, two] = [products.perCount[0]!.cores, products.perCount[threads.counts.indexOf(2)]!.cores];
+  const perCore = scalingPerCoreOf(products, threads.counts, 2);
+  const floorPerCore = floorPerCoreOf(products);
+  if (!one || !two || perCore === undefined || floorPerCore === undefined) return [];
+  const left = cores - two.server - two.generator;
+  // Every core wrk left to the server, each request costing what it did on one thread.
+  const allowed = (cores - two.generator) / one.server;
+  return [
+    `On GET /api/products with two threads, the server spent ${two.server.toFixed(2)} cores and wrk ${two.generator.toFixed(2)}, of the ${cores}:`,
+    left < 0.2
+      ? 'the machine had no core left to give, so 2 ÷ 1 here is what the machine allowed, not what the threads can do.'
+      : `${left.toFixed(2)} of a core was left, so the threads, not the machine, set 2 ÷ 1.`,
+    `Had the server had every core wrk left, each request costing what it did on one thread, two threads would`,
+    `have answered at most ${ratio(allowed, 1)} times one (${cores} − ${two.generator.toFixed(2)} cores ÷ ${one.server.toFixed(2)}): the most this machine allows with the load on it.`,
+    `With one thread the server spent ${one.server.toFixed(2)} cores (the request thread, and the followers', V8's and libuv's),`,
+    `${fmt(one.serverPerRequest)} µs a request; with two, ${fmt(two.serverPerRequest)} µs. Per core the server spent, two threads`,
+    `answered ${ratio(perCore, 1)} times what one did, and one thread ${ratio(floorPerCore, 1)} times the floor.`,
+    '',
+  ];
+}
+
+/**
+ * What a machine with more cores should expect, from this run's per-request costs: where /proc told the
+ * server's CPU a request, N cores over that cost (the load generator then has cores of its own); else
+ * from the throughput, which on a machine the load generator shares says less.
+ */
+function biggerMachine(threads: ThreadScaling, cores: number, two: number): string[] {
+  const products = threads.routes[0]!;
+  const twoThreads = products.perCount[threads.counts.indexOf(2)]!;
+  const why = [
+    '**What a bigger machine should expect.** A read is answered whole on the thread that took its connection, on',
+    "that thread's own SQLite connection (WAL: readers neither wait for each other nor for the writer), so reads add",
+    'up across threads until the cores run out.',
+  ];
+  const writes = [
+    `Writes stay on one thread whatever the cores: the ceiling of sign-ups is the writing thread's (${HEADING.signUps}),`,
+    "and a read handed to it (a live stream, a session's own route) waits behind them.",
+  ];
+  if (!twoThreads.cores) {
+    return [
+      ...why,
+      `Two threads gave ${ratio(two, 1)} times one, with the load generator on the same ${cores} cores; with the load from`,
+      `elsewhere and N cores, the model is N × ${ratio(two / 2, 1)} × the one-thread figure (${fmt(products.perCount[0]!.requestsPerSecond)}/s).`,
+      ...writes,
+    ];
+  }
+  const cost = twoThreads.cores.serverPerRequest;
+  const perCore = 1_000_000 / cost;
+  return [
+    ...why,
+    `With two threads a page of products cost the server ${fmt(cost)} µs of CPU, all its threads together. With the load`,
+    `from elsewhere and N cores, the model is N × 1,000,000 ÷ ${fmt(cost)}, about ${fmt(perCore)} a second for each core (8 cores:`,
+    `${fmt(8 * perCore)}), less what the followers take when writes arrive. Each thread added also costs each request a little:`,
+    `per core spent, two threads answered ${ratio(scalingPerCoreOf(products, threads.counts, 2)!, 1)} times what one did.`,
+    ...writes,
+  ];
 }
 
 export function threadsSection(threads: ThreadScaling, cores: number): string[] {
@@ -16,7 +113,6 @@ export function threadsSection(threads: ThreadScaling, cores: number): string[] 
   const most = counts[counts.length - 1]!;
   const products = routes[0]!;
   const two = scalingOf(products, counts, 2);
-  const perThreadCost = 1000 / products.perCount[0]!.requestsPerSecond;
   return [
     ...heading,
     `\`npm start\` on the largest store with \`HTTP_THREADS\` = ${counts.join(', ')} in turn (${threads.rounds} rounds, each count in`,
@@ -46,14 +142,12 @@ export function threadsSection(threads: ThreadScaling, cores: number): string[] 
     '',
     `**GET /api/products on 2 threads ÷ on 1: ${ratio(two, 1)}** (the target is 1.6 at least).`,
     '',
-    '**What a bigger machine should expect.** A read is answered whole on the thread that took its connection, on',
-    "that thread's own SQLite connection (WAL: readers neither wait for each other nor for the writer), so reads add",
-    `up across threads until the cores run out. On one thread here a page of products costs ${perThreadCost.toFixed(2)} ms of a core`,
-    `end to end; two threads gave ${ratio(two, 1)} times one, that is ${ratio(two / 2, 1)} of each added thread's worth, with the load`,
-    `generator on the same ${cores} cores. With the load from elsewhere and N cores, the model is N × ${ratio(two / 2, 1)} × the one-thread`,
-    `figure for N up to the cores less one for the followers when writes arrive (about ${fmt(products.perCount[0]!.requestsPerSecond * (two / 2))} more a second for each core`,
-    `at this size). Writes stay on one thread whatever the cores: the ceiling of sign-ups is the writing thread's`,
-    `(${HEADING.signUps}), and a read handed to it (a live stream, a session's own route) waits behind them.`,
+    `Where the cores went in the same figures (medians over the rounds, from /proc: each process's CPU over the figure's`,
+    'wall time, and the CPU per request answered):',
+    '',
+    ...coresTable(threads, cores),
+    ...coresReading(threads, cores),
+    ...biggerMachine(threads, cores, two),
     most > 2
       ? `With ${most} threads this run measured ${ratio(scalingOf(products, counts, most), 1)} times one.`
       : 'To be checked on a machine with more cores.',

@@ -40,6 +40,33 @@ export function threadTicks(pid: number): Map<ThreadKind, number> | undefined {
   }
 }
 
+/** Ticks of CPU of a whole process so far, all its threads; undefined where there is no /proc or the process is gone. */
+export function processTicks(pid: number): number | undefined {
+  const ticks = threadTicks(pid);
+  return ticks && [...ticks.values()].reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Ticks of CPU spent so far by this process's children that have ended and been waited for
+ * (/proc/self/stat's cutime and cstime, the 16th and 17th fields): across a load run by a child
+ * (wrk), its own CPU, when no other child ends meanwhile.
+ */
+export function endedChildrenTicks(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[13]) + Number(fields[14]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cores' worth of CPU from ticks spent over `seconds` of wall time. */
+export const coresOf = (ticks: number, seconds: number): number => ticks / TICKS_PER_SECOND / seconds;
+
+/** Microseconds of CPU per request from ticks spent over `requests`. */
+export const microsPerRequest = (ticks: number, requests: number): number => (ticks * 1_000_000) / TICKS_PER_SECOND / requests;
+
 /** Microseconds of CPU per request by kind of thread, summed over loads: each a count of requests and the ticks before and after it. */
 export class ThreadTimes {
   private requests = 0;
@@ -63,7 +90,7 @@ export class ThreadTimes {
   /** µs per request by kind (only kinds that spent any), and all together; undefined when a load could not be counted. */
   perRequest(): { byKind: Partial<Record<ThreadKind, number>>; total: number } | undefined {
     if (!this.complete || this.requests === 0) return undefined;
-    const micros = (ticks: number) => Math.round((ticks * 1_000_000) / TICKS_PER_SECOND / this.requests);
+    const micros = (ticks: number) => Math.round(microsPerRequest(ticks, this.requests));
     const byKind: Partial<Record<ThreadKind, number>> = {};
     let total = 0;
     for (const [kind, ticks] of this.ticks) {

@@ -13,6 +13,24 @@ import { p } from './percentile.ts';
 import type { Measured } from './measured.ts';
 import type { Sample } from './growth-sample.ts';
 import { loadPaths } from './wrk.ts';
+import { coresOf, endedChildrenTicks, microsPerRequest, processTicks } from './thread-times.ts';
+
+/**
+ * Where the machine's cores went while a figure was taken: on a machine whose cores the load generator
+ * shares, a second thread can only add what the server and wrk leave free (the run of 2026-12-01
+ * 06:05: one thread 5,638/s, two 1.19 times that, the server on 1.55 of the 2 cores and wrk on 0.39).
+ */
+export interface CoreShares {
+  /** Cores' worth of CPU the server's process spent, all its threads, over the figure's wall time. */
+  server: number;
+  /** The load generator's (wrk's) likewise. */
+  generator: number;
+  /** The server's CPU per request it answered, µs. */
+  serverPerRequest: number;
+}
+
+/** A route's figure, with the cores' shares where /proc could tell them. */
+export type Figure = Measured & { cores?: CoreShares };
 
 export interface ThreadScaling {
   /** The thread counts, 1 first. */
@@ -23,8 +41,8 @@ export interface ThreadScaling {
     route: string;
     note: string;
     /** Per count, the median over the rounds. */
-    perCount: Measured[];
-    floor: Measured;
+    perCount: Figure[];
+    floor: Figure;
   }>;
 }
 
@@ -37,16 +55,46 @@ async function warm(url: string, routes: Array<{ path: string }>, seconds: numbe
   for (const { path } of routes) await loadPaths(url, [path], seconds);
 }
 
-const median = (runs: Measured[]): Measured => ({
-  requestsPerSecond: p(
-    runs.map((r) => r.requestsPerSecond),
-    0.5,
-  ),
-  p99: p(
-    runs.map((r) => r.p99),
-    0.5,
-  ),
-});
+const medianOf = (values: number[]) => p(values, 0.5);
+
+/** Each figure's median over the rounds; the cores' shares only where every round could tell them. */
+function median(runs: Figure[]): Figure {
+  const measured = { requestsPerSecond: medianOf(runs.map((r) => r.requestsPerSecond)), p99: medianOf(runs.map((r) => r.p99)) };
+  const shares = runs.map((r) => r.cores);
+  if (!shares.every((s) => s !== undefined)) return measured;
+  const cores = {
+    server: medianOf(shares.map((s) => s.server)),
+    generator: medianOf(shares.map((s) => s.generator)),
+    serverPerRequest: medianOf(shares.map((s) => s.serverPerRequest)),
+  };
+  return { ...measured, cores };
+}
+
+/**
+ * `path` loaded as a figure, with the CPU of the server's process (`pid`) and of wrk meanwhile: wrk's
+ * is what this process's ended children spent, and wrk is the only child that ends during a load.
+ */
+async function measuredLoad(url: string, path: string, seconds: number, pid: number | undefined): Promise<Figure> {
+  const serverBefore = pid === undefined ? undefined : processTicks(pid);
+  const generatorBefore = endedChildrenTicks();
+  const started = performance.now();
+  const { requestsPerSecond, p99, requests } = await loadPaths(url, [path], seconds);
+  const wallSeconds = (performance.now() - started) / 1000;
+  const serverAfter = pid === undefined ? undefined : processTicks(pid);
+  const generatorAfter = endedChildrenTicks();
+  if (serverBefore === undefined || serverAfter === undefined || generatorBefore === undefined || generatorAfter === undefined)
+    return { requestsPerSecond, p99 };
+  const server = serverAfter - serverBefore;
+  return {
+    requestsPerSecond,
+    p99,
+    cores: {
+      server: coresOf(server, wallSeconds),
+      generator: coresOf(generatorAfter - generatorBefore, wallSeconds),
+      serverPerRequest: microsPerRequest(server, requests),
+    },
+  };
+}
 
 /** The read routes, each with the one path it is loaded with (wrk asks one URL): a page, a product, a word in about 1% of products. */
 function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; path: string }> {
@@ -62,8 +110,8 @@ function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; 
 export async function benchThreads(dataDir: string, sample: Sample, seconds: number, rounds: number): Promise<ThreadScaling> {
   const routes = routesOf(sample);
   const counts = [...new Set([1, 2, availableParallelism()])].sort((a, b) => a - b);
-  const ours = routes.map(() => counts.map(() => [] as Measured[]));
-  const floors = routes.map(() => [] as Measured[]);
+  const ours = routes.map(() => counts.map(() => [] as Figure[]));
+  const floors = routes.map(() => [] as Figure[]);
   const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });
   try {
     await warm(`http://127.0.0.1:${floor.port}`, routes, seconds);
@@ -96,12 +144,14 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
           // four rounds each, 2026-11-29: after 3 s of warm-up 1.54-1.64, median 1.61; after 20 s
           // 1.55-1.82, median 1.65.)
           await warm(service.url, routes, seconds * count);
-          for (const [r, { path }] of routes.entries()) ours[r]![c]!.push(await loadPaths(service.url, [path], seconds));
+          for (const [r, { path }] of routes.entries())
+            ours[r]![c]!.push(await measuredLoad(service.url, path, seconds, service.child.pid));
         } finally {
           await service.stop();
         }
       }
-      for (const [r, { path }] of routes.entries()) floors[r]!.push(await loadPaths(`http://127.0.0.1:${floor.port}`, [path], seconds));
+      for (const [r, { path }] of routes.entries())
+        floors[r]!.push(await measuredLoad(`http://127.0.0.1:${floor.port}`, path, seconds, floor.pid));
     }
   } finally {
     floor.stop();

@@ -18,7 +18,7 @@ export async function loadPaths(url: string, paths: string[], seconds: number, h
       ? await wrk(url + paths[0], seconds, 16, { headers })
       : await wrk(url, seconds, 16, { script: { file: 'paths.lua', args: paths }, headers });
   if (result.non2xx > 0) throw new Error(`${url}${paths[0]}: ${result.non2xx} answers were not 2xx`);
-  return { requestsPerSecond: result.requestsPerSecond, p99: result.p99 };
+  return { requestsPerSecond: result.requestsPerSecond, p99: result.p99, requests: result.requests };
 }
 
 export interface WrkResult {
