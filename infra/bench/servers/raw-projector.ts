@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { schema, table } from '@eventide/stores/read-store/sqlite-schema.ts';
-import { inWriteTransaction, openSqliteFile } from '@eventide/stores/sqlite-file.ts';
+import { inWriteTransaction, LIMIT_PLACEHOLDER, openSqliteFile } from '@eventide/stores/sqlite-file.ts';
 
 const PAGE = 500;
 const GENERATION = 1;
@@ -16,7 +16,9 @@ const { dataDir } = workerData as { dataDir: string };
 const events = openSqliteFile(join(dataDir, 'raw.db'), 'FULL');
 const read = openSqliteFile(join(dataDir, 'raw-read.db'), 'NORMAL');
 read.exec(schema(GENERATION, []));
-const after = events.prepare('SELECT position, stream_id, type, data FROM events WHERE position > ? ORDER BY position LIMIT ?');
+const after = events.prepare(
+  `SELECT position, stream_id, type, data FROM events WHERE position > ? ORDER BY position LIMIT ${LIMIT_PLACEHOLDER}`,
+);
 const insertUser = read.prepare(`INSERT INTO ${table('users', GENERATION)} (id, version, seq, deleted, body) VALUES (?, 0, ?, 0, ?)`);
 const count = read.prepare(
   `INSERT INTO ${table('counts', GENERATION)} (collection, fields, value, n) VALUES ('users', '', '', ?)

@@ -13,23 +13,28 @@ import { DatabaseSync } from 'node:sqlite';
 import Koa from 'koa';
 import { ftsQuery, literalQuery, SEARCH_CANDIDATES } from '@eventide/stores/product-search/planner.ts';
 import { withPrefixWords, wordsStartingWith } from '@eventide/stores/product-search/sqlite-schema.ts';
+// A LIMIT bound as a parameter is written as ours are, so that SQLite does not prepare each statement
+// again at every page (sqlite-file.ts): a floor that did would be slower than plain code needs to be.
+import { LIMIT_PLACEHOLDER } from '@eventide/stores/sqlite-file.ts';
 
 const db = new DatabaseSync(join(process.env.DATA_DIR!, 'read.db'), { readOnly: true });
 const generation = Number((db.prepare("SELECT value FROM read_meta WHERE key = 'active_generation'").get() as { value: number }).value);
 const t = (name: string) => `${name}_g${generation}`;
 const sql = {
-  newest: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND seq < ? ORDER BY seq DESC LIMIT ?`),
-  page: db.prepare(`SELECT body FROM ${t('products')} WHERE deleted = 0 ORDER BY seq DESC LIMIT ? OFFSET ?`),
+  newest: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND seq < ? ORDER BY seq DESC LIMIT ${LIMIT_PLACEHOLDER}`),
+  page: db.prepare(`SELECT body FROM ${t('products')} WHERE deleted = 0 ORDER BY seq DESC LIMIT ${LIMIT_PLACEHOLDER} OFFSET ?`),
   count: db.prepare(`SELECT n FROM ${t('counts')} WHERE collection = 'products' AND fields = '' AND value = ''`),
   byId: db.prepare(`SELECT body FROM ${t('products')} WHERE id = ?`),
   // The orders and the price range (stores/read-store/list-sql.ts), on the same columns and indexes.
-  cheapest: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 ORDER BY k_currency, k_amount, seq LIMIT ?`),
-  byName: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 ORDER BY k_name, seq LIMIT ?`),
+  cheapest: db.prepare(
+    `SELECT body, seq FROM ${t('products')} WHERE deleted = 0 ORDER BY k_currency, k_amount, seq LIMIT ${LIMIT_PLACEHOLDER}`,
+  ),
+  byName: db.prepare(`SELECT body, seq FROM ${t('products')} WHERE deleted = 0 ORDER BY k_name, seq LIMIT ${LIMIT_PLACEHOLDER}`),
   inRange: db.prepare(
-    `SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND k_currency = ? AND k_amount >= ? AND k_amount <= ? ORDER BY seq DESC LIMIT ?`,
+    `SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND k_currency = ? AND k_amount >= ? AND k_amount <= ? ORDER BY seq DESC LIMIT ${LIMIT_PLACEHOLDER}`,
   ),
   cheapestInRange: db.prepare(
-    `SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND k_currency = ? AND k_amount >= ? AND k_amount <= ? ORDER BY k_currency, k_amount, seq LIMIT ?`,
+    `SELECT body, seq FROM ${t('products')} WHERE deleted = 0 AND k_currency = ? AND k_amount >= ? AND k_amount <= ? ORDER BY k_currency, k_amount, seq LIMIT ${LIMIT_PLACEHOLDER}`,
   ),
   names: db.prepare(
     `SELECT rowid FROM ${t('products_names_fts')} WHERE ${t('products_names_fts')} MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES}`,

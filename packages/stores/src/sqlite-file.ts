@@ -94,6 +94,16 @@ function toWal(db: DatabaseSync): void {
 }
 
 /**
+ * The placeholder of a LIMIT that a statement binds: `LIMIT ${LIMIT_PLACEHOLDER}`. SQLite (3.53, in
+ * Node 24) plans with the value bound to a bare `LIMIT ?`, so binding it marks the statement stale
+ * and every execution prepares it again: a page of 20 products took 27 µs against 20 with the limit
+ * written in, the parse a quarter of the query (perf, 2026-12-01). `+?` is not a bare parameter, so
+ * SQLite plans without its value, as our statements are planned anyway: by their indexes (the
+ * same plans for every list of the read store, EXPLAIN QUERY PLAN of both, 50,000 events).
+ */
+export const LIMIT_PLACEHOLDER = '+?';
+
+/**
  * Each statement prepared once per connection, on first use: a store's `prepare`. `clear()` lets
  * them go, for a store whose tables another generation replaced (the read store). With `arrays`,
  * the statements give each row as an array of its columns, in the SELECT's order.

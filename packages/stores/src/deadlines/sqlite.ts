@@ -1,7 +1,7 @@
 // The deadline schedule on SQLite, in a table of the read models' file beside the followers'
 // checkpoints, over a connection of its own. Fit for production on one node, like the read store;
 // several processes on one node share the file.
-import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
+import { inWriteTransaction, LIMIT_PLACEHOLDER, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import type { DeadlineSchedule, ScheduledDeadline } from './port.ts';
 
 const SCHEMA = `
@@ -30,7 +30,7 @@ export function openSqliteDeadlineSchedule(path: string): DeadlineSchedule {
       });
     },
     async due(now, limit) {
-      return rows(`SELECT ${COLUMNS} FROM deadlines WHERE at <= ? ORDER BY at, key LIMIT ?`, now, limit);
+      return rows(`SELECT ${COLUMNS} FROM deadlines WHERE at <= ? ORDER BY at, key LIMIT ${LIMIT_PLACEHOLDER}`, now, limit);
     },
     async earliest() {
       const [first] = rows('SELECT at FROM deadlines ORDER BY at LIMIT 1');
@@ -38,8 +38,13 @@ export function openSqliteDeadlineSchedule(path: string): DeadlineSchedule {
     },
     async list({ after, limit }) {
       return after
-        ? rows(`SELECT ${COLUMNS} FROM deadlines WHERE (at, key) > (?, ?) ORDER BY at, key LIMIT ?`, after.at, after.key, limit)
-        : rows(`SELECT ${COLUMNS} FROM deadlines ORDER BY at, key LIMIT ?`, limit);
+        ? rows(
+            `SELECT ${COLUMNS} FROM deadlines WHERE (at, key) > (?, ?) ORDER BY at, key LIMIT ${LIMIT_PLACEHOLDER}`,
+            after.at,
+            after.key,
+            limit,
+          )
+        : rows(`SELECT ${COLUMNS} FROM deadlines ORDER BY at, key LIMIT ${LIMIT_PLACEHOLDER}`, limit);
     },
     async count() {
       return (prepare('SELECT count(*) AS n FROM deadlines').get() as { n: number }).n;

@@ -5,7 +5,7 @@
 // replaces is zeroed in the file (secure_delete) and the write-ahead log is emptied after.
 // Safe beside a running server: each batch is one short write transaction, as an append is.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openSqliteFile } from '../sqlite-file.ts';
+import { LIMIT_PLACEHOLDER, openSqliteFile } from '../sqlite-file.ts';
 import type { JsonValue } from '@eventide/kernel/events/recorded.ts';
 
 export interface StoredEvent {
@@ -51,7 +51,7 @@ export function openSqliteMaintenance(path: string): SqliteMaintenance {
     *eventsOfTypes(types, page = 1000) {
       const marks = types.map(() => '?').join(', ');
       const query = sql(
-        `SELECT position, stream_id, type, data FROM events WHERE position > ? AND type IN (${marks}) ORDER BY position LIMIT ?`,
+        `SELECT position, stream_id, type, data FROM events WHERE position > ? AND type IN (${marks}) ORDER BY position LIMIT ${LIMIT_PLACEHOLDER}`,
       );
       for (let after = 0; ; ) {
         const rows = query.all(after, ...types, page) as Array<{ position: number; stream_id: string; type: string; data: string }>;

@@ -24,7 +24,7 @@ import {
 } from './port.ts';
 import type { RecordedEvent } from '@eventide/kernel/events/recorded.ts';
 import { CAUSE, EVENT_STORE_SCHEMA, REPEATABLE } from './sqlite-schema.ts';
-import { openSqliteFile } from '../sqlite-file.ts';
+import { LIMIT_PLACEHOLDER, openSqliteFile } from '../sqlite-file.ts';
 import { sqliteAppendWriter } from './sqlite-append.ts';
 import { crossThreadWake } from './sqlite-wake.ts';
 import { toRecorded, type EventRow } from './sqlite-rows.ts';
@@ -99,14 +99,14 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     saveSnapshot: db.prepare(
       'INSERT OR REPLACE INTO snapshots (stream_id, revision, version, position, time, state) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    readAll: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    readAll: db.prepare(`SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${LIMIT_PLACEHOLDER}`),
     // A range of positions (the table's own key), the types a JSON array: rows of other types are
     // passed over inside SQLite, never read out into JavaScript.
     readTypes: db.prepare(
-      'SELECT * FROM events WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?',
+      `SELECT * FROM events WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ${LIMIT_PLACEHOLDER}`,
     ),
     snapshottedStreams: db.prepare(
-      'SELECT stream_id, MAX(revision) AS revision FROM snapshots GROUP BY stream_id ORDER BY revision DESC LIMIT ?',
+      `SELECT stream_id, MAX(revision) AS revision FROM snapshots GROUP BY stream_id ORDER BY revision DESC LIMIT ${LIMIT_PLACEHOLDER}`,
     ),
     streamLength: db.prepare('SELECT MAX(revision) + 1 AS events FROM events WHERE stream_id = ?'),
     lastPosition: db.prepare('SELECT COALESCE(MAX(position), 0) AS position FROM events'),

@@ -1,6 +1,6 @@
 // Parked events on SQLite, in a table of the read models' file beside the followers' checkpoints,
 // over a connection of its own. Fit for production on one node, like the read store.
-import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
+import { inWriteTransaction, LIMIT_PLACEHOLDER, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import type { ParkedCounts, ParkedEvents } from './port.ts';
 import { type ParkedRow as Row, rowValues, toParked } from './rows.ts';
 
@@ -36,12 +36,17 @@ export function openSqliteParkedEvents(path: string): ParkedEvents {
       const found =
         lot === undefined
           ? rows(
-              'SELECT * FROM parked_events WHERE (position, lot) > (?, ?) ORDER BY position, lot LIMIT ?',
+              `SELECT * FROM parked_events WHERE (position, lot) > (?, ?) ORDER BY position, lot LIMIT ${LIMIT_PLACEHOLDER}`,
               from.position,
               from.lot,
               limit,
             )
-          : rows('SELECT * FROM parked_events WHERE lot = ? AND position > ? ORDER BY position LIMIT ?', lot, from.position, limit);
+          : rows(
+              `SELECT * FROM parked_events WHERE lot = ? AND position > ? ORDER BY position LIMIT ${LIMIT_PLACEHOLDER}`,
+              lot,
+              from.position,
+              limit,
+            );
       return found.map(toParked);
     },
     async get(lot, position) {
@@ -70,7 +75,11 @@ export function openSqliteParkedEvents(path: string): ParkedEvents {
       return Number(noted.changes);
     },
     async requested(lot, limit) {
-      return rows('SELECT * FROM parked_events WHERE lot = ? AND request IS NOT NULL ORDER BY position LIMIT ?', lot, limit).map(toParked);
+      return rows(
+        `SELECT * FROM parked_events WHERE lot = ? AND request IS NOT NULL ORDER BY position LIMIT ${LIMIT_PLACEHOLDER}`,
+        lot,
+        limit,
+      ).map(toParked);
     },
     async release(lot, positions) {
       const remove = prepare('DELETE FROM parked_events WHERE lot = ? AND position = ?');

@@ -1,6 +1,7 @@
 // The words of a generation's products as search plans a query with them (planQuery's
 // Vocabulary), each answered from a vocabulary table's own index: the names' words with their
 // one-letter-shorter variants, and the words of names and descriptions together.
+import { LIMIT_PLACEHOLDER } from '../sqlite-file.ts';
 import type { StatementSync } from 'node:sqlite';
 import { table } from '../read-store/sqlite-schema.ts';
 import { alternativesOf, deletionVariants, isOneEditApart, type QueryWord, type Vocabulary } from './planner.ts';
@@ -42,11 +43,9 @@ export function sqliteVocabulary(prepare: Prepare, generation: number): Vocabula
     occurs: async (term, prefix) =>
       prefix && namesItsPrefixWords(term) ? prefixWords(term).length > 0 : holds(prepare, allTerms, term, prefix),
     async startingWith(prefix, limit) {
-      const rows = prepare(`SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?`).all(
-        prefix,
-        `${prefix}\u{10FFFF}`,
-        limit,
-      ) as Array<{ term: string }>;
+      const rows = prepare(
+        `SELECT term FROM ${terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${LIMIT_PLACEHOLDER}`,
+      ).all(prefix, `${prefix}\u{10FFFF}`, limit) as Array<{ term: string }>;
       return rows.map((r) => r.term);
     },
     async typosOf(word, limit) {

@@ -20,6 +20,7 @@ import {
   splitByBudget,
   searchTerms,
 } from './planner.ts';
+import { LIMIT_PLACEHOLDER } from '../sqlite-file.ts';
 import { withPrefixWords } from './sqlite-schema.ts';
 import { postingsOf, sqliteVocabulary } from './sqlite-vocabulary.ts';
 
@@ -160,7 +161,7 @@ function newestMatches(
   // A word alone, in two statements, each reading its rows with their text at once (a row at a
   // time cost 40% more): the first is enough where the other words are common among its rows,
   // and the second starts over, which costs a word alone little.
-  const read = prepare(`${withText(index, index.text, `SELECT rowid ${from} LIMIT ? OFFSET ?`)} ORDER BY f.rowid DESC`);
+  const read = prepare(`${withText(index, index.text, `SELECT rowid ${from} LIMIT ${LIMIT_PLACEHOLDER} OFFSET ?`)} ORDER BY f.rowid DESC`);
   for (let offset = 0, size = Math.min(FIRST_READ, bounds.scanned); size > 0; offset += size, size = bounds.scanned - offset) {
     const batch = read.all(match, size, offset) as Array<IndexRow & Record<string, string>>;
     for (const row of batch) if (kept(row)) return { rows, complete: true };

@@ -17,7 +17,7 @@ import type { IndexBatch, Prepare, SqliteReadModelIndex } from './sqlite-indexes
 import { betweenWrites } from './between-writes.ts';
 import { type Checkpoints, checkpointsOnAThread } from '../checkpoints/on-a-thread.ts';
 import { countChanges, countKeyOf, countKeysOf } from './live-counts.ts';
-import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
+import { inWriteTransaction, LIMIT_PLACEHOLDER, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import { column, EMAIL_KEY, generationTables, openSchema, schema, ROW, type Row, table } from './sqlite-schema.ts';
 import { type DocumentColumns, documentOfColumns, toDocument } from './documents.ts';
 import { listSql } from './list-sql.ts';
@@ -321,17 +321,15 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
         );
         const where = ['deleted = 0', ...conditions].join(' AND ');
         if (!('offset' in query)) {
-          const rows = prepareColumns(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ?`).all(
+          const rows = prepareColumns(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ${LIMIT_PLACEHOLDER}`).all(
             ...params,
             query.limit,
           ) as unknown as DocumentColumns[];
           return { items: rows.map((row) => documentOfColumns<C>(row)) };
         }
-        const rows = prepareColumns(`SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
-          ...params,
-          query.limit,
-          query.offset,
-        ) as unknown as DocumentColumns[];
+        const rows = prepareColumns(
+          `SELECT ${ROW} FROM ${name} WHERE ${where} ORDER BY ${orderBy} LIMIT ${LIMIT_PLACEHOLDER} OFFSET ?`,
+        ).all(...params, query.limit, query.offset) as unknown as DocumentColumns[];
         const [fields, value] = countKeyOf(query.filter ?? {});
         const counted = prepare(`SELECT n FROM ${table('counts', g)} WHERE collection = ? AND fields = ? AND value = ?`).get(
           collection,

@@ -1,6 +1,6 @@
 // Webhooks on SQLite, in tables of the read models' file, over a connection of their own. Fit for
 // production on one node: the projector's process sends, any process on the node reads and changes.
-import { inWriteTransaction, openSqliteFile, statementCache } from '../sqlite-file.ts';
+import { inWriteTransaction, LIMIT_PLACEHOLDER, openSqliteFile, statementCache } from '../sqlite-file.ts';
 import type { WebhookStore } from './port.ts';
 import { DELIVERY_COLUMNS, type DeliveryRow, FIRST_OF_ITS_ENTITY, deliveryValues, outcomeValues, toDelivery, toEndpoint } from './rows.ts';
 
@@ -108,7 +108,7 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
            WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.leased_until IS NULL OR d.leased_until < ?)
              AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
              AND ${FIRST_OF_ITS_ENTITY}
-           ORDER BY d.next_attempt_at, d.position LIMIT ?`,
+           ORDER BY d.next_attempt_at, d.position LIMIT ${LIMIT_PLACEHOLDER}`,
           now,
           now,
           JSON.stringify(skip),
@@ -131,9 +131,13 @@ export function openSqliteWebhookStore(path: string): WebhookStore {
     },
     async deliveries(endpointId, { before, limit }) {
       return before === undefined
-        ? deliveries('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position DESC LIMIT ?', endpointId, limit)
+        ? deliveries(
+            `SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position DESC LIMIT ${LIMIT_PLACEHOLDER}`,
+            endpointId,
+            limit,
+          )
         : deliveries(
-            'SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND position < ? ORDER BY position DESC LIMIT ?',
+            `SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND position < ? ORDER BY position DESC LIMIT ${LIMIT_PLACEHOLDER}`,
             endpointId,
             before,
             limit,
