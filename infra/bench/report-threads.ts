@@ -101,8 +101,8 @@ function biggerMachine(threads: ThreadScaling, cores: number, two: number): stri
     ...why,
     `With two threads a page of products cost the server ${fmt(cost)} µs of CPU, all its threads together. With the load`,
     `from elsewhere and N cores, the model is N × 1,000,000 ÷ ${fmt(cost)}, about ${fmt(perCore)} a second for each core (8 cores:`,
-    `${fmt(8 * perCore)}), less what the followers take when writes arrive. Each thread added also costs each request a little:`,
-    `per core spent, two threads answered ${ratio(scalingPerCoreOf(products, threads.counts, 2)!, 1)} times what one did.`,
+    `${fmt(8 * perCore)}), less what the followers take when writes arrive, and less again if each thread added makes`,
+    `each request dearer: per core spent, two threads answered ${ratio(scalingPerCoreOf(products, threads.counts, 2)!, 1)} times what one did.`,
     ...writes,
   ];
 }
