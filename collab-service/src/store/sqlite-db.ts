@@ -4,7 +4,7 @@
 // (synchronous=FULL by default) before ShareDB acknowledges the op to its client.
 import ShareDB from 'sharedb';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openSqliteFile } from '@eventide/stores/sqlite-file.ts';
+import { LIMIT_PLACEHOLDER, openSqliteFile } from '@eventide/stores/sqlite-file.ts';
 import { ACCESS_COLLECTION, DOCUMENTS_COLLECTION as DOCUMENTS, membersOf, type Membership, type MemberIndex } from './members.ts';
 import { collabErrors } from '../errors.ts';
 import { type Callback, listQuery, type StoredSnapshot, wantsMetadata } from './sharedb-db.ts';
@@ -50,11 +50,11 @@ export class SqliteShareDb extends ShareDB.DB implements MemberIndex {
       oldestOp: this.db.prepare('SELECT MIN(v) AS v FROM sharedb_ops WHERE collection = ? AND id = ?'),
       opsBetween: this.db.prepare('SELECT v, op FROM sharedb_ops WHERE collection = ? AND id = ? AND v >= ? AND v < ? ORDER BY v'),
       list: this.db.prepare(
-        'SELECT id, v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL ORDER BY id LIMIT ? OFFSET ?',
+        `SELECT id, v, type, data, m FROM sharedb_snapshots WHERE collection = ? AND type IS NOT NULL ORDER BY id LIMIT ${LIMIT_PLACEHOLDER} OFFSET ?`,
       ),
       forgetMembers: this.db.prepare('DELETE FROM collab_members WHERE id = ?'),
       addMember: this.db.prepare('INSERT OR REPLACE INTO collab_members (user_id, id, role) VALUES (?, ?, ?)'),
-      documentsOf: this.db.prepare('SELECT id, role FROM collab_members WHERE user_id = ? ORDER BY id LIMIT ?'),
+      documentsOf: this.db.prepare(`SELECT id, role FROM collab_members WHERE user_id = ? ORDER BY id LIMIT ${LIMIT_PLACEHOLDER}`),
       // A deleted document (its snapshot kept, typeless, past version 0) is owned no more; one
       // claimed and not yet made counts already.
       ownedCount: this.db.prepare(`
