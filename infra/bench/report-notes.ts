@@ -69,6 +69,27 @@ export const READ_PATH_NOTES: string[] = [
   '',
 ];
 
+/** What was measured by hand of reads on two threads, beside the figures the run takes itself. */
+export const THREADS_NOTES: string[] = [
+  'Measured by hand on 2026-12-01, on 1,000,000 events (GET /api/products, 5 s figures of wrk, interleaved):',
+  '',
+  "- **This machine's cores.** The loop of cores.ts, pinned, took 174-176 ns an iteration on one core and 243-249",
+  '  on the other at 12:10, and the other way round at 12:15; minutes later both took 171. Which core the kernel',
+  "  gives a one-thread server moves its CPU a request by as much, and so the 'per core' figures taken free.",
+  '- **Ours on one thread ÷ the floor, both pinned to the same core**, wrk to the other: 0.94-0.97 per core spent',
+  '  on core 1 and 0.94-0.95 on core 0 (124-131 µs of CPU a request against 117-123; three pairs each). On',
+  '  50,000 events, an hour earlier: 0.82-0.92.',
+  '- **Two threads make each request dearer, and more than two floor processes do.** perf stat over the server,',
+  '  per request: one thread 0.19 context switches and 0.36 futex calls; two threads 1.15 and 0.89. The floor: one',
+  '  process 0.04 and 0.11; two 0.56 and 0.21. Where our threads went to sleep (perf, sched_switch): the writing',
+  "  thread waited in SQLite's walTryBeginRead for a mutex the request thread held across an fcntl: connections of",
+  "  one process to one file share SQLite's record of its locks, and take its mutex to change them; separate",
+  '  processes each have their own. The request thread was mostly switched out writing its answer, wrk waking on',
+  "  its core. Not changed: the locks are SQLite's own, and the files must stay locked against the other processes",
+  '  that open them (`npm run admin`, a projector of its own).',
+  '',
+];
+
 /** What start-up and idle memory are made of. */
 export const STARTUP_NOTES: string[] = [
   'What the idle process is made of (2026-11-27, heap snapshots and /proc of `npm start` on an empty store, 8 s',

@@ -1,36 +1,52 @@
 // The section of docs/benchmarks.md on reads over several threads (threads.ts): each read route
-// on 1, 2, … threads against the raw floor on one, and what a machine with more cores should
-// expect, worked out from this run's own per-thread figures.
+// on 1, 2, … threads against the raw floor on as many processes, the two on one core each, the
+// machine's own cores, and what a machine with more cores should expect, worked out from this
+// run's own per-thread figures.
 import { fmt, ratio } from './format.ts';
 import { HEADING } from './headings.ts';
+import { THREADS_NOTES } from './report-notes.ts';
+import type { CoreSpeeds } from './cores.ts';
 import type { Figure, ThreadScaling } from './threads.ts';
 
+type Route = ThreadScaling['routes'][number];
+
 /** Ours on `count` threads ÷ ours on one, for a route. */
-export function scalingOf(route: ThreadScaling['routes'][number], counts: number[], count: number): number {
+export function scalingOf(route: Route, counts: number[], count: number): number {
   return route.perCount[counts.indexOf(count)]!.requestsPerSecond / route.perCount[0]!.requestsPerSecond;
+}
+
+/** The floor on `count` processes ÷ on one, for a route: what a server sharing nothing between its processes gained here. */
+export function floorScalingOf(route: Route, counts: number[], count: number): number {
+  return route.floorPerCount[counts.indexOf(count)]!.requestsPerSecond / route.floorPerCount[0]!.requestsPerSecond;
 }
 
 /** Requests a second per core's worth of the server's CPU; undefined where /proc could not tell. */
 const perServerCore = ({ requestsPerSecond, cores }: Figure): number | undefined => cores && requestsPerSecond / cores.server;
 
 /** Ours on `count` threads ÷ ours on one, each per core of CPU its process spent; undefined where /proc could not tell. */
-export function scalingPerCoreOf(route: ThreadScaling['routes'][number], counts: number[], count: number): number | undefined {
+export function scalingPerCoreOf(route: Route, counts: number[], count: number): number | undefined {
   const [many, one] = [perServerCore(route.perCount[counts.indexOf(count)]!), perServerCore(route.perCount[0]!)];
   return many && one && many / one;
 }
 
-/** Ours on one thread ÷ the floor, each per core of CPU its process spent; undefined where /proc could not tell. */
-export function floorPerCoreOf(route: ThreadScaling['routes'][number]): number | undefined {
-  const [ours, floor] = [perServerCore(route.perCount[0]!), perServerCore(route.floor)];
-  return ours && floor && ours / floor;
+/**
+ * Ours on one thread ÷ the floor's one process, each per core of CPU it spent: from the figures
+ * pinned to one core where there are some (the same core for both, so neither is judged on a
+ * slower one), else from the free ones. Undefined where /proc could not tell.
+ */
+export function floorPerCoreOf(route: Route): { ratio: number; pinned: boolean } | undefined {
+  const [ours, floor] = route.pinned ? [route.pinned.ours, route.pinned.floor] : [route.perCount[0]!, route.floorPerCount[0]!];
+  const [oursPerCore, floorPerCore] = [perServerCore(ours), perServerCore(floor)];
+  return oursPerCore && floorPerCore ? { ratio: oursPerCore / floorPerCore, pinned: route.pinned !== undefined } : undefined;
 }
 
-/** Where the cores went, per route and count and for the floor; nothing where /proc could not tell. */
+/** Where the cores went, per route and count, ours and the floor's; nothing where /proc could not tell. */
 function coresTable({ counts, routes }: ThreadScaling, cores: number): string[] {
+  const many = (count: number, one: string, more: string) => `${count} ${count === 1 ? one : more}`;
   const rows = routes.flatMap((route) =>
     [
-      ...route.perCount.map((figure, i) => ({ who: `${counts[i]} thread${counts[i] === 1 ? '' : 's'}`, figure })),
-      { who: 'floor', figure: route.floor },
+      ...route.perCount.map((figure, i) => ({ who: many(counts[i]!, 'thread', 'threads'), figure })),
+      ...route.floorPerCount.map((figure, i) => ({ who: `floor, ${many(counts[i]!, 'process', 'processes')}`, figure })),
     ].map(({ who, figure }) => ({ route: route.route, who, figure })),
   );
   if (!rows.every((row) => row.figure.cores))
@@ -46,13 +62,50 @@ function coresTable({ counts, routes }: ThreadScaling, cores: number): string[] 
   ];
 }
 
+/** The figures of ours on one thread and the floor's one process, each pinned to the same core, wrk to another. */
+function pinnedTable(threads: ThreadScaling): string[] {
+  if ('unavailable' in threads.pinning) return [`(No figures on one core each: ${threads.pinning.unavailable}.)`, ''];
+  const { server, generator } = threads.pinning;
+  const rows = threads.routes.filter((route) => route.pinned?.ours.cores && route.pinned.floor.cores);
+  if (rows.length === 0) return ['(/proc could not tell the CPU of the pinned servers: no figures on one core each.)', ''];
+  return [
+    `Ours on one thread and the floor's one process, each in turn pinned to core ${server} with all its threads (taskset),`,
+    `and wrk to core ${generator}: what each does with one core, on the same core (medians over the rounds).`,
+    '',
+    '| route | ours (/s) | floor (/s) | ours µs of CPU a request | floor µs | ours ÷ floor per core |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((route) => {
+      const { ours, floor } = route.pinned!;
+      return `| ${route.route} | ${fmt(ours.requestsPerSecond)} | ${fmt(floor.requestsPerSecond)} | ${fmt(ours.cores!.serverPerRequest)} | ${fmt(floor.cores!.serverPerRequest)} | ${ratio(floorPerCoreOf(route)!.ratio, 1)} |`;
+    }),
+    '',
+  ];
+}
+
+/** What the machine's cores did alone and together, before the figures and after them. */
+function coresOfMachine(threads: ThreadScaling): string[] {
+  if (!threads.cores) return [];
+  const line = (when: string, { alone, together, scaling }: CoreSpeeds) =>
+    `| ${when} | ${alone.map((ns) => ns.toFixed(0)).join(' / ')} | ${together.map((ns) => ns.toFixed(0)).join(' / ')} | ${ratio(scaling, 1)} |`;
+  return [
+    "The machine's own cores: the same loop of integer arithmetic pinned to each core, alone in turn and then on",
+    'all of them at once (nanoseconds of CPU an iteration, cores.ts). Their sum is the most any server could',
+    'scale here with the load generator elsewhere: the cores of this machine are not always equal.',
+    '',
+    '| when | each core alone (ns) | all at once (ns) | all at once ÷ the fastest alone |',
+    '|---|---:|---:|---:|',
+    line('before the figures', threads.cores.before),
+    line('after them', threads.cores.after),
+    '',
+  ];
+}
+
 /** What the shares say of 2 ÷ 1 on GET /api/products: was the machine's limit reached, and what each core did. */
 function coresReading(threads: ThreadScaling, cores: number): string[] {
   const products = threads.routes[0]!;
   const [one, two] = [products.perCount[0]!.cores, products.perCount[threads.counts.indexOf(2)]!.cores];
   const perCore = scalingPerCoreOf(products, threads.counts, 2);
-  const floorPerCore = floorPerCoreOf(products);
-  if (!one || !two || perCore === undefined || floorPerCore === undefined) return [];
+  if (!one || !two || perCore === undefined) return [];
   const left = cores - two.server - two.generator;
   // Every core wrk left to the server, each request costing what it did on one thread.
   const allowed = (cores - two.generator) / one.server;
@@ -62,10 +115,10 @@ function coresReading(threads: ThreadScaling, cores: number): string[] {
       ? 'the machine had no core left to give, so 2 ÷ 1 here is what the machine allowed, not what the threads can do.'
       : `${left.toFixed(2)} of a core was left, so the threads, not the machine, set 2 ÷ 1.`,
     `Had the server had every core wrk left, each request costing what it did on one thread, two threads would`,
-    `have answered at most ${ratio(allowed, 1)} times one (${cores} − ${two.generator.toFixed(2)} cores ÷ ${one.server.toFixed(2)}): the most this machine allows with the load on it.`,
+    `have answered at most ${ratio(allowed, 1)} times one (${cores} − ${two.generator.toFixed(2)} cores ÷ ${one.server.toFixed(2)}).`,
     `With one thread the server spent ${one.server.toFixed(2)} cores (the request thread, and the followers', V8's and libuv's),`,
     `${fmt(one.serverPerRequest)} µs a request; with two, ${fmt(two.serverPerRequest)} µs. Per core the server spent, two threads`,
-    `answered ${ratio(perCore, 1)} times what one did, and one thread ${ratio(floorPerCore, 1)} times the floor.`,
+    `answered ${ratio(perCore, 1)} times what one did.`,
     '',
   ];
 }
@@ -113,37 +166,52 @@ export function threadsSection(threads: ThreadScaling, cores: number): string[] 
   const most = counts[counts.length - 1]!;
   const products = routes[0]!;
   const two = scalingOf(products, counts, 2);
+  const floorTwo = floorScalingOf(products, counts, 2);
+  const perCore = floorPerCoreOf(products);
+  const plural = (c: number) => (c === 1 ? '' : 's');
   return [
     ...heading,
     `\`npm start\` on the largest store with \`HTTP_THREADS\` = ${counts.join(', ')} in turn (${threads.rounds} rounds, each count in`,
-    'each round, medians), and the raw floor (one thread, the same SELECTs) in the same rounds. The load is',
-    `${threads.load}; on this ${cores}-core machine the load generator shares the cores with the server. Request threads`,
-    'answer the reads of the read models on connections of their own; everything else goes to the writing thread',
-    '(docs/operations.md#request-threads). Each start is warmed up first, each route loaded as long as a figure times',
-    'the number of threads: every thread compiles its own code from the share of the connections it gets.',
+    'each round, medians), and the raw floor (the same SELECTs, servers/raw-reads.ts) as as many processes sharing',
+    'the port, in the same rounds: a server that shares nothing between its processes, for what this machine lets',
+    `any server gain from more of them. The load is ${threads.load}; on this ${cores}-core machine the load generator`,
+    'shares the cores with the server. Request threads answer the reads of the read models on connections of their',
+    'own; everything else goes to the writing thread (docs/operations.md#request-threads). Each start is warmed up',
+    'first, each route loaded as long as a figure times the number of threads: every thread compiles its own code',
+    'from the share of the connections it gets.',
     '',
-    `| route | note | ${counts.map((c) => `${c} thread${c === 1 ? '' : 's'} (/s)`).join(' | ')} | ${counts.map((c) => `p99 ${c} (ms)`).join(' | ')} | ${counts
+    `| route | note | ${counts.map((c) => `${c} thread${plural(c)} (/s)`).join(' | ')} | ${counts.map((c) => `p99 ${c} (ms)`).join(' | ')} | ${counts
       .slice(1)
       .map((c) => `${c} ÷ 1`)
-      .join(' | ')} | floor (/s) | 1 thread ÷ floor |`,
-    `|---|---|${counts.map(() => '---:').join('|')}|${counts.map(() => '---:').join('|')}|${counts
+      .join(' | ')} | ${counts.map((c) => `floor, ${c} process${c === 1 ? '' : 'es'} (/s)`).join(' | ')} | ${counts
       .slice(1)
-      .map(() => '---:')
-      .join('|')}|---:|---:|`,
+      .map((c) => `floor ${c} ÷ 1`)
+      .join(' | ')} | 1 thread ÷ floor |`,
+    `|---|---|${[...counts, ...counts, ...counts.slice(1), ...counts, ...counts.slice(1)].map(() => '---:').join('|')}|---:|`,
     ...routes.map(
       (route) =>
         `| ${route.route} | ${route.note} | ${route.perCount.map((m) => fmt(m.requestsPerSecond)).join(' | ')} | ${route.perCount.map((m) => m.p99).join(' | ')} | ${counts
           .slice(1)
           .map((c) => ratio(scalingOf(route, counts, c), 1))
-          .join(
-            ' | ',
-          )} | ${fmt(route.floor.requestsPerSecond)} | ${ratio(route.perCount[0]!.requestsPerSecond, route.floor.requestsPerSecond)} |`,
+          .join(' | ')} | ${route.floorPerCount.map((m) => fmt(m.requestsPerSecond)).join(' | ')} | ${counts
+          .slice(1)
+          .map((c) => ratio(floorScalingOf(route, counts, c), 1))
+          .join(' | ')} | ${ratio(route.perCount[0]!.requestsPerSecond, route.floorPerCount[0]!.requestsPerSecond)} |`,
     ),
     '',
-    `**GET /api/products on 2 threads ÷ on 1: ${ratio(two, 1)}** (the target is 1.6 at least).`,
+    `**GET /api/products on 2 threads ÷ on 1: ${ratio(two, 1)}** (the target is 1.6 at least); the floor on 2 processes ÷ on 1:`,
+    `${ratio(floorTwo, 1)}, so ours scaled ${ratio(two, floorTwo)} times as much as a server sharing nothing did on the same cores.`,
     '',
-    `Where the cores went in the same figures (medians over the rounds, from /proc: each process's CPU over the figure's`,
-    'wall time, and the CPU per request answered):',
+    ...coresOfMachine(threads),
+    ...pinnedTable(threads),
+    ...(perCore
+      ? [
+          `**GET /api/products on 1 thread ÷ the floor, per core each spent: ${ratio(perCore.ratio, 1)}**${perCore.pinned ? ', both on the same core' : ' (not pinned)'} (the target is 0.8 at least).`,
+          '',
+        ]
+      : []),
+    `Where the cores went in the free figures (medians over the rounds, from /proc: each process's CPU over the figure's`,
+    'wall time, and the CPU per request answered; the floor on several processes all of them together):',
     '',
     ...coresTable(threads, cores),
     ...coresReading(threads, cores),
@@ -152,5 +220,6 @@ export function threadsSection(threads: ThreadScaling, cores: number): string[] 
       ? `With ${most} threads this run measured ${ratio(scalingOf(products, counts, most), 1)} times one.`
       : 'To be checked on a machine with more cores.',
     '',
+    ...THREADS_NOTES,
   ];
 }

@@ -1,10 +1,17 @@
 // Reads on several threads: `npm start` on the largest store with HTTP_THREADS=1, 2, … up to the
 // cores, in turn and in rounds (1, 2, 1, 2, …, so that each count meets the same minutes of the
-// machine), each read route loaded with 16 connections; and the raw floor (servers/raw-reads.ts,
-// one thread) in the same rounds, so that ours per thread can be set against it. The load comes
-// from wrk (wrk.ts says why). Every start of a server is warmed up before it is measured: until
-// 2026-11-29 ours was measured in its first seconds at every start and the floor, started once,
-// warm in all rounds but the first (GET /api/products, 1 thread ÷ floor: 0.62 recorded so).
+// machine), each read route loaded with 16 connections; and the raw floor (servers/raw-reads.ts)
+// in the same rounds as as many processes sharing the port as ours has threads, so that ours per
+// thread, and ours' scaling, can each be set against a server that shares nothing between its
+// processes. The load comes from wrk (wrk.ts says why). Every start of a server is warmed up
+// before it is measured: until 2026-11-29 ours was measured in its first seconds at every start
+// and the floor, started once, warm in all rounds but the first (GET /api/products, 1 thread ÷
+// floor: 0.62 recorded so).
+//
+// This machine's cores are not equal, and not the same from one minute to the next (cores.ts):
+// a figure of CPU per request depends on which core the kernel put the server on. So ours on one
+// thread and the floor's one process are also measured each pinned to the same core, wrk to
+// another: the per-core comparison the issue asks for, on the same core.
 import { availableParallelism } from 'node:os';
 import { freePort, startService } from '../test/process.ts';
 import { until } from '@eventide/testing/wait.ts';
@@ -14,6 +21,7 @@ import type { Measured } from './measured.ts';
 import type { Sample } from './growth-sample.ts';
 import { loadPaths } from './wrk.ts';
 import { coresOf, endedChildrenTicks, microsPerRequest, processTicks } from './thread-times.ts';
+import { coreSpeeds, pin, pinning, unpin, type CoreSpeeds, type Pinning } from './cores.ts';
 
 /**
  * Where the machine's cores went while a figure was taken: on a machine whose cores the load generator
@@ -42,8 +50,15 @@ export interface ThreadScaling {
     note: string;
     /** Per count, the median over the rounds. */
     perCount: Figure[];
-    floor: Figure;
+    /** Per count, the floor as that many processes sharing the port: the median over the rounds. */
+    floorPerCount: Figure[];
+    /** Ours on one thread and the floor's one process, each pinned to the same core and wrk to another; absent where they cannot be. */
+    pinned?: { ours: Figure; floor: Figure };
   }>;
+  /** The cores the pinned figures ran on, or why there are none. */
+  pinning: Pinning | { unavailable: string };
+  /** What each core did alone and all at once, before the figures and after them; absent where the cores cannot be pinned. */
+  cores?: { before: CoreSpeeds; after: CoreSpeeds };
 }
 
 /**
@@ -71,16 +86,21 @@ function median(runs: Figure[]): Figure {
 }
 
 /**
- * `path` loaded as a figure, with the CPU of the server's process (`pid`) and of wrk meanwhile: wrk's
+ * `path` loaded as a figure, with the CPU of the server's processes (`pids`) and of wrk meanwhile: wrk's
  * is what this process's ended children spent, and wrk is the only child that ends during a load.
+ * `cpus`: the cores wrk runs on, when the server is pinned elsewhere.
  */
-async function measuredLoad(url: string, path: string, seconds: number, pid: number | undefined): Promise<Figure> {
-  const serverBefore = pid === undefined ? undefined : processTicks(pid);
+async function measuredLoad(url: string, path: string, seconds: number, pids: Array<number | undefined>, cpus?: string): Promise<Figure> {
+  const ticks = () => {
+    const each = pids.map((pid) => (pid === undefined ? undefined : processTicks(pid)));
+    return each.every((t) => t !== undefined) ? each.reduce((sum, t) => sum + t, 0) : undefined;
+  };
+  const serverBefore = ticks();
   const generatorBefore = endedChildrenTicks();
   const started = performance.now();
-  const { requestsPerSecond, p99, requests } = await loadPaths(url, [path], seconds);
+  const { requestsPerSecond, p99, requests } = await loadPaths(url, [path], seconds, {}, cpus);
   const wallSeconds = (performance.now() - started) / 1000;
-  const serverAfter = pid === undefined ? undefined : processTicks(pid);
+  const serverAfter = ticks();
   const generatorAfter = endedChildrenTicks();
   if (serverBefore === undefined || serverAfter === undefined || generatorBefore === undefined || generatorAfter === undefined)
     return { requestsPerSecond, p99 };
@@ -94,6 +114,40 @@ async function measuredLoad(url: string, path: string, seconds: number, pid: num
       serverPerRequest: microsPerRequest(server, requests),
     },
   };
+}
+
+/** `count` floor processes on one port (SO_REUSEPORT, as our threads share theirs), for the store at `dataDir`. */
+async function startFloors(dataDir: string, count: number): Promise<{ url: string; pids: Array<number | undefined>; stop(): void }> {
+  const port = await freePort();
+  const floors: Array<Awaited<ReturnType<typeof spawnServer>>> = [];
+  try {
+    for (let i = 0; i < count; i++) floors.push(await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir, FLOOR_PORT: String(port) }));
+  } catch (error) {
+    for (const floor of floors) floor.stop();
+    throw error;
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pids: floors.map((floor) => floor.pid),
+    stop() {
+      for (const floor of floors) floor.stop();
+    },
+  };
+}
+
+/**
+ * Each route's figure with the server's processes (`pids`) pinned to the server's core and wrk to
+ * its own, then the server let go on every core again.
+ */
+async function pinnedLoads(url: string, routes: Array<{ path: string }>, seconds: number, pids: Array<number | undefined>, cores: Pinning) {
+  for (const pid of pids) if (pid !== undefined) pin(pid, cores.server);
+  try {
+    const figures: Figure[] = [];
+    for (const { path } of routes) figures.push(await measuredLoad(url, path, seconds, pids, cores.generator));
+    return figures;
+  } finally {
+    for (const pid of pids) if (pid !== undefined) unpin(pid);
+  }
 }
 
 /** The read routes, each with the one path it is loaded with (wrk asks one URL): a page, a product, a word in about 1% of products. */
@@ -110,11 +164,19 @@ function routesOf({ ids, words }: Sample): Array<{ route: string; note: string; 
 export async function benchThreads(dataDir: string, sample: Sample, seconds: number, rounds: number): Promise<ThreadScaling> {
   const routes = routesOf(sample);
   const counts = [...new Set([1, 2, availableParallelism()])].sort((a, b) => a - b);
+  const cores = pinning();
   const ours = routes.map(() => counts.map(() => [] as Figure[]));
-  const floors = routes.map(() => [] as Figure[]);
-  const floor = await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir });
+  const floors = routes.map(() => counts.map(() => [] as Figure[]));
+  const pinned = routes.map(() => ({ ours: [] as Figure[], floor: [] as Figure[] }));
+  const before = await coreSpeeds();
+  const floorSets: Array<Awaited<ReturnType<typeof startFloors>>> = [];
   try {
-    await warm(`http://127.0.0.1:${floor.port}`, routes, seconds);
+    for (const count of counts) {
+      const set = await startFloors(dataDir, count);
+      floorSets.push(set);
+      // As ours: each process gets one process's warm-up from its share of the connections.
+      await warm(set.url, routes, seconds * count);
+    }
     for (let round = 0; round < rounds; round++) {
       for (const [c, count] of counts.entries()) {
         const metricsPort = await freePort();
@@ -145,21 +207,38 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
           // 1.55-1.82, median 1.65.)
           await warm(service.url, routes, seconds * count);
           for (const [r, { path }] of routes.entries())
-            ours[r]![c]!.push(await measuredLoad(service.url, path, seconds, service.child.pid));
+            ours[r]![c]!.push(await measuredLoad(service.url, path, seconds, [service.child.pid]));
+          if (count === 1 && !('unavailable' in cores)) {
+            for (const [r, figure] of (await pinnedLoads(service.url, routes, seconds, [service.child.pid], cores)).entries())
+              pinned[r]!.ours.push(figure);
+          }
         } finally {
           await service.stop();
         }
+        const floor = floorSets[c]!;
+        for (const [r, { path }] of routes.entries()) floors[r]![c]!.push(await measuredLoad(floor.url, path, seconds, floor.pids));
+        if (count === 1 && !('unavailable' in cores)) {
+          for (const [r, figure] of (await pinnedLoads(floor.url, routes, seconds, floor.pids, cores)).entries())
+            pinned[r]!.floor.push(figure);
+        }
       }
-      for (const [r, { path }] of routes.entries())
-        floors[r]!.push(await measuredLoad(`http://127.0.0.1:${floor.port}`, path, seconds, floor.pid));
     }
   } finally {
-    floor.stop();
+    for (const set of floorSets) set.stop();
   }
+  const after = await coreSpeeds();
   return {
     counts,
     rounds,
     load: `wrk, one thread, 16 connections, ${seconds} s per figure`,
-    routes: routes.map(({ route, note }, r) => ({ route, note, perCount: ours[r]!.map(median), floor: median(floors[r]!) })),
+    routes: routes.map(({ route, note }, r) => ({
+      route,
+      note,
+      perCount: ours[r]!.map(median),
+      floorPerCount: floors[r]!.map(median),
+      ...(pinned[r]!.ours.length > 0 ? { pinned: { ours: median(pinned[r]!.ours), floor: median(pinned[r]!.floor) } } : {}),
+    })),
+    pinning: cores,
+    ...(before && after ? { cores: { before, after } } : {}),
   };
 }

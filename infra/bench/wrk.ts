@@ -12,11 +12,11 @@ export const wrkMissing = (): string | undefined =>
   spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error ? 'wrk is not installed (Debian package wrk)' : undefined;
 
 /** GET `paths` of `url` in turn (one path needs no script), 16 connections, for `seconds`; every answer must be a 2xx. */
-export async function loadPaths(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}) {
+export async function loadPaths(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}, cpus?: string) {
   const result =
     paths.length === 1
-      ? await wrk(url + paths[0], seconds, 16, { headers })
-      : await wrk(url, seconds, 16, { script: { file: 'paths.lua', args: paths }, headers });
+      ? await wrk(url + paths[0], seconds, 16, { headers, cpus })
+      : await wrk(url, seconds, 16, { script: { file: 'paths.lua', args: paths }, headers, cpus });
   if (result.non2xx > 0) throw new Error(`${url}${paths[0]}: ${result.non2xx} answers were not 2xx`);
   return { requestsPerSecond: result.requestsPerSecond, p99: result.p99, requests: result.requests };
 }
@@ -41,6 +41,8 @@ export interface WrkOptions {
   /** A Lua file beside this one that makes each request (sign-ups.lua, paths.lua), and its arguments. */
   script?: { file: string; args: string[] };
   headers?: Record<string, string>;
+  /** The cores wrk may run on (taskset's list, `1` or `0-3`): kept off a server pinned elsewhere. */
+  cpus?: string | undefined;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function wrk(
   url: string,
   seconds: number,
   connections: number,
-  { script, headers = {} }: WrkOptions = {},
+  { script, headers = {}, cpus }: WrkOptions = {},
 ): Promise<WrkResult> {
   const scripted = script ? ['-s', fileURLToPath(new URL(script.file, import.meta.url))] : [];
   const headed = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
@@ -66,7 +68,8 @@ export async function wrk(
     url,
     ...(script ? ['--', ...script.args] : []),
   ];
-  const out = await promisify(execFile)('wrk', args, { encoding: 'utf8' }).then(
+  const [command, commandArgs] = cpus === undefined ? ['wrk', args] : ['taskset', ['-c', cpus, 'wrk', ...args]];
+  const out = await promisify(execFile)(command, commandArgs, { encoding: 'utf8' }).then(
     (run) => run.stdout,
     (error: Error & { stderr?: string }) => {
       throw new Error(`wrk ${url}: ${error.stderr || error.message}`);

@@ -109,4 +109,9 @@ app.use((ctx) => {
     ctx.status = 404;
   }
 });
-const server = app.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })));
+// FLOOR_PORT with SO_REUSEPORT: several floor processes share one port as our threads do (serve.ts), and the
+// kernel shares its connections out among them the same way: the floor's own scaling over processes.
+const server = app.listen(
+  { port: Number(process.env.FLOOR_PORT ?? 0), host: '127.0.0.1', reusePort: process.env.FLOOR_PORT !== undefined },
+  () => console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })),
+);
