@@ -109,11 +109,14 @@ function coresReading(threads: ThreadScaling, cores: number): string[] {
   const left = cores - two.server - two.generator;
   // Every core wrk left to the server, each request costing what it did on one thread.
   const allowed = (cores - two.generator) / one.server;
+  const floorTwo = floorScalingOf(products, threads.counts, 2);
   return [
     `On GET /api/products with two threads, the server spent ${two.server.toFixed(2)} cores and wrk ${two.generator.toFixed(2)}, of the ${cores}:`,
-    left < 0.2
-      ? 'the machine had no core left to give, so 2 ÷ 1 here is what the machine allowed, not what the threads can do.'
-      : `${left.toFixed(2)} of a core was left, so the threads, not the machine, set 2 ÷ 1.`,
+    left >= 0.2
+      ? `${left.toFixed(2)} of a core was left, so the threads, not the machine, set 2 ÷ 1.`
+      : floorTwo >= 1.6
+        ? `no core was left, and yet the floor's two processes answered ${ratio(floorTwo, 1)} times its one on the same cores: two threads of ours gained less than two processes that share nothing.`
+        : `no core was left, and the floor's two processes answered ${ratio(floorTwo, 1)} times its one: the machine, not only the threads, set 2 ÷ 1.`,
     `Had the server had every core wrk left, each request costing what it did on one thread, two threads would`,
     `have answered at most ${ratio(allowed, 1)} times one (${cores} − ${two.generator.toFixed(2)} cores ÷ ${one.server.toFixed(2)}).`,
     `With one thread the server spent ${one.server.toFixed(2)} cores (the request thread, and the followers', V8's and libuv's),`,
