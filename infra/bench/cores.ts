@@ -3,7 +3,8 @@
 // which one is slower changes over the minutes: a fixed loop of arithmetic, pinned to each core in
 // turn, took 174-176 ns an iteration on one and 243-249 on the other on 2026-12-01 at 12:10, and
 // the other way round at 12:15. A figure of CPU per request then depends on which core the kernel
-// happened to put the server on, and two threads can never answer twice what one does.
+// happened to put the server on, and while one core is the slower no server, ours or the floor,
+// can answer twice on two what it does on one (the loop on both at once gave 1.48-1.95 of one).
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
@@ -36,9 +37,9 @@ export function unpin(pid: number): void {
 }
 
 /**
- * The same loop of integer arithmetic as its own process, pinned to `core`: nanoseconds of its
- * thread's CPU an iteration, after a fifth of `ms` to let V8 compile it. CPU time, not wall
- * time, so that what else runs on that core meanwhile does not count.
+ * A loop of integer arithmetic that prints the nanoseconds of its thread's CPU an iteration over
+ * `ms` (its argument), after a fifth of that to let V8 compile it. CPU time, not wall time, so
+ * that what else runs on its core meanwhile does not count.
  */
 const LOOP = `
 const until = (ms) => { const end = Date.now() + ms; let sink = 0, n = 0;
@@ -52,6 +53,7 @@ const spent = process.threadCpuUsage(before);
 console.log(((spent.user + spent.system) * 1000) / n);
 `;
 
+/** LOOP as its own process, pinned to `core`. */
 const loopOn = async (core: number, ms: number): Promise<number> => {
   const { stdout } = await promisify(execFile)('taskset', ['--cpu-list', String(core), process.execPath, '-e', LOOP, String(ms)], {
     encoding: 'utf8',
