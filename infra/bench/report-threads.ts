@@ -10,15 +10,15 @@ import type { Figure, ThreadScaling } from './threads.ts';
 
 type Route = ThreadScaling['routes'][number];
 
+/** Figures per count: the one at `count` ÷ the one at 1, in requests a second. */
+const gainAt = (perCount: Figure[], counts: number[], count: number): number =>
+  perCount[counts.indexOf(count)]!.requestsPerSecond / perCount[0]!.requestsPerSecond;
+
 /** Ours on `count` threads ÷ ours on one, for a route. */
-export function scalingOf(route: Route, counts: number[], count: number): number {
-  return route.perCount[counts.indexOf(count)]!.requestsPerSecond / route.perCount[0]!.requestsPerSecond;
-}
+export const scalingOf = (route: Route, counts: number[], count: number): number => gainAt(route.perCount, counts, count);
 
 /** The floor on `count` processes ÷ on one, for a route: what a server sharing nothing between its processes gained here. */
-export function floorScalingOf(route: Route, counts: number[], count: number): number {
-  return route.floorPerCount[counts.indexOf(count)]!.requestsPerSecond / route.floorPerCount[0]!.requestsPerSecond;
-}
+export const floorScalingOf = (route: Route, counts: number[], count: number): number => gainAt(route.floorPerCount, counts, count);
 
 /** Requests a second per core's worth of the server's CPU; undefined where /proc could not tell. */
 const perServerCore = ({ requestsPerSecond, cores }: Figure): number | undefined => cores && requestsPerSecond / cores.server;
