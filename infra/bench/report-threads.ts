@@ -1,5 +1,5 @@
 // The section of docs/benchmarks.md on reads over several threads (threads.ts): each read route
-// on 1, 2, … threads against the raw floor on as many processes, the two on one core each, the
+// on 1, 2, … threads against the raw floor on as many processes (and threads), the two on one core each, the
 // machine's own cores, and what a machine with more cores should expect, worked out from this
 // run's own per-thread figures.
 import { fmt, ratio } from './format.ts';
@@ -77,6 +77,32 @@ function pinnedTable(threads: ThreadScaling): string[] {
     ...rows.map((route) => {
       const { ours, floor } = route.pinned!;
       return `| ${route.route} | ${fmt(ours.requestsPerSecond)} | ${fmt(floor.requestsPerSecond)} | ${fmt(ours.cores!.serverPerRequest)} | ${fmt(floor.cores!.serverPerRequest)} | ${ratio(floorPerCoreOf(route)!.ratio, 1)} |`;
+    }),
+    '',
+  ];
+}
+
+/**
+ * The floor as threads of one process against as many processes, in the same rounds: what sharing a
+ * process costs a server that shares nothing else.
+ */
+function floorThreadsTable({ counts, routes }: ThreadScaling): string[] {
+  const many = counts.slice(1);
+  if (many.length === 0 || routes.some((route) => route.floorThreadsPerCount.length !== many.length)) return [];
+  return [
+    'The floor as as many threads of one process (servers/raw-reads-threads.ts: each thread with connections of its',
+    'own to the files and a socket of its own on the port, as ours), in the same rounds. Threads of one process share',
+    "SQLite's record of each file's locks and take its mutex to change it; processes each have their own.",
+    '',
+    `| route | ${many.map((c) => `floor, ${c} processes (/s) | floor, ${c} threads of 1 process (/s) | threads ÷ processes`).join(' | ')} |`,
+    `|---|${many.map(() => '---:|---:|---:').join('|')}|`,
+    ...routes.map((route) => {
+      const cells = many.map((c, i) => {
+        const processes = route.floorPerCount[counts.indexOf(c)]!.requestsPerSecond;
+        const threaded = route.floorThreadsPerCount[i]!.requestsPerSecond;
+        return `${fmt(processes)} | ${fmt(threaded)} | ${ratio(threaded, processes)}`;
+      });
+      return `| ${route.route} | ${cells.join(' | ')} |`;
     }),
     '',
   ];
@@ -205,6 +231,7 @@ export function threadsSection(threads: ThreadScaling, cores: number): string[] 
     `**GET /api/products on 2 threads ÷ on 1: ${ratio(two, 1)}** (the target is 1.6 at least); the floor on 2 processes ÷ on 1:`,
     `${ratio(floorTwo, 1)}, so ours scaled ${ratio(two, floorTwo)} times as much as a server sharing nothing did on the same cores.`,
     '',
+    ...floorThreadsTable(threads),
     ...coresOfMachine(threads),
     ...pinnedTable(threads),
     ...(perCore

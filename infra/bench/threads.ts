@@ -3,7 +3,8 @@
 // machine), each read route loaded with 16 connections; and the raw floor (servers/raw-reads.ts)
 // in the same rounds as as many processes sharing the port as ours has threads, so that ours per
 // thread, and ours' scaling, can each be set against a server that shares nothing between its
-// processes. The load comes from wrk (wrk.ts says why). Every start of a server is warmed up
+// processes; and as as many threads of one process (servers/raw-reads-threads.ts), for what threads
+// sharing a process cost such a server. The load comes from wrk (wrk.ts says why). Every start of a server is warmed up
 // before it is measured: until 2026-11-29 ours was measured in its first seconds at every start
 // and the floor, started once, warm in all rounds but the first (GET /api/products, 1 thread ÷
 // floor: 0.62 recorded so).
@@ -52,6 +53,8 @@ export interface ThreadScaling {
     perCount: Figure[];
     /** Per count, the floor as that many processes sharing the port: the median over the rounds. */
     floorPerCount: Figure[];
+    /** Per count past 1 (counts.slice(1)), the floor as that many threads of one process: the median over the rounds. */
+    floorThreadsPerCount: Figure[];
     /** Ours on one thread and the floor's one process, each pinned to the same core and wrk to another; absent where they cannot be. */
     pinned?: { ours: Figure; floor: Figure };
   }>;
@@ -116,12 +119,19 @@ async function measuredLoad(url: string, path: string, seconds: number, pids: Ar
   };
 }
 
-/** `count` floor processes on one port (SO_REUSEPORT, as our threads share theirs), for the store at `dataDir`. */
-async function startFloors(dataDir: string, count: number): Promise<{ url: string; pids: Array<number | undefined>; stop(): void }> {
+type Floors = { url: string; pids: Array<number | undefined>; stop(): void };
+
+/**
+ * The floor for the store at `dataDir` on one port (SO_REUSEPORT, as our threads share theirs): as
+ * `count` processes, or as one process of `count` threads.
+ */
+async function startFloors(dataDir: string, count: number, as: 'processes' | 'threads' = 'processes'): Promise<Floors> {
   const port = await freePort();
   const floors: Array<Awaited<ReturnType<typeof spawnServer>>> = [];
+  const env = { DATA_DIR: dataDir, FLOOR_PORT: String(port) };
   try {
-    for (let i = 0; i < count; i++) floors.push(await spawnServer('./raw-reads.ts', { DATA_DIR: dataDir, FLOOR_PORT: String(port) }));
+    if (as === 'threads') floors.push(await spawnServer('./raw-reads-threads.ts', { ...env, FLOOR_THREADS: String(count) }));
+    else for (let i = 0; i < count; i++) floors.push(await spawnServer('./raw-reads.ts', env));
   } catch (error) {
     for (const floor of floors) floor.stop();
     throw error;
@@ -167,15 +177,21 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
   const cores = pinning();
   const ours = routes.map(() => counts.map(() => [] as Figure[]));
   const floors = routes.map(() => counts.map(() => [] as Figure[]));
+  const floorThreads = routes.map(() => counts.slice(1).map(() => [] as Figure[]));
   const pinned = routes.map(() => ({ ours: [] as Figure[], floor: [] as Figure[] }));
   const before = await coreSpeeds();
-  const floorSets: Array<Awaited<ReturnType<typeof startFloors>>> = [];
+  const floorSets: Floors[] = [];
+  const floorThreadSets: Floors[] = [];
   try {
     for (const count of counts) {
       const set = await startFloors(dataDir, count);
       floorSets.push(set);
       // As ours: each process gets one process's warm-up from its share of the connections.
       await warm(set.url, routes, seconds * count);
+      if (count === 1) continue;
+      const threaded = await startFloors(dataDir, count, 'threads');
+      floorThreadSets.push(threaded);
+      await warm(threaded.url, routes, seconds * count);
     }
     for (let round = 0; round < rounds; round++) {
       for (const [c, count] of counts.entries()) {
@@ -217,6 +233,10 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
         }
         const floor = floorSets[c]!;
         for (const [r, { path }] of routes.entries()) floors[r]![c]!.push(await measuredLoad(floor.url, path, seconds, floor.pids));
+        const threaded = c > 0 ? floorThreadSets[c - 1]! : undefined;
+        if (threaded)
+          for (const [r, { path }] of routes.entries())
+            floorThreads[r]![c - 1]!.push(await measuredLoad(threaded.url, path, seconds, threaded.pids));
         if (count === 1 && !('unavailable' in cores)) {
           for (const [r, figure] of (await pinnedLoads(floor.url, routes, seconds, floor.pids, cores)).entries())
             pinned[r]!.floor.push(figure);
@@ -224,7 +244,7 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
       }
     }
   } finally {
-    for (const set of floorSets) set.stop();
+    for (const set of [...floorSets, ...floorThreadSets]) set.stop();
   }
   const after = await coreSpeeds();
   return {
@@ -236,6 +256,7 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
       note,
       perCount: ours[r]!.map(median),
       floorPerCount: floors[r]!.map(median),
+      floorThreadsPerCount: floorThreads[r]!.map(median),
       ...(pinned[r]!.ours.length > 0 ? { pinned: { ours: median(pinned[r]!.ours), floor: median(pinned[r]!.floor) } } : {}),
     })),
     pinning: cores,
