@@ -1,7 +1,7 @@
 // The section of docs/benchmarks.md on reads over several threads (threads.ts): each read route
-// on 1, 2, … threads against the raw floor on as many processes (and threads), the two on one core each, the
-// machine's own cores, and what a machine with more cores should expect, worked out from this
-// run's own per-thread figures.
+// on 1, 2, … threads against the raw floor on as many processes and as many threads of one, the
+// two on one core each, the machine's own cores, and what a machine with more cores should expect,
+// worked out from this run's own per-thread figures.
 import { fmt, ratio } from './format.ts';
 import { HEADING } from './headings.ts';
 import { THREADS_NOTES } from './report-notes.ts';

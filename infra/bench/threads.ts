@@ -3,11 +3,11 @@
 // machine), each read route loaded with 16 connections; and the raw floor (servers/raw-reads.ts)
 // in the same rounds as as many processes sharing the port as ours has threads, so that ours per
 // thread, and ours' scaling, can each be set against a server that shares nothing between its
-// processes; and as as many threads of one process (servers/raw-reads-threads.ts), for what threads
-// sharing a process cost such a server. The load comes from wrk (wrk.ts says why). Every start of a server is warmed up
-// before it is measured: until 2026-11-29 ours was measured in its first seconds at every start
-// and the floor, started once, warm in all rounds but the first (GET /api/products, 1 thread ÷
-// floor: 0.62 recorded so).
+// processes; and as as many threads of one process (servers/raw-reads-threads.ts), for what
+// threads sharing a process cost such a server. The load comes from wrk (wrk.ts says why). Every
+// start of a server is warmed up before it is measured: until 2026-11-29 ours was measured in its
+// first seconds at every start and the floor, started once, warm in all rounds but the first (GET
+// /api/products, 1 thread ÷ floor: 0.62 recorded so).
 //
 // This machine's cores are not equal, and not the same from one minute to the next (cores.ts):
 // a figure of CPU per request depends on which core the kernel put the server on. So ours on one
