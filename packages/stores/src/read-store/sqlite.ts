@@ -24,8 +24,12 @@ import { listSql } from './list-sql.ts';
 
 /** The SQLite read store, and a way for its indexes' readers (product search) to read the generation it serves. */
 export interface SqliteReadStore extends ReadStore {
-  /** Runs a read on the generation served; once more if a promotion dropped its tables meanwhile. */
-  readActive<T>(read: (prepare: Prepare, generation: number) => T | Promise<T>): Promise<T>;
+  /**
+   * Runs a read on the generation served; once more if a promotion dropped its tables meanwhile.
+   * `prepareColumns` prepares statements whose rows come as arrays of their columns (cheaper: see
+   * documentOfColumns), `prepare` those whose rows come as objects.
+   */
+  readActive<T>(read: (prepare: Prepare, generation: number, prepareColumns: Prepare) => T | Promise<T>): Promise<T>;
 }
 
 export interface SqliteReadStoreOptions {
@@ -340,7 +344,7 @@ export function openSqliteReadStore(path: string, options: SqliteReadStoreOption
       });
     },
 
-    readActive: (read) => onActive((generation) => read(prepare, generation)),
+    readActive: (read) => onActive((generation) => read(prepare, generation, prepareColumns)),
 
     async close() {
       // Unless a rebuild promoted another generation meanwhile, and dropped this one.
