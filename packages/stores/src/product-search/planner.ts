@@ -170,11 +170,14 @@ export function ftsQuery(query: QueryWord[]): string {
 }
 
 /**
- * A test of whether a text holds every one of `query`'s words, as ftsQuery matches them, for many
- * texts in turn: for each word a pattern of its alternatives between word boundaries, on the text
- * folded once. Text and words all ASCII need no Unicode classes, which made a test three times slower.
+ * A test of whether a product's text (its name, and its description where the index holds it) holds
+ * every one of `query`'s words, each in either, as ftsQuery matches them, for many products in turn:
+ * for each word a pattern of its alternatives between word boundaries. Text and words all ASCII are
+ * matched as they are, ignoring case, which needs no Unicode classes (those made a test three times
+ * slower) and no folded copy of the text (a search over its budget reads 500 products' text);
+ * other text is folded first, as words() folds it.
  */
-export function holdsEvery(query: QueryWord[]): (text: string) => boolean {
+export function holdsEvery(query: QueryWord[]): (name: string, description?: string) => boolean {
   const alternatives = query.map(alternativesOf);
   const patterns = (letter: string, flags: string) =>
     alternatives.map(({ words, startOf }) => {
@@ -183,12 +186,14 @@ export function holdsEvery(query: QueryWord[]): (text: string) => boolean {
     });
   const unicode = patterns('[\\p{L}\\p{N}]', 'u');
   const ascii = alternatives.every(({ words, startOf }) => words.every(isAscii) && isAscii(startOf ?? ''))
-    ? patterns('[a-z0-9]', '')
+    ? patterns('[a-z0-9]', 'i')
     : undefined;
-  return (text) => {
-    const plain = ascii && isAscii(text);
-    const folded = plain ? text.toLowerCase() : normalized(text);
-    return (plain ? ascii : unicode).every((pattern) => pattern.test(folded));
+  /** The patterns for `text`, and the text they read. */
+  const readAs = (text: string): [RegExp[], string] => (ascii && isAscii(text) ? [ascii, text] : [unicode, normalized(text)]);
+  return (name, description) => {
+    const named = readAs(name);
+    const described = description === undefined ? undefined : readAs(description);
+    return alternatives.every((_, i) => named[0][i]!.test(named[1]) || (described !== undefined && described[0][i]!.test(described[1])));
   };
 }
 

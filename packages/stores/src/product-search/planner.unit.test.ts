@@ -236,6 +236,16 @@ describe('holdsEvery', () => {
     expect(holdsEvery([word('copper'), word('brulee')])('Copper crème brûlée')).toBe(true);
   });
 
+  it('finds each word in the name or the description, never across the two', () => {
+    const holds = holdsEvery([word('copper'), word('kettle')]);
+    expect(holds('Copper pan', 'A KETTLE for tea')).toBe(true);
+    expect(holds('Copper kettle')).toBe(true);
+    expect(holds('Steel pan', 'copper and kettle')).toBe(true);
+    expect(holds('Copper pan', 'for tea')).toBe(false);
+    expect(holdsEvery([word('ket', { prefix: true })])('Copper', 'tle')).toBe(false);
+    expect(holdsEvery([word('creme'), word('copper')])('Crème brûlée', 'in COPPER')).toBe(true);
+  });
+
   it('reads a word from the vocabulary as written, even one with characters a pattern would take as syntax', () => {
     const holds = holdsEvery([word('cpp', { typos: ['c++', 'a.b'] })]);
     expect(holds('The c++ book')).toBe(true);

@@ -149,7 +149,7 @@ async function newestMatches(
   const rows = scanned
     .filter((row) => {
       const fields = JSON.parse(row.body) as { name: string; description: string };
-      return holdsTheRest(column === 'words' ? `${fields.name} ${fields.description}` : fields.name);
+      return holdsTheRest(fields.name, column === 'words' ? fields.description : undefined);
     })
     .slice(0, SEARCH_CANDIDATES);
   return { rows, complete: rows.length === SEARCH_CANDIDATES || scanned.length < bounds.scanned };

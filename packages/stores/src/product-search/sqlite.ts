@@ -153,7 +153,7 @@ function newestMatches(
   const rows: IndexRow[] = [];
   /** Keeps a row that holds the other words; true once there are enough. */
   const kept = (row: IndexRow) => {
-    if (holdsTheRest(row.length === 2 ? row[1]! : row.slice(1).join(' '))) rows.push(row);
+    if (holdsTheRest(row[1]!, row[2])) rows.push(row);
     return rows.length === SEARCH_CANDIDATES;
   };
   if (intersected.length > 1) {
