@@ -76,7 +76,7 @@ interface Statements {
 /** The `limit` products of generation `g` that best match `text`, most relevant first. */
 async function searchProducts(statements: Statements, g: number, text: string, limit: number, bounds: SearchBounds): Promise<SearchResult> {
   const { prepare, columns: prepareColumns } = statements;
-  const vocabulary = sqliteVocabulary(prepare, g);
+  const vocabulary = sqliteVocabulary(prepare, g, searchTerms(text));
   const planned = await planQuery(text, vocabulary);
   if (planned.some((word) => word.standsForNothing)) return { hits: [], complete: true };
   const query = planned.map((word) => withPrefixWords(word, vocabulary.prefixWords));
