@@ -206,10 +206,10 @@ function documentsOf(prepareColumns: Prepare, g: number, ranked: Array<{ match: 
     const rows = prepareColumns(
       `SELECT ${ROW} FROM ${table('products', g)} WHERE seq IN (${placeholders(wanted.length)}) AND deleted = 0`,
     ).all(...wanted.map(({ match }) => match.seq)) as unknown as DocumentColumns[];
-    const bySeq = new Map(rows.map((row) => [Number(row[2]), row]));
+    const bySeq = new Map(rows.map((row) => documentOfColumns<'products'>(row)).map((doc) => [doc.seq, doc]));
     for (const { match, score } of wanted) {
-      const row = bySeq.get(match.seq);
-      if (row) hits.push({ doc: documentOfColumns<'products'>(row), score });
+      const doc = bySeq.get(match.seq);
+      if (doc) hits.push({ doc, score });
     }
   }
   return hits;
