@@ -61,7 +61,7 @@ export function sqliteProductSearch(store: SqliteReadStore, bounds: SearchBounds
     async search(text, limit) {
       if (searchTerms(text).length === 0) return { hits: [], complete: true };
       return store.readActive((prepare, generation, prepareColumns) =>
-        searchProducts({ prepare, columns: prepareColumns }, generation, text, limit, bounds),
+        searchProducts({ prepare, prepareColumns }, generation, text, limit, bounds),
       );
     },
   };
@@ -70,12 +70,12 @@ export function sqliteProductSearch(store: SqliteReadStore, bounds: SearchBounds
 /** How a search prepares its statements: rows as objects (the vocabulary's), or as arrays (its rows of text and documents). */
 interface Statements {
   prepare: Prepare;
-  columns: Prepare;
+  prepareColumns: Prepare;
 }
 
 /** The `limit` products of generation `g` that best match `text`, most relevant first. */
 async function searchProducts(statements: Statements, g: number, text: string, limit: number, bounds: SearchBounds): Promise<SearchResult> {
-  const { prepare, columns: prepareColumns } = statements;
+  const { prepare, prepareColumns } = statements;
   const vocabulary = sqliteVocabulary(prepare, g, searchTerms(text));
   const planned = await planQuery(text, vocabulary);
   if (planned.some((word) => word.standsForNothing)) return { hits: [], complete: true };
