@@ -32,9 +32,11 @@ export function scalingPerCoreOf(route: Route, counts: number[], count: number):
 /**
  * Ours on one thread ÷ the floor's one process, each per core of CPU it spent: from the figures
  * pinned to one core where there are some (the same core for both, so neither is judged on a
- * slower one), else from the free ones. Undefined where /proc could not tell.
+ * slower one), pair by pair (threads.ts says why), else from the free ones. Undefined where /proc
+ * could not tell.
  */
 export function floorPerCoreOf(route: Route): { ratio: number; pinned: boolean } | undefined {
+  if (route.pinned?.perCore !== undefined) return { ratio: route.pinned.perCore, pinned: true };
   const [ours, floor] = route.pinned ? [route.pinned.ours, route.pinned.floor] : [route.perCount[0]!, route.floorPerCount[0]!];
   const [oursPerCore, floorPerCore] = [perServerCore(ours), perServerCore(floor)];
   return oursPerCore && floorPerCore ? { ratio: oursPerCore / floorPerCore, pinned: route.pinned !== undefined } : undefined;
@@ -70,7 +72,9 @@ function pinnedTable(threads: ThreadScaling): string[] {
   if (rows.length === 0) return ['(/proc could not tell the CPU of the pinned servers: no figures on one core each.)', ''];
   return [
     `Ours on one thread and the floor's one process, each in turn pinned to core ${server} with all its threads (taskset),`,
-    `and wrk to core ${generator}: what each does with one core, on the same core (medians over the rounds).`,
+    `and wrk to core ${generator}: what each does with one core, on the same core. They are measured in pairs, a figure of`,
+    "each seconds apart, the other free meanwhile; the figures are the medians over the rounds' pairs, and the last",
+    "column the median of the pairs' ratios.",
     '',
     '| route | ours (/s) | floor (/s) | ours µs of CPU a request | floor µs | ours ÷ floor per core |',
     '|---|---:|---:|---:|---:|---:|',

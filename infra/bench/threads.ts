@@ -12,7 +12,10 @@
 // This machine's cores are not equal, and not the same from one minute to the next (cores.ts):
 // a figure of CPU per request depends on which core the kernel put the server on. So ours on one
 // thread and the floor's one process are also measured each pinned to the same core, wrk to
-// another: the per-core comparison the issue asks for, on the same core.
+// another: the per-core comparison the issue asks for, on the same core. They are measured in
+// pairs, a figure of each seconds apart, and compared pair by pair: measured minutes apart, the
+// same core's speed moved the ratio more than the servers did (GET /api/products, 2026-12-01:
+// 0.67 recorded so at 18:12; that evening, figures seconds apart, 0.81-0.98 in six pairs by hand).
 import { availableParallelism } from 'node:os';
 import { freePort, startService } from '../test/process.ts';
 import { until } from '@eventide/testing/wait.ts';
@@ -55,8 +58,12 @@ export interface ThreadScaling {
     floorPerCount: Figure[];
     /** Per count past 1 (counts.slice(1)), the floor as that many threads of one process: the median over the rounds. */
     floorThreadsPerCount: Figure[];
-    /** Ours on one thread and the floor's one process, each pinned to the same core and wrk to another; absent where they cannot be. */
-    pinned?: { ours: Figure; floor: Figure };
+    /**
+     * Ours on one thread and the floor's one process, each pinned to the same core and wrk to another,
+     * in pairs seconds apart: each one's median figure, and the median over the pairs of ours ÷ the
+     * floor per core each spent (where /proc could tell); absent where they cannot be pinned.
+     */
+    pinned?: { ours: Figure; floor: Figure; perCore?: number };
   }>;
   /** The cores the pinned figures ran on, or why there are none. */
   pinning: Pinning | { unavailable: string };
@@ -86,6 +93,13 @@ function median(runs: Figure[]): Figure {
     serverPerRequest: medianOf(shares.map((s) => s.serverPerRequest)),
   };
   return { ...measured, cores };
+}
+
+/** A route's pinned pairs over the rounds: each server's median figure, and the median of the pairs' ratios per core. */
+function pinnedOf(pairs: Array<{ ours: Figure; floor: Figure }>): NonNullable<ThreadScaling['routes'][number]['pinned']> {
+  const ratios = pairs.map(pairPerCore);
+  const figures = { ours: median(pairs.map((pair) => pair.ours)), floor: median(pairs.map((pair) => pair.floor)) };
+  return ratios.every((ratio) => ratio !== undefined) ? { ...figures, perCore: medianOf(ratios) } : figures;
 }
 
 /**
@@ -119,7 +133,10 @@ async function measuredLoad(url: string, path: string, seconds: number, pids: Ar
   };
 }
 
-type Floors = { url: string; pids: Array<number | undefined>; stop(): void };
+/** A server being measured: where it answers and its processes' ids. */
+type Served = { url: string; pids: Array<number | undefined> };
+
+type Floors = Served & { stop(): void };
 
 /**
  * The floor for the store at `dataDir` on one port (SO_REUSEPORT, as our threads share theirs): as
@@ -145,19 +162,45 @@ async function startFloors(dataDir: string, count: number, as: 'processes' | 'th
   };
 }
 
-/**
- * Each route's figure with the server's processes (`pids`) pinned to the server's core and wrk to
- * its own, then the server let go on every core again.
- */
-async function pinnedLoads(url: string, routes: Array<{ path: string }>, seconds: number, pids: Array<number | undefined>, cores: Pinning) {
+/** Pairs of pinned figures each round takes of every route: ours and the floor, seconds apart. */
+const PINNED_PAIRS = 2;
+
+/** `path`'s figure with the server's processes (`pids`) pinned to the server's core and wrk to its own, then let go on every core again. */
+async function pinnedLoad({ url, pids }: Served, path: string, seconds: number, cores: Pinning): Promise<Figure> {
   for (const pid of pids) if (pid !== undefined) pin(pid, cores.server);
   try {
-    const figures: Figure[] = [];
-    for (const { path } of routes) figures.push(await measuredLoad(url, path, seconds, pids, cores.generator));
-    return figures;
+    return await measuredLoad(url, path, seconds, pids, cores.generator);
   } finally {
     for (const pid of pids) if (pid !== undefined) unpin(pid);
   }
+}
+
+/**
+ * Each route's PINNED_PAIRS pairs of figures, ours and the floor's each pinned in turn to the same
+ * core, the one not measured free on every core meanwhile (its idle timers off the measured core).
+ * Which goes first alternates, so that neither always meets a core the other has just warmed.
+ */
+async function pinnedPairs(ours: Served, floor: Served, routes: Array<{ path: string }>, seconds: number, cores: Pinning) {
+  const pairs: Array<Array<{ ours: Figure; floor: Figure }>> = [];
+  for (const { path } of routes) {
+    const route: Array<{ ours: Figure; floor: Figure }> = [];
+    for (let pair = 0; pair < PINNED_PAIRS; pair++) {
+      if (pair % 2 === 0) {
+        const oursFigure = await pinnedLoad(ours, path, seconds, cores);
+        route.push({ ours: oursFigure, floor: await pinnedLoad(floor, path, seconds, cores) });
+      } else {
+        const floorFigure = await pinnedLoad(floor, path, seconds, cores);
+        route.push({ ours: await pinnedLoad(ours, path, seconds, cores), floor: floorFigure });
+      }
+    }
+    pairs.push(route);
+  }
+  return pairs;
+}
+
+/** Ours ÷ the floor per core each spent, in one pair of pinned figures; undefined where /proc could not tell. */
+function pairPerCore({ ours, floor }: { ours: Figure; floor: Figure }): number | undefined {
+  return ours.cores && floor.cores ? floor.cores.serverPerRequest / ours.cores.serverPerRequest : undefined;
 }
 
 /** The read routes, each with the one path it is loaded with (wrk asks one URL): a page, a product, a word in about 1% of products. */
@@ -178,7 +221,7 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
   const ours = routes.map(() => counts.map(() => [] as Figure[]));
   const floors = routes.map(() => counts.map(() => [] as Figure[]));
   const floorThreads = routes.map(() => counts.slice(1).map(() => [] as Figure[]));
-  const pinned = routes.map(() => ({ ours: [] as Figure[], floor: [] as Figure[] }));
+  const pinned = routes.map(() => [] as Array<{ ours: Figure; floor: Figure }>);
   const before = await coreSpeeds();
   const floorSets: Floors[] = [];
   const floorThreadSets: Floors[] = [];
@@ -225,8 +268,9 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
           for (const [r, { path }] of routes.entries())
             ours[r]![c]!.push(await measuredLoad(service.url, path, seconds, [service.child.pid]));
           if (count === 1 && !('unavailable' in cores)) {
-            for (const [r, figure] of (await pinnedLoads(service.url, routes, seconds, [service.child.pid], cores)).entries())
-              pinned[r]!.ours.push(figure);
+            const served = { url: service.url, pids: [service.child.pid] };
+            for (const [r, pairs] of (await pinnedPairs(served, floorSets[0]!, routes, seconds, cores)).entries())
+              pinned[r]!.push(...pairs);
           }
         } finally {
           await service.stop();
@@ -237,10 +281,6 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
         if (threaded)
           for (const [r, { path }] of routes.entries())
             floorThreads[r]![c - 1]!.push(await measuredLoad(threaded.url, path, seconds, threaded.pids));
-        if (count === 1 && !('unavailable' in cores)) {
-          for (const [r, figure] of (await pinnedLoads(floor.url, routes, seconds, floor.pids, cores)).entries())
-            pinned[r]!.floor.push(figure);
-        }
       }
     }
   } finally {
@@ -257,7 +297,7 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
       perCount: ours[r]!.map(median),
       floorPerCount: floors[r]!.map(median),
       floorThreadsPerCount: floorThreads[r]!.map(median),
-      ...(pinned[r]!.ours.length > 0 ? { pinned: { ours: median(pinned[r]!.ours), floor: median(pinned[r]!.floor) } } : {}),
+      ...(pinned[r]!.length > 0 ? { pinned: pinnedOf(pinned[r]!) } : {}),
     })),
     pinning: cores,
     ...(before && after ? { cores: { before, after } } : {}),
