@@ -43,6 +43,11 @@ export interface CoreShares {
 
 /** A route's figure, with the cores' shares where /proc could tell them. */
 export type Figure = Measured & { cores?: CoreShares };
+/** Ours on one thread and the floor's one process, pinned to the same core seconds apart. */
+interface PinnedPair {
+  ours: Figure;
+  floor: Figure;
+}
 
 export interface ThreadScaling {
   /** The thread counts, 1 first. */
@@ -63,7 +68,7 @@ export interface ThreadScaling {
      * in pairs seconds apart: each one's median figure, and the median over the pairs of ours ÷ the
      * floor per core each spent (where /proc could tell); absent where they cannot be pinned.
      */
-    pinned?: { ours: Figure; floor: Figure; perCore?: number };
+    pinned?: PinnedPair & { perCore?: number };
   }>;
   /** The cores the pinned figures ran on, or why there are none. */
   pinning: Pinning | { unavailable: string };
@@ -96,7 +101,7 @@ function median(runs: Figure[]): Figure {
 }
 
 /** A route's pinned pairs over the rounds: each server's median figure, and the median of the pairs' ratios per core. */
-function pinnedOf(pairs: Array<{ ours: Figure; floor: Figure }>): NonNullable<ThreadScaling['routes'][number]['pinned']> {
+function pinnedOf(pairs: PinnedPair[]): NonNullable<ThreadScaling['routes'][number]['pinned']> {
   const ratios = pairs.map(pairPerCore);
   const figures = { ours: median(pairs.map((pair) => pair.ours)), floor: median(pairs.map((pair) => pair.floor)) };
   return ratios.every((ratio) => ratio !== undefined) ? { ...figures, perCore: medianOf(ratios) } : figures;
@@ -181,9 +186,9 @@ async function pinnedLoad({ url, pids }: Served, path: string, seconds: number, 
  * Which goes first alternates, so that neither always meets a core the other has just warmed.
  */
 async function pinnedPairs(ours: Served, floor: Served, routes: Array<{ path: string }>, seconds: number, cores: Pinning) {
-  const pairs: Array<Array<{ ours: Figure; floor: Figure }>> = [];
+  const pairs: PinnedPair[][] = [];
   for (const { path } of routes) {
-    const route: Array<{ ours: Figure; floor: Figure }> = [];
+    const route: PinnedPair[] = [];
     for (let pair = 0; pair < PINNED_PAIRS; pair++) {
       if (pair % 2 === 0) {
         const oursFigure = await pinnedLoad(ours, path, seconds, cores);
@@ -199,7 +204,7 @@ async function pinnedPairs(ours: Served, floor: Served, routes: Array<{ path: st
 }
 
 /** Ours ÷ the floor per core each spent, in one pair of pinned figures; undefined where /proc could not tell. */
-function pairPerCore({ ours, floor }: { ours: Figure; floor: Figure }): number | undefined {
+function pairPerCore({ ours, floor }: PinnedPair): number | undefined {
   return ours.cores && floor.cores ? floor.cores.serverPerRequest / ours.cores.serverPerRequest : undefined;
 }
 
@@ -221,7 +226,7 @@ export async function benchThreads(dataDir: string, sample: Sample, seconds: num
   const ours = routes.map(() => counts.map(() => [] as Figure[]));
   const floors = routes.map(() => counts.map(() => [] as Figure[]));
   const floorThreads = routes.map(() => counts.slice(1).map(() => [] as Figure[]));
-  const pinned = routes.map(() => [] as Array<{ ours: Figure; floor: Figure }>);
+  const pinned = routes.map(() => [] as PinnedPair[]);
   const before = await coreSpeeds();
   const floorSets: Floors[] = [];
   const floorThreadSets: Floors[] = [];
