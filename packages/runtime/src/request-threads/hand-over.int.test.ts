@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { until } from '@eventide/testing/wait.ts';
 import { forwardedAddressOf } from '@eventide/platform/http/forwarded.ts';
 import { capturedLog } from '@eventide/testing/captured-log.ts';
 import { handOverTo, newDoor, openDoor } from './hand-over.ts';
@@ -124,6 +125,79 @@ describe("the door between a process's threads", () => {
     expect((await get(`${url}/users`, { method: 'POST', agent: reader })).body).toBe('handed over from 127.0.0.1');
     reader.destroy();
     expect(served).toHaveLength(2);
+  });
+
+  it("passes an upgraded connection's half-close on: the client reads the last words while it still sends", async () => {
+    // What a WebSocket server does on a message over its size limit: its close frame, its FIN, and
+    // it reads on (and drops) what the client was still sending. The client must read that close
+    // frame, not a reset; the server must be sent every byte up to the client's own end.
+    const door = newDoor();
+    const own = createServer();
+    let received = 0;
+    let serverSawEnd = false;
+    own.on('upgrade', (_req: IncomingMessage, socket: Socket, head: Buffer) => {
+      received = head.length;
+      socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\nlast words');
+      socket.on('data', (chunk: Buffer) => (received += chunk.length));
+      socket.once('end', () => (serverSawEnd = true));
+    });
+    const opened = await openDoor(door, (_req, res) => res.end(), own);
+    closing.push(opened.close);
+    const handOver = handOverTo(door, capturedLog().log);
+    const thread: Server = createServer();
+    thread.on('upgrade', handOver.upgrade);
+    await new Promise<void>((resolve) => thread.listen(0, '127.0.0.1', resolve));
+    closing.push(() => new Promise<void>((resolve) => thread.close(() => resolve())), handOver.close);
+
+    const client = connect((thread.address() as AddressInfo).port, '127.0.0.1');
+    const sent = 8 * 1024 * 1024;
+    let read = '';
+    let failure: Error | undefined;
+    client.on('data', (chunk: Buffer) => (read += chunk.toString('latin1')));
+    client.once('error', (error) => (failure = error));
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.write('GET /collab HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n');
+    // Far more than the kernel's buffers hold, so that most of it is still to send when the server ends.
+    client.end(Buffer.alloc(sent, 'x'));
+    await closed;
+    expect(failure?.message).toBeUndefined();
+    expect(read).toMatch(/last words$/);
+    await until(() => serverSawEnd, "the server to read to the client's end");
+    expect(received).toBe(sent);
+  });
+
+  it('ends a connection left half open: the writing thread ended, the client never does', async () => {
+    const door = newDoor();
+    const own = createServer();
+    const served: Socket[] = [];
+    own.on('upgrade', (_req: IncomingMessage, socket: Socket) => {
+      served.push(socket);
+      socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n');
+    });
+    const opened = await openDoor(door, (_req, res) => res.end(), own);
+    closing.push(opened.close);
+    const handOver = handOverTo(door, capturedLog().log, 200);
+    const thread: Server = createServer();
+    thread.on('upgrade', handOver.upgrade);
+    await new Promise<void>((resolve) => thread.listen(0, '127.0.0.1', resolve));
+    closing.push(() => new Promise<void>((resolve) => thread.close(() => resolve())), handOver.close);
+
+    // A client that reads the server's end and keeps its own side open, sending nothing more.
+    const client = connect({ port: (thread.address() as AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true });
+    let ended = false;
+    let closed = false;
+    client.once('end', () => (ended = true));
+    client.once('close', () => (closed = true));
+    client.on('data', () => undefined);
+    client.write('GET /collab HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n');
+    await until(() => ended, "the server's end to reach the client");
+    // The request thread ends both once the bound has passed: the writing thread's connection closes,
+    // and the client's next bytes are refused by the kernel.
+    const [writingSide] = served;
+    await until(() => writingSide?.destroyed === true, "the writing thread's connection to close", 10_000);
+    client.on('error', () => undefined);
+    await until(() => closed || !client.write('still here?'), "the client's connection to be refused", 10_000);
+    client.destroy();
   });
 
   it('ends a connection to the door that claims to be piped without the token, and serves nothing of it', async () => {

@@ -39,6 +39,11 @@ const CLOSE_HEADER = 'eventide-close';
 const PIPE_PREAMBLE = 'EVENTIDE-PIPE';
 /** How long a connection to the door may take to send its first line: the threads send it at once. */
 const DOOR_FIRST_LINE_MS = 10_000;
+/**
+ * How long a connection passed through the door may stay half open: one side has ended, the other
+ * has not. As long as ws waits for the other side of a WebSocket's closing handshake.
+ */
+const HALF_OPEN_MS = 30_000;
 /** Hop-by-hop headers (RFC 9110 7.6.1): each hop's own, never passed on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
@@ -64,8 +69,11 @@ function passedOn(rawHeaders: string[], dropHopByHop = true): string[] {
   return kept;
 }
 
-/** A request thread's side: hands a request, or an upgrade, to the writing thread. */
-export function handOverTo(door: Door, log: Logger) {
+/**
+ * A request thread's side: hands a request, or an upgrade, to the writing thread. `halfOpenMs`
+ * bounds a piped connection left half open (joinedWhole).
+ */
+export function handOverTo(door: Door, log: Logger, halfOpenMs = HALF_OPEN_MS) {
   // Connections kept between requests: a hop costs a write and a read, not a connect.
   const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
   const ours = (req: IncomingMessage) => [TOKEN_HEADER, door.token, ADDRESS_HEADER, req.socket.remoteAddress ?? ''];
@@ -110,37 +118,54 @@ export function handOverTo(door: Door, log: Logger) {
   }
 
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const upstream: Socket = connect({ path: door.path });
+    const upstream: Socket = connect({ path: door.path, allowHalfOpen: true });
     // The upgrade's own hop-by-hop headers (Connection, Upgrade) are what the writing thread must see.
     const headers = [...passedOn(req.rawHeaders, false), ...ours(req)];
     const lines = [`${req.method} ${req.url} HTTP/1.1`];
     for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
     upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (head.length > 0) upstream.write(head);
-    joinedWhole(socket, upstream);
+    joinedWhole(socket, upstream, halfOpenMs);
   }
 
   /** A connection passed on whole (steering.ts): the preamble, what was read of it, then its bytes both ways. */
   function pipe(socket: Socket, head: Buffer, answered: () => void): void {
-    const upstream: Socket = connect({ path: door.path });
+    const upstream: Socket = connect({ path: door.path, allowHalfOpen: true });
     upstream.on('data', answered);
     upstream.write(`${PIPE_PREAMBLE} ${door.token} ${socket.remoteAddress ?? ''}\r\n`);
     upstream.write(head);
-    joinedWhole(socket, upstream);
+    joinedWhole(socket, upstream, halfOpenMs);
     socket.resume();
   }
 
   return { request, upgrade, pipe, close: () => agent.destroy() };
 }
 
-/** Two connections piped into each other both ways; either's end or failure ends both. */
-function joinedWhole(client: Duplex, upstream: Socket): void {
+/**
+ * Two connections piped into each other both ways. A side's end (its FIN) ends the other's writing
+ * and nothing more, as TCP would: a server that closes a WebSocket first, as on a message over the
+ * size limit, has its close frame and its FIN reach the client while the client is still sending
+ * (ws reads and drops the rest), and an answer before the writing thread's FIN reaches a slow
+ * reader whole. A failure, or a side closed without ending, ends both at once; a side left half
+ * open (one end seen, not the other) is ended after `halfOpenMs`.
+ */
+function joinedWhole(client: Duplex, upstream: Socket, halfOpenMs: number): void {
+  let halfOpen: NodeJS.Timeout | undefined;
   const end = () => {
+    clearTimeout(halfOpen);
     client.destroy();
     upstream.destroy();
   };
-  upstream.once('error', end).once('close', end);
-  client.once('error', end).once('close', end);
+  for (const side of [client, upstream]) {
+    side.once('error', end);
+    side.once('end', () => {
+      halfOpen ??= setTimeout(end, halfOpenMs).unref();
+    });
+    side.once('close', () => {
+      if (!side.readableEnded) end();
+      else if (client.destroyed && upstream.destroyed) clearTimeout(halfOpen);
+    });
+  }
   upstream.pipe(client);
   client.pipe(upstream);
 }
@@ -210,7 +235,8 @@ export async function openDoor(door: Door, app: RequestListener, server: Server)
 
   /** Every connection to the door, so that closing it ends them, piped ones included. */
   const open = new Set<Socket>();
-  const entrance = createNetServer((socket) => {
+  // Half open as a connection an HTTP server accepts itself (Node's http servers are): its server decides what a client's end means.
+  const entrance = createNetServer({ allowHalfOpen: true }, (socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
     onFirstLine(socket, DOOR_FIRST_LINE_MS, (line = '', read) => {
