@@ -113,9 +113,13 @@ describe.skipIf(!available)('the editor in the web app, in Chromium', { timeout:
     await e.page.keyboard.press('Control+Home');
     await o.page.keyboard.press('Control+End');
     await Promise.all([
-      o.page.locator('#text').pressSequentially('Olive ends.', { delay: 5 }),
+      o.page.locator('#text').pressSequentially('Olive ends', { delay: 5 }),
       e.page.locator('#text').pressSequentially('Edda starts. ', { delay: 5 }),
     ]);
+    await converged(pages, owner, id, 'the words typed at once everywhere');
+    // Olive's full stop after all of Edda's words: the last edit her page saw is her own, and the
+    // others' carets below must be drawn on the text as she made it.
+    await o.page.locator('#text').press('.');
     await converged(pages, owner, id, 'all three pages to converge on the server’s text');
     expect((await server(owner, id)).text).toBe('Edda starts. Middle. Olive ends.');
 

@@ -38,7 +38,7 @@ export interface Cursor {
 export type SessionState = 'connecting' | 'connected' | 'offline' | 'ended';
 
 export interface TextSessionEvents {
-  /** The text changed; `edit` is the change when someone else made it (to move the local caret). */
+  /** The text changed (this person's typing too); `edit` is the change when someone else made it (to move the local caret). */
   text(text: string, edit?: TextEdit): void;
   state(state: SessionState, why?: string): void;
   /** Others' cursors, by presence id. */
@@ -109,6 +109,9 @@ export class TextSession {
     if (edit.length === 0) return;
     this.undoable.local(new Delta(edit), new Delta(this.doc.data as never));
     this.submit(edit, 'editor');
+    // The page draws the others' carets on this text: without it, they would stand where they were
+    // before this person's own last keystrokes until someone else's edit came.
+    this.on.text(after);
     this.progress();
   }
 
