@@ -8,6 +8,8 @@ import { API_ROUTES, routerPath } from '@eventide/contract/routes.ts';
 import { startFullApp } from './full-app.ts';
 import { jsonClient } from '@eventide/testing/json-client.ts';
 import { connectEditor, openText, submit, textOf } from '@eventide/testing/collab/editor-client.ts';
+import { rawClient } from '@eventide/testing/collab/raw-client.ts';
+import { until } from '@eventide/testing/wait.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeNginxConfig } from '../front-door/nginx.ts';
@@ -180,6 +182,22 @@ describe.skipIf(!nginxAvailable)('the front door of the split processes', { time
     } finally {
       editor.close();
     }
+  });
+
+  it('closes a message over the size limit with 1009 through the door, as the process does', async () => {
+    // The process closes first (1009, then its FIN) and reads on what the client is still sending:
+    // both of the door's layers must pass that half-close on, or the client is reset before it reads
+    // the close frame (1006). A message far over the limit is still being sent when the close comes.
+    const user = jsonClient(split.url);
+    await signUp(user);
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const client = await rawClient(split.url, user.cookieHeader());
+      client.send({ a: 'op', c: 'documents', d: `too-big-${i}`, v: 1, seq: 1, op: [{ insert: 'x'.repeat(8 * 1024 * 1024) }] });
+      await until(() => client.closed !== undefined, 'the close');
+      codes.push(client.closed!.code);
+    }
+    expect(codes).toEqual([1009, 1009, 1009]);
   });
 
   it('exports a person’s data from the site process, each service’s part read from the shared stores', async () => {
