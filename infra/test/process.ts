@@ -2,7 +2,7 @@
 // Ready means what it means to a user: GET /health answers 200.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { delimiter, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killGroup, spawnInGroup } from '@eventide/testing/processes.ts';
@@ -87,12 +87,47 @@ export function residentParts(pid: number): string {
   return ['RssAnon', 'RssFile', 'RssShmem'].map(part).join(', ');
 }
 
+/**
+ * Where the ports handed to started processes come from: below the kernel's ephemeral range
+ * (ip_local_port_range), from which bind(0) and every outgoing connection take theirs. A port from
+ * there, closed again for the child to listen on, may be taken meanwhile by any connection the
+ * machine opens, or handed out again by the next bind(0): a service given it as both PORT and
+ * METRICS_PORT could not start (CI, 2026-12-02). Each vitest worker takes from a slice of its own.
+ */
+const PORTS = (() => {
+  let ephemeralLow = 32_768;
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || ephemeralLow;
+  } catch {
+    // Not Linux: its default range's start.
+  }
+  const low = 10_000;
+  const sliceSize = 1_000;
+  const slices = Math.max(1, Math.floor((ephemeralLow - low) / sliceSize));
+  const slice = Number(process.env.VITEST_POOL_ID ?? 0) % slices;
+  const first = low + slice * sliceSize;
+  // A random start: a process this one starts (the bench) may take from the same slice.
+  let next = Math.floor(Math.random() * sliceSize);
+  return { take: () => first + (next++ % sliceSize), sliceSize };
+})();
+
+/** A port for a process a test starts: one this process has not handed out lately, and free when asked. */
 export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < PORTS.sliceSize; tried++) {
+    const port = PORTS.take();
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port among the ${PORTS.sliceSize} of this worker's slice`);
+}
+
+async function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (listening) await new Promise((resolve) => server.close(resolve));
+  return listening;
 }
 
 async function healthy(url: string): Promise<boolean> {
