@@ -37,6 +37,7 @@ const STARTS_PROCESSES = [
   'infra/test/seed.e2e.test.ts',
   'infra/test/shutdown.e2e.test.ts',
   'infra/test/split-postgres.e2e.test.ts',
+  'infra/test/start-refusals.e2e.test.ts',
   'infra/test/store-locks.e2e.test.ts',
   'infra/test/tracing-export.e2e.test.ts',
   'infra/test/kafka-publisher.e2e.test.ts',

@@ -329,6 +329,10 @@ const schema = z
     path: ['DATABASE_URL'],
     message: 'EVENTSTORE_URL is set too: the log is kept by one engine, so set one of them',
   })
+  .refine((config) => config.METRICS_PORT === undefined || config.METRICS_PORT === 0 || !sharePort(config), {
+    path: ['METRICS_PORT'],
+    message: 'the same as PORT, on an address both would listen on: the metrics need a port of their own',
+  })
   .refine((config) => config.PAYMENT_WINDOW_SECONDS === 0 || config.PAYMENT_REMINDER_SECONDS < config.PAYMENT_WINDOW_SECONDS, {
     path: ['PAYMENT_REMINDER_SECONDS'],
     message: 'must be less than PAYMENT_WINDOW_SECONDS: the reminder comes before the deadline',
@@ -336,8 +340,26 @@ const schema = z
 
 export type Config = z.infer<typeof schema> & { dataDir: string };
 
+/** The addresses that mean every interface of the machine. */
+export const EVERY_INTERFACE = ['0.0.0.0', '::'];
+
+/** Whether the service and its metrics would listen on one port: the same, on addresses that meet (one of them every interface). */
+function sharePort(config: {
+  PORT: number;
+  METRICS_PORT?: number;
+  METRICS_HOST: string;
+  HOST?: string;
+  TRUST_PROXY_HOPS: number;
+}): boolean {
+  const host = listenHost(config);
+  return (
+    config.PORT === config.METRICS_PORT &&
+    (host === config.METRICS_HOST || EVERY_INTERFACE.includes(host) || EVERY_INTERFACE.includes(config.METRICS_HOST))
+  );
+}
+
 /** Where a process listens: HOST, else loopback behind a front door (TRUST_PROXY_HOPS), else every interface. */
-export const listenHost = (config: Pick<Config, 'HOST' | 'TRUST_PROXY_HOPS'>): string =>
+export const listenHost = (config: { HOST?: string; TRUST_PROXY_HOPS: number }): string =>
   config.HOST ?? (config.TRUST_PROXY_HOPS > 0 ? '127.0.0.1' : '0.0.0.0');
 
 /** Every variable the configuration reads (docs/operations.md#configuration lists each, and a test holds it to that). */

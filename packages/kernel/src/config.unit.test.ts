@@ -28,4 +28,15 @@ describe('where a process listens', () => {
     expect(listenHost(loadConfig({ TRUST_PROXY_HOPS: '1', HOST: '0.0.0.0' }))).toBe('0.0.0.0');
     expect(listenHost(loadConfig({ HOST: '::1' }))).toBe('::1');
   });
+
+  it('refuses the metrics on the service port where their addresses meet, and takes them apart', () => {
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT: the same as PORT/);
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000', TRUST_PROXY_HOPS: '1' })).toThrow(/METRICS_PORT: the same as PORT/);
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000', HOST: '10.0.0.5', METRICS_HOST: '0.0.0.0' })).toThrow(
+      /METRICS_PORT: the same as PORT/,
+    );
+    expect(loadConfig({ PORT: '3000', METRICS_PORT: '3000', HOST: '10.0.0.5' }).METRICS_PORT).toBe(3000);
+    expect(loadConfig({ PORT: '3000', METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+  });
 });

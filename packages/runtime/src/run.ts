@@ -1,6 +1,6 @@
-// What every `main.ts` does: configuration from the environment (a bad value stops the process
-// with exit code 2 and a message naming it), the services composed on one platform, one HTTP
-// server, and a clean shutdown on SIGINT/SIGTERM.
+// What every `main.ts` does: configuration from the environment (a bad value, or an address that
+// cannot be listened on, stops the process with exit code 2 and a message naming it), the services
+// composed on one platform, one HTTP server, and a clean shutdown on SIGINT/SIGTERM.
 import { type Config, ConfigError, loadConfig } from '@eventide/kernel/config.ts';
 import { serve } from '@eventide/platform/http/serve.ts';
 import { createLogger, type Logger } from '@eventide/kernel/log.ts';
@@ -74,7 +74,7 @@ export async function runServices(name: string, factories: Record<string, Servic
           health: () => ({ ...composition.health(), ...pool?.health() }),
           ready: composition.ready,
           otherThreads: async () => (await pool?.metrics()) ?? [],
-        });
+        }).catch(exitOnConfigError);
   const heap = startHeapReducer(log);
   let closeDoor: (() => Promise<void>) | undefined;
   let poolStopped: Promise<void> | undefined;
@@ -93,7 +93,7 @@ export async function runServices(name: string, factories: Record<string, Servic
     // Last: the spans of the shutdown's own work are exported too.
     await tracing?.shutdown().catch((error: unknown) => log.warn({ err: error }, 'tracing: the last spans could not be exported'));
   };
-  const server = await serve({ app, config, log, threads, beforeDrain, onClose: close });
+  const server = await serve({ app, config, log, threads, beforeDrain, onClose: close }).catch(exitOnConfigError);
   composition.attach(server);
   if (door && options.requestThreads) {
     closeDoor = (await openDoor(door, app.callback(), server)).close;

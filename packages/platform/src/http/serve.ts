@@ -2,12 +2,13 @@
 import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener, Server } from 'node:http';
-import { type Config, listenHost } from '@eventide/kernel/config.ts';
+import { type Config, EVERY_INTERFACE, listenHost } from '@eventide/kernel/config.ts';
 import type { Logger } from '@eventide/kernel/log.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { boundedServer, descriptorLimit, type ConnectionBounds } from './connections.ts';
 import { socketOptions, type SocketOptionsSet } from './socket-options.ts';
 import { gracefulShutdown } from './shutdown.ts';
+import { listenRefusal } from './listen-refusal.ts';
 
 export interface ServeOptions {
   app: Koa;
@@ -56,11 +57,11 @@ export async function serve(options: ServeOptions): Promise<Server & { stop(reas
       kernel = setSocketOptions(server);
       resolve();
     });
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenRefusal(error, { port: 'PORT', host: 'HOST' }, config.PORT, host)));
   });
   const { port } = server.address() as AddressInfo;
   log.info({ port, url: `http://localhost:${port}`, maxConnections: server.maxConnections, ...kernel }, 'listening');
-  if (config.TRUST_PROXY_HOPS > 0 && ['0.0.0.0', '::'].includes(host)) {
+  if (config.TRUST_PROXY_HOPS > 0 && EVERY_INTERFACE.includes(host)) {
     // Whoever reaches this port directly is taken for the client its X-Forwarded-For names. Info,
     // not a warning: HOST was set so, as in a container (compose), whose every interface is the door's network alone.
     log.info(

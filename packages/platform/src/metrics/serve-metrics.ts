@@ -9,6 +9,7 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { Readiness } from '@eventide/contract/resources/site/health.ts';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { Metrics } from './metrics.ts';
+import { listenRefusal } from '../http/listen-refusal.ts';
 
 /** A registry's metrics as prom-client gives them in JSON (getMetricsAsJSON). */
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
@@ -74,7 +75,9 @@ export async function serveMetrics(metrics: Metrics, options: MetricsOptions): P
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) =>
+      reject(listenRefusal(error, { port: 'METRICS_PORT', host: 'METRICS_HOST' }, options.port, options.host)),
+    );
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as AddressInfo;
