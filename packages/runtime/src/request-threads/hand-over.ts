@@ -77,6 +77,8 @@ export function handOverTo(door: Door, log: Logger, halfOpenMs = HALF_OPEN_MS) {
   // Connections kept between requests: a hop costs a write and a read, not a connect.
   const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
   const ours = (req: IncomingMessage) => [TOKEN_HEADER, door.token, ADDRESS_HEADER, req.socket.remoteAddress ?? ''];
+  // A connection piped whole: half open, so that each way ends only when its sender ends (joinedWhole).
+  const pipedThroughDoor = (): Socket => connect({ path: door.path, allowHalfOpen: true });
 
   function request(req: IncomingMessage, res: ServerResponse): void {
     const upstream = httpRequest({
@@ -118,7 +120,7 @@ export function handOverTo(door: Door, log: Logger, halfOpenMs = HALF_OPEN_MS) {
   }
 
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const upstream: Socket = connect({ path: door.path, allowHalfOpen: true });
+    const upstream = pipedThroughDoor();
     // The upgrade's own hop-by-hop headers (Connection, Upgrade) are what the writing thread must see.
     const headers = [...passedOn(req.rawHeaders, false), ...ours(req)];
     const lines = [`${req.method} ${req.url} HTTP/1.1`];
@@ -130,7 +132,7 @@ export function handOverTo(door: Door, log: Logger, halfOpenMs = HALF_OPEN_MS) {
 
   /** A connection passed on whole (steering.ts): the preamble, what was read of it, then its bytes both ways. */
   function pipe(socket: Socket, head: Buffer, answered: () => void): void {
-    const upstream: Socket = connect({ path: door.path, allowHalfOpen: true });
+    const upstream = pipedThroughDoor();
     upstream.on('data', answered);
     upstream.write(`${PIPE_PREAMBLE} ${door.token} ${socket.remoteAddress ?? ''}\r\n`);
     upstream.write(head);
