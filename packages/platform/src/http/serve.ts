@@ -8,7 +8,7 @@ import { answerClientErrors } from './client-errors.ts';
 import { boundedServer, descriptorLimit, type ConnectionBounds } from './connections.ts';
 import { socketOptions, type SocketOptionsSet } from './socket-options.ts';
 import { gracefulShutdown } from './shutdown.ts';
-import { listenRefusal } from './listen-refusal.ts';
+import { listenRefusal } from '@eventide/kernel/listen-refusal.ts';
 
 export interface ServeOptions {
   app: Koa;

@@ -9,7 +9,7 @@ import type { Logger } from '@eventide/kernel/log.ts';
 import type { Readiness } from '@eventide/contract/resources/site/health.ts';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { Metrics } from './metrics.ts';
-import { listenRefusal } from '../http/listen-refusal.ts';
+import { listenRefusal } from '@eventide/kernel/listen-refusal.ts';
 
 /** A registry's metrics as prom-client gives them in JSON (getMetricsAsJSON). */
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];

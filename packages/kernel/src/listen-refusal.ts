@@ -1,6 +1,6 @@
 // Why a server could not listen, said as a fault of the configuration, naming the variables that
 // chose where: a port another process holds is the operator's to resolve, not a crash to restart.
-import { ConfigError } from '@eventide/kernel/config.ts';
+import { ConfigError } from './config.ts';
 
 /** The variables that chose a server's address: PORT and HOST, or METRICS_PORT and METRICS_HOST. */
 export interface ListenVariables {
